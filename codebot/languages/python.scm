@@ -1,0 +1,10 @@
+; Definitions. A function inside a class body becomes a method (the engine decides, by nesting).
+(function_definition name: (identifier) @name) @definition.function
+(class_definition name: (identifier) @name) @definition.class
+
+; Calls: the callee as written (`f`, `self.load`, `os.path.join`, `super().__init__`).
+(call function: (_) @call)
+
+(import_statement) @import
+(import_from_statement) @import
+(future_import_statement) @import

@@ -1,0 +1,105 @@
+"""The data that flows through the pipeline, mirroring the JSON Schemas in ``schemas/``.
+
+Frozen, slotted dataclasses: stages pass them along and never mutate them. ``to_dict`` gives the
+JSON form that ``schemas/symbol.schema.json`` describes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+
+# Kinds of symbol. Classes and their relatives keep their own name so ranking and rendering can tell
+# a trait from an enum; ``chunk`` is code outside any definition (module-level code, or a whole file
+# in a language without a grammar).
+FUNCTION_KINDS = ("function", "method")
+TYPE_KINDS = ("class", "struct", "interface", "trait", "enum", "module")
+KINDS = FUNCTION_KINDS + TYPE_KINDS + ("chunk",)
+
+ROLES = ("source", "test", "example", "vendor", "generated", "docs", "config")
+
+
+@dataclass(frozen=True, slots=True)
+class Parameter:
+    name: str
+    type: str | None = None
+    default: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """A call expression as written (``self.load``, ``os.path.join``), and the line it is on."""
+
+    name: str
+    line: int
+
+
+@dataclass(frozen=True, slots=True)
+class Import:
+    """One name an import binds: ``from module import name as alias``, or ``import module as alias``.
+
+    ``name`` is None when the module itself is imported, ``"*"`` for a wildcard. ``level`` counts
+    the leading dots of a relative import (Python) or ``..`` segments (JavaScript paths stay in
+    ``module`` as written).
+    """
+
+    module: str
+    name: str | None = None
+    alias: str | None = None
+    level: int = 0
+    line: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Symbol:
+    id: str
+    name: str
+    kind: str
+    language: str
+    path: str
+    start_line: int  # 1-based, inclusive
+    end_line: int
+    role: str = "source"
+    class_name: str | None = None
+    parent: str | None = None  # id of the enclosing symbol, if any
+    signature: str = ""
+    parameters: tuple[Parameter, ...] = ()
+    decorators: tuple[str, ...] = ()
+    return_type: str | None = None
+    docstring: str | None = None
+    bases: tuple[str, ...] = ()
+    calls: tuple[Call, ...] = ()
+    content_hash: str = ""
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+@dataclass(frozen=True, slots=True)
+class ParseIssue:
+    """Something a user should hear about: a syntax error range, a skipped file, a fallback."""
+
+    path: str
+    reason: str
+    line: int | None = None
+
+
+@dataclass(slots=True)
+class FileResult:
+    path: str
+    language: str
+    role: str
+    symbols: list[Symbol] = field(default_factory=list)
+    imports: list[Import] = field(default_factory=list)
+    issues: list[ParseIssue] = field(default_factory=list)
+    content_hash: str = ""
+
+    def to_dict(self) -> dict:
+        return {
+            "path": self.path,
+            "language": self.language,
+            "role": self.role,
+            "content_hash": self.content_hash,
+            "imports": [asdict(i) for i in self.imports],
+            "symbols": [s.to_dict() for s in self.symbols],
+            "issues": [asdict(i) for i in self.issues],
+        }

@@ -1,0 +1,41 @@
+"""Helpers for the per-language tests: parse a snippet and look symbols up by id."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from codebot.model import FileResult, Symbol
+from codebot.parse import parse_source
+
+
+class Parsed:
+    def __init__(self, result: FileResult) -> None:
+        self.result = result
+        self.by_id: dict[str, Symbol] = {s.id: s for s in result.symbols}
+
+    def __getitem__(self, symbol_id: str) -> Symbol:
+        try:
+            return self.by_id[symbol_id]
+        except KeyError:
+            raise AssertionError(f"{symbol_id!r} not among {sorted(self.by_id)}") from None
+
+    @property
+    def ids(self) -> list[str]:
+        return [s.id for s in self.result.symbols if s.kind != "chunk"]
+
+    @property
+    def imports(self):
+        return self.result.imports
+
+    def calls(self, symbol_id: str) -> list[str]:
+        return [c.name for c in self[symbol_id].calls]
+
+
+@pytest.fixture
+def parse():
+    def _parse(language: str, path: str, code: str) -> Parsed:
+        return Parsed(parse_source(path, textwrap.dedent(code).lstrip("\n").encode(), language))
+
+    return _parse
