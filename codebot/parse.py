@@ -9,33 +9,21 @@ nothing in a file is unsearchable.
 
 from __future__ import annotations
 
-import hashlib
 import os
-from bisect import bisect_right
 from dataclasses import dataclass, replace
 
 from tree_sitter import Node, QueryCursor
 
+from .chunks import ChunkLimits, content_hash, end_line, line_chunks, module_chunks
 from .languages import get_spec
 from .languages.base import LanguageSpec, squash
-from .model import TYPE_KINDS, Call, FileResult, Import, ParseIssue, Symbol
+from .model import TYPE_KINDS, Call, FileResult, ParseIssue, Symbol
 
-__all__ = ["ChunkLimits", "module_id", "parse_source", "content_hash"]
+__all__ = ["module_id", "parse_source"]
 
 _MAX_CALL_TEXT = 120
 _MAX_ERRORS_REPORTED = 5
-
-
-@dataclass(frozen=True)
-class ChunkLimits:
-    """Size bounds of module chunks, in characters and lines."""
-
-    max_chars: int = 1500
-    max_lines: int = 60
-
-
-def content_hash(data: bytes) -> str:
-    return hashlib.blake2b(data, digest_size=12).hexdigest()
+_DEFAULT_LIMITS = ChunkLimits()
 
 
 def module_id(path: str) -> str:
@@ -55,7 +43,7 @@ def parse_source(
     data: bytes,
     language: str,
     role: str = "source",
-    limits: ChunkLimits = ChunkLimits(),
+    limits: ChunkLimits = _DEFAULT_LIMITS,
     module: str | None = None,
 ) -> FileResult:
     """Extract the symbols, imports and chunks of one file's bytes. Never raises on bad input."""
@@ -65,17 +53,19 @@ def parse_source(
     try:
         data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        result.issues.append(ParseIssue(path, f"invalid UTF-8 at byte {exc.start}; decoded with replacement"))
+        reason = f"invalid UTF-8 at byte {exc.start}; read with replacement characters"
+        result.issues.append(ParseIssue(path, reason))
     module = module if module is not None else module_id(path)
     spec = get_spec(language)
     if spec is None:
-        result.symbols = _line_chunks(path, data, language, role, module, limits)
+        result.symbols = line_chunks(path, data, language, role, module, limits)
         return result
     try:
         _extract(spec, path, data, role, module, limits, result)
     except (RecursionError, ValueError, RuntimeError) as exc:  # a grammar or nesting limit
-        result.issues.append(ParseIssue(path, f"parser failed ({exc.__class__.__name__}: {exc}); indexed as line chunks"))
-        result.symbols = _line_chunks(path, data, language, role, module, limits)
+        reason = f"parser failed ({exc.__class__.__name__}: {exc}); indexed as line chunks"
+        result.issues.append(ParseIssue(path, reason))
+        result.symbols = line_chunks(path, data, language, role, module, limits)
         result.imports = []
     return result
 
@@ -94,13 +84,12 @@ class _Open:
     symbol: int | None  # index into the symbol list, None for a scope
 
 
+def _decode(b: bytes) -> str:
+    return b.decode("utf-8", "replace")
+
+
 def _line(node: Node) -> int:
     return node.start_point[0] + 1
-
-
-def _end_line(node: Node) -> int:
-    row, col = node.end_point
-    return row + (1 if col > 0 or row == node.start_point[0] else 0)
 
 
 def _extract(
@@ -153,12 +142,12 @@ def _extract(
         if cap == "call":
             for entry in reversed(stack):
                 if entry.symbol is not None:
-                    call_text = squash(node.text.decode("utf-8", "replace"), _MAX_CALL_TEXT)
+                    call_text = squash(_decode(node.text), _MAX_CALL_TEXT)
                     calls.setdefault(entry.symbol, []).append(Call(call_text, _line(node)))
                     break
             continue
         kind = cap.split(".", 1)[1]
-        owner, name = spec.owner(node, name_node.text.decode("utf-8", "replace"))
+        owner, name = spec.owner(node, _decode(name_node.text))
         parent = stack[-1] if stack else None
         prefix = parent.id if parent else module
         for part in owner:
@@ -187,11 +176,11 @@ def _extract(
                 language=spec.name,
                 path=path,
                 start_line=_line(outer),
-                end_line=_end_line(outer),
+                end_line=end_line(outer),
                 role=role,
                 class_name=class_name,
                 parent=parent_symbol.id if parent_symbol else None,
-                signature=squash(data[outer.start_byte : spec.signature_end(node)].decode("utf-8", "replace")),
+                signature=squash(_decode(data[outer.start_byte : spec.signature_end(node)])),
                 parameters=spec.parameters(node) if kind in ("function", "method") else (),
                 decorators=tuple(spec.decorators(node)),
                 return_type=spec.return_type(node) if kind in ("function", "method") else None,
@@ -206,7 +195,7 @@ def _extract(
 
     for index, found in calls.items():
         symbols[index] = replace(symbols[index], calls=tuple(found))
-    chunks = _module_chunks(path, data, spec.name, role, module, root, top_spans, limits)
+    chunks = module_chunks(path, data, spec.name, role, module, root, top_spans, limits)
     result.symbols = symbols + chunks
 
 
@@ -217,145 +206,8 @@ def _syntax_errors(spec: LanguageSpec, path: str, root: Node) -> list[ParseIssue
         node = stack.pop()
         if node.is_error or node.is_missing:
             what = f"missing {node.type}" if node.is_missing else "syntax error"
-            issues.append(ParseIssue(path, f"{what} (lines {_line(node)}-{_end_line(node)})", _line(node)))
+            where = f"lines {_line(node)}-{end_line(node)}"
+            issues.append(ParseIssue(path, f"{what} ({where})", _line(node)))
         elif node.has_error:
             stack.extend(reversed(node.children))
     return issues
-
-
-# --- chunks ---------------------------------------------------------------------------------------
-
-
-def _chunk_symbol(
-    path: str, language: str, role: str, module: str, n: int, start_line: int, end_line: int, body: bytes
-) -> Symbol:
-    name = "<module>"
-    base = f"{module}.{name}" if module else name
-    return Symbol(
-        id=base if n == 1 else f"{base}#{n}",
-        name=name,
-        kind="chunk",
-        language=language,
-        path=path,
-        start_line=start_line,
-        end_line=end_line,
-        role=role,
-        signature=squash(body.decode("utf-8", "replace"), 120),
-        content_hash=content_hash(body),
-    )
-
-
-def _module_chunks(
-    path: str,
-    data: bytes,
-    language: str,
-    role: str,
-    module: str,
-    root: Node,
-    top_spans: list[tuple[int, int]],
-    limits: ChunkLimits,
-) -> list[Symbol]:
-    """The code outside top-level definitions, as chunks of bounded size."""
-    top_spans.sort()
-    ends = [e for _, e in top_spans]
-    pieces: list[_Piece | None] = []  # None marks a definition in between: chunks never span one
-    _collect(root, top_spans, ends, pieces, limits, data, depth=0)
-    out: list[Symbol] = []
-    group: list[_Piece] = []
-
-    def flush() -> None:
-        if group:
-            first, last = group[0], group[-1]
-            body = data[first[0] : last[1]]
-            if body.strip():
-                n = len(out) + 1
-                out.append(_chunk_symbol(path, language, role, module, n, first[2], last[3], body))
-            group.clear()
-
-    for piece in pieces:
-        if piece is None:
-            flush()
-            continue
-        if group and piece[1] - group[0][0] > limits.max_chars:
-            flush()
-        group.append(piece)
-    flush()
-    return out
-
-
-# (start byte, end byte, first line, last line)
-_Piece = tuple[int, int, int, int]
-
-
-def _collect(
-    node: Node,
-    spans: list[tuple[int, int]],
-    ends: list[int],
-    pieces: list[_Piece | None],
-    limits: ChunkLimits,
-    data: bytes,
-    depth: int,
-) -> None:
-    """Append the pieces of ``node``'s children that no definition covers, splitting big ones."""
-    for child in node.children:
-        s, e = child.start_byte, child.end_byte
-        i = bisect_right(ends, s)  # the first definition that ends after this child starts
-        overlap = i < len(spans) and spans[i][0] < e
-        if overlap and spans[i][0] <= s and e <= spans[i][1]:
-            if pieces and pieces[-1] is not None:
-                pieces.append(None)
-        elif overlap or e - s > limits.max_chars:
-            if child.child_count and depth < 50:
-                _collect(child, spans, ends, pieces, limits, data, depth + 1)
-            elif overlap:
-                pieces.append(None)
-            else:
-                pieces.extend(_split_lines(data, s, e, child.start_point[0] + 1, limits))
-        else:
-            pieces.append((s, e, child.start_point[0] + 1, _end_line(child)))
-
-
-def _split_lines(
-    data: bytes, start: int, end: int, line: int, limits: ChunkLimits
-) -> list[_Piece | None]:
-    out: list[_Piece | None] = []
-    pos = start
-    while pos < end:
-        stop = min(end, pos + limits.max_chars)
-        if stop < end:
-            nl = data.rfind(b"\n", pos, stop)
-            if nl > pos:
-                stop = nl + 1
-        lines = data.count(b"\n", pos, stop)
-        last = line + max(0, lines - (1 if data[stop - 1 : stop] == b"\n" else 0))
-        out.extend(((pos, stop, line, last), None))  # an oversized piece is a chunk of its own
-        line += lines
-        pos = stop
-    return out
-
-
-def _line_chunks(
-    path: str, data: bytes, language: str, role: str, module: str, limits: ChunkLimits
-) -> list[Symbol]:
-    """A whole file as chunks of lines: for languages without a grammar, and as a fallback."""
-    lines = data.splitlines(keepends=True)
-    out: list[Symbol] = []
-    i = 0
-    while i < len(lines):
-        j, size = i, 0
-        while j < len(lines) and j - i < limits.max_lines and size + len(lines[j]) <= limits.max_chars * 2:
-            size += len(lines[j])
-            j += 1
-        if j == i:
-            j = i + 1
-        elif j < len(lines):
-            # Prefer to cut at a blank line in the last third of the window.
-            for k in range(j - 1, i + (j - i) * 2 // 3, -1):
-                if not lines[k].strip():
-                    j = k + 1
-                    break
-        body = b"".join(lines[i:j])
-        if body.strip():
-            out.append(_chunk_symbol(path, language, role, module, len(out) + 1, i + 1, j, body))
-        i = j
-    return out

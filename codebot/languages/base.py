@@ -80,9 +80,7 @@ def default_parameters(node: Node) -> tuple[Parameter, ...]:
     params = node.child_by_field_name("parameters")
     if params is None:
         return ()
-    return tuple(
-        parameter_from_node(p) for p in params.named_children if "comment" not in p.type
-    )
+    return tuple(parameter_from_node(p) for p in params.named_children if "comment" not in p.type)
 
 
 def default_return_type(node: Node) -> str | None:
@@ -114,7 +112,11 @@ def leading_comment(node: Node) -> str | None:
     while sib is not None and "comment" in sib.type and sib.end_point[0] >= expected_row - 1:
         # A trailing comment on the line of the previous statement belongs to that statement.
         prev = sib.prev_sibling
-        if prev is not None and prev.end_point[0] == sib.start_point[0] and "comment" not in prev.type:
+        if (
+            prev is not None
+            and prev.end_point[0] == sib.start_point[0]
+            and "comment" not in prev.type
+        ):
             break
         parts.append(text(sib))
         expected_row = sib.start_point[0]

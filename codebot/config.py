@@ -1,0 +1,142 @@
+"""Configuration, resolved once at the edge into a frozen :class:`Config`.
+
+Precedence, highest first: command-line flags, ``CODEBOT_*`` environment variables, ``[tool.codebot]``
+in ``pyproject.toml`` or a ``.codebot.toml`` at the repository root, then the defaults below.
+Library code receives a ``Config`` and never reads the environment itself.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import Any
+
+from .errors import ConfigError
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+__all__ = ["Config", "load_config"]
+
+
+@dataclass(frozen=True)
+class Config:
+    #: Files larger than this many bytes are skipped (and reported).
+    max_file_bytes: int = 1_000_000
+    #: Extra gitignore-style patterns to leave out, on top of .gitignore and .codebotignore.
+    ignore: tuple[str, ...] = ()
+    #: Index vendored code (vendor/, third_party/, node_modules/...) instead of skipping it.
+    include_vendor: bool = False
+    #: Index generated and minified files instead of skipping them.
+    include_generated: bool = False
+    #: Size bounds of the chunks made of code outside definitions.
+    chunk_max_chars: int = 1500
+    chunk_max_lines: int = 60
+    #: The embedding model: "builtin" (shipped, offline) or "none" (keywords only).
+    embedder: str = "builtin"
+    #: Where the index lives; by default inside the repository's git directory.
+    index_dir: str | None = None
+
+    def replace(self, **changes: Any) -> Config:
+        return dataclasses.replace(self, **changes)
+
+
+_FIELDS = {f.name: f for f in fields(Config)}
+
+
+def _coerce(key: str, value: Any, source: str) -> Any:
+    """Turn a raw value (a TOML value, or an environment string) into the field's type."""
+    default = _FIELDS[key].default
+    kind = type(default) if default is not None else str
+    if kind is bool:
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, str) and value.lower() in (
+            "1",
+            "true",
+            "yes",
+            "on",
+            "0",
+            "false",
+            "no",
+            "off",
+        ):
+            return value.lower() in ("1", "true", "yes", "on")
+    elif kind is int:
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+            return int(value)
+    elif kind is tuple:
+        if isinstance(value, str):
+            return tuple(v.strip() for v in value.split(",") if v.strip())
+        if isinstance(value, list) and all(isinstance(v, str) for v in value):
+            return tuple(value)
+    elif isinstance(value, str):
+        return value
+    expected = {bool: "true or false", int: "an integer", tuple: "a list of strings"}.get(
+        kind, "a string"
+    )
+    raise ConfigError(f"{source}: {key} must be {expected}, got {value!r}")
+
+
+def _merge(settings: dict[str, Any], raw: Mapping[str, Any], source: str) -> None:
+    for key, value in raw.items():
+        name = key.replace("-", "_")
+        if name not in _FIELDS:
+            valid = ", ".join(sorted(_FIELDS))
+            raise ConfigError(f"{source}: unknown setting {key!r} (valid settings: {valid})")
+        if value is not None:
+            settings[name] = _coerce(name, value, source)
+
+
+def _file_settings(root: Path) -> tuple[dict[str, Any], str] | None:
+    dedicated = root / ".codebot.toml"
+    if dedicated.is_file():
+        return _read_toml(dedicated), str(dedicated)
+    pyproject = root / "pyproject.toml"
+    if pyproject.is_file():
+        section = _read_toml(pyproject).get("tool", {}).get("codebot")
+        if section is not None:
+            return section, f"{pyproject} [tool.codebot]"
+    return None
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise ConfigError(f"{path}: cannot read configuration: {exc}") from exc
+
+
+def load_config(
+    root: str | Path | None = None,
+    flags: Mapping[str, Any] | None = None,
+    environ: Mapping[str, str] | None = None,
+) -> Config:
+    """Resolve the configuration for the repository at ``root``.
+
+    ``flags`` holds command-line values (None means "not given"); ``environ`` defaults to
+    ``os.environ`` and is read for ``CODEBOT_<SETTING>`` variables.
+    """
+    settings: dict[str, Any] = {}
+    if root is not None:
+        found = _file_settings(Path(root))
+        if found is not None:
+            _merge(settings, found[0], found[1])
+    env = os.environ if environ is None else environ
+    from_env = {
+        k[8:].lower(): v
+        for k, v in env.items()
+        if k.startswith("CODEBOT_") and k[8:].lower() in _FIELDS
+    }
+    _merge(settings, from_env, "environment")
+    if flags:
+        _merge(settings, flags, "command line")
+    return Config(**settings)
