@@ -9,7 +9,6 @@ into windows of lines, preferring blank lines as cut points.
 from __future__ import annotations
 
 import hashlib
-from bisect import bisect_right
 from dataclasses import dataclass
 
 from tree_sitter import Node
@@ -68,83 +67,95 @@ def module_chunks(
     top_spans: list[tuple[int, int]],
     limits: ChunkLimits,
 ) -> list[Symbol]:
-    """The code outside top-level definitions, as chunks of bounded size."""
-    top_spans.sort()
-    ends = [e for _, e in top_spans]
-    pieces: list[_Piece | None] = []  # None marks a definition in between: chunks never span one
-    _collect(root, top_spans, ends, pieces, limits, data, depth=0)
+    """The code outside top-level definitions, as chunks of bounded size.
+
+    Works on the gaps between definitions: a small gap is one chunk as it is (no tree walk at
+    all, the common case); only a gap over the bound is cut along the syntax tree.
+    """
     out: list[Symbol] = []
-    group: list[_Piece] = []
-
-    def flush() -> None:
-        if group:
-            first, last = group[0], group[-1]
-            body = data[first[0] : last[1]]
-            if body.strip():
+    lines = _LineCounter(data)
+    pos = 0
+    for start, end in sorted(top_spans) + [(len(data), len(data))]:
+        if start > pos:
+            for a, b in _gap_pieces(root, data, pos, start, limits):
                 n = len(out) + 1
-                out.append(_chunk(path, language, role, module, n, first[2], last[3], body))
-            group.clear()
-
-    for piece in pieces:
-        if piece is None:
-            flush()
-            continue
-        if group and piece[1] - group[0][0] > limits.max_chars:
-            flush()
-        group.append(piece)
-    flush()
+                first, last = lines.line_of(a), lines.line_of(b - 1)
+                out.append(_chunk(path, language, role, module, n, first, last, data[a:b]))
+        pos = max(pos, end)
     return out
 
 
-# (start byte, end byte, first line, last line)
-_Piece = tuple[int, int, int, int]
+class _LineCounter:
+    """1-based line of a byte offset, for offsets asked in increasing order: O(file) in all."""
+
+    def __init__(self, data: bytes) -> None:
+        self.data, self.pos, self.line = data, 0, 1
+
+    def line_of(self, offset: int) -> int:
+        if offset < self.pos:  # rare: restart rather than keep an index of every line
+            self.pos, self.line = 0, 1
+        self.line += self.data.count(b"\n", self.pos, offset)
+        self.pos = offset
+        return self.line
 
 
-def _collect(
-    node: Node,
-    spans: list[tuple[int, int]],
-    ends: list[int],
-    pieces: list[_Piece | None],
-    limits: ChunkLimits,
-    data: bytes,
-    depth: int,
-) -> None:
-    """Append the pieces of ``node``'s children that no definition covers, splitting big ones."""
-    for child in node.children:
-        s, e = child.start_byte, child.end_byte
-        i = bisect_right(ends, s)  # the first definition that ends after this child starts
-        overlap = i < len(spans) and spans[i][0] < e
-        if overlap and spans[i][0] <= s and e <= spans[i][1]:
-            if pieces and pieces[-1] is not None:
-                pieces.append(None)
-        elif overlap or e - s > limits.max_chars:
-            if child.child_count and depth < 50:
-                _collect(child, spans, ends, pieces, limits, data, depth + 1)
-            elif overlap:
-                pieces.append(None)
-            else:
-                pieces.extend(_split_lines(data, s, e, child.start_point[0] + 1, limits))
+def _gap_pieces(
+    root: Node, data: bytes, start: int, end: int, limits: ChunkLimits
+) -> list[tuple[int, int]]:
+    """Byte ranges of the chunks of one gap, trimmed of surrounding blank space."""
+    gap = data[start:end]
+    text = gap.strip()
+    if not text:
+        return []
+    start += len(gap) - len(gap.lstrip())
+    end -= len(gap) - len(gap.rstrip())
+    if end - start <= limits.max_chars:
+        return [(start, end)]
+    nodes: list[Node] = []
+    _nodes_within(root, start, end, nodes, 0)
+    ranges: list[tuple[int, int]] = []
+    for node in nodes:
+        _split_node(node, data, limits, ranges, 0)
+    # Merge small neighbours up to the bound (cAST); text between nodes (comments, blank lines)
+    # goes with the chunk that spans it.
+    merged: list[tuple[int, int]] = []
+    for a, b in ranges:
+        if merged and b - merged[-1][0] <= limits.max_chars:
+            merged[-1] = (merged[-1][0], b)
         else:
-            pieces.append((s, e, child.start_point[0] + 1, end_line(child)))
+            merged.append((a, b))
+    return merged
 
 
-def _split_lines(
-    data: bytes, start: int, end: int, line: int, limits: ChunkLimits
-) -> list[_Piece | None]:
-    out: list[_Piece | None] = []
-    pos = start
-    while pos < end:
-        stop = min(end, pos + limits.max_chars)
-        if stop < end:
-            nl = data.rfind(b"\n", pos, stop)
-            if nl > pos:
-                stop = nl + 1
-        lines = data.count(b"\n", pos, stop)
-        last = line + max(0, lines - (1 if data[stop - 1 : stop] == b"\n" else 0))
-        out.extend(((pos, stop, line, last), None))  # an oversized piece is a chunk of its own
-        line += lines
-        pos = stop
-    return out
+def _nodes_within(node: Node, start: int, end: int, out: list[Node], depth: int) -> None:
+    """The largest nodes lying wholly inside [start, end)."""
+    for child in node.children:
+        if child.end_byte <= start or child.start_byte >= end:
+            continue
+        if start <= child.start_byte and child.end_byte <= end:
+            out.append(child)
+        elif child.child_count and depth < 64:
+            _nodes_within(child, start, end, out, depth + 1)
+
+
+def _split_node(
+    node: Node, data: bytes, limits: ChunkLimits, out: list[tuple[int, int]], depth: int
+) -> None:
+    """A node within the bound as it is; a bigger one at its children, or at line ends."""
+    a, b = node.start_byte, node.end_byte
+    if b - a <= limits.max_chars:
+        out.append((a, b))
+    elif node.child_count and depth < 64:
+        for child in node.children:
+            _split_node(child, data, limits, out, depth + 1)
+    else:
+        while a < b:
+            stop = min(b, a + limits.max_chars)
+            if stop < b:
+                nl = data.rfind(b"\n", a, stop)
+                stop = nl + 1 if nl > a else stop
+            out.append((a, stop))
+            a = stop
 
 
 def line_chunks(

@@ -165,7 +165,7 @@ def content_skip_reason(data: bytes, config: Config) -> str | None:
         if _GENERATED_MARK.search(head[:1024]):
             return "generated (marked in its header)"
         lines = head.count(b"\n") + 1
-        if len(head) >= 4096 and len(head) / lines > 300:
+        if len(head) >= 500 and len(head) / lines > 300:
             return "minified (very long lines)"
     return None
 
@@ -192,11 +192,12 @@ def select_files(path: str | Path, config: Config) -> Selection:
     """
     target = Path(path).resolve()
     repo = open_repo(target if target.is_dir() else target.parent)
+    entries: list[tuple[str, int]] = []
     if repo is not None and target.is_relative_to(repo.workdir):
         root = repo.workdir
         sub = target.relative_to(root).as_posix()
-        entries = _tracked(repo, "" if sub == "." else sub)
-    else:
+        entries = list(_tracked(repo, "" if sub == "." else sub))
+    if not entries:  # outside git, or a directory git does not track (say, an ignored one)
         repo = None
         root = target if target.is_dir() else target.parent
         entries = _walk(root) if target.is_dir() else [(target.name, 0)]

@@ -44,7 +44,7 @@ def open_repo(path: str | Path) -> Repo | None:
     try:
         repo = pygit2.Repository(found)
     except pygit2.GitError as exc:
-        if "owner" in str(exc):
+        if "not owned by" in str(exc):
             raise GitError(
                 f"{found}: git refuses a repository owned by another user. If you trust it, run: "
                 f"git config --global --add safe.directory {Path(found).parent}"
@@ -55,3 +55,17 @@ def open_repo(path: str | Path) -> Repo | None:
             f"{found}: a bare repository has no files to index; use a clone with a work tree"
         )
     return Repo(repo, Path(repo.workdir).resolve(), Path(repo.path).resolve())
+
+
+def repository_root(path: str | Path) -> Path:
+    """The work tree root containing ``path`` (found by its ``.git``), else the directory itself.
+
+    Cheap on purpose (no pygit2): the CLI calls it to find the configuration file.
+    """
+    start = Path(path).resolve()
+    if not start.is_dir():
+        start = start.parent
+    for candidate in (start, *start.parents):
+        if (candidate / ".git").exists():
+            return candidate
+    return start

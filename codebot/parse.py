@@ -10,16 +10,21 @@ nothing in a file is unsearchable.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, replace
+from bisect import bisect_left
+from collections.abc import Callable
+from dataclasses import dataclass
+from operator import attrgetter, itemgetter
 
 from tree_sitter import Node, QueryCursor
 
 from .chunks import ChunkLimits, content_hash, end_line, line_chunks, module_chunks
+from .config import Config
+from .files import Skipped, content_skip_reason, select_files
 from .languages import get_spec
 from .languages.base import LanguageSpec, squash
-from .model import TYPE_KINDS, Call, FileResult, ParseIssue, Symbol
+from .model import FUNCTION_KINDS, TYPE_KINDS, Call, FileResult, ParseIssue, Symbol
 
-__all__ = ["module_id", "parse_source"]
+__all__ = ["ParseReport", "module_id", "parse_path", "parse_source"]
 
 _MAX_CALL_TEXT = 120
 _MAX_ERRORS_REPORTED = 5
@@ -106,46 +111,45 @@ def _extract(
     if root.has_error:
         result.issues.extend(_syntax_errors(spec, path, root))
 
-    # (start, -end, order, what, node, name node). Definitions sort before the calls they contain.
-    events: list[tuple] = []
-    seen_defs: set[tuple[int, int]] = set()
-    for _, caps in QueryCursor(spec.query).matches(root):
-        for cap, nodes in caps.items():
-            if cap.startswith("definition.") or cap.startswith("scope."):
-                node = nodes[0]
-                key = (node.start_byte, node.end_byte)
-                if key in seen_defs:
-                    break
-                seen_defs.add(key)
-                name = caps.get("name")
-                if not name:
-                    break
-                outer = spec.outer(node)
-                events.append((outer.start_byte, -outer.end_byte, 0, cap, node, name[0]))
-                break
-            if cap == "call":
-                for node in nodes:
-                    events.append((node.start_byte, -node.end_byte, 1, cap, node, None))
-            elif cap == "import":
-                for node in nodes:
-                    result.imports.extend(spec.imports(node))
-    events.sort(key=lambda e: (e[0], e[1], e[2]))
+    # One pass of the query. `captures` (lists of nodes in document order) costs half of what
+    # `matches` (a dict per match) does on call-heavy code. Captures come unordered, so they
+    # are sorted, and a definition is paired with its name by position: the first unused @name
+    # inside it (see languages/__init__).
+    caps = QueryCursor(spec.query).captures(root)
+    for node in sorted(caps.get("import", ()), key=_start_byte):
+        result.imports.extend(spec.imports(node))
+    found: list[tuple[int, int, int, str, Node]] = []  # start, -end, capture order, capture, node
+    for order, (cap, nodes) in enumerate(caps.items()):
+        if cap.startswith(("definition.", "scope.")):
+            found.extend((n.start_byte, -n.end_byte, order, cap, n) for n in nodes)
+    found.sort(key=_position)
+    names = sorted(caps.get("name", ()), key=_start_byte)
+    name_starts = [n.start_byte for n in names]
+    used = [False] * len(names)
+    defs: list[tuple[int, int, int, str, Node, Node]] = []  # outer start, -outer end, ..., name
+    last_key = None
+    for start, neg_end, _, cap, node in found:
+        if (start, neg_end) == last_key:
+            continue  # the same node under two captures: the one earlier in the query wins
+        last_key = (start, neg_end)
+        i = bisect_left(name_starts, start)
+        while i < len(names) and used[i]:
+            i += 1
+        if i == len(names) or names[i].end_byte > -neg_end:
+            continue
+        used[i] = True
+        outer = spec.outer(node)
+        defs.append((outer.start_byte, -outer.end_byte, len(defs), cap, node, names[i]))
+    defs.sort(key=_position)  # outer before inner
+    call_nodes = caps.get("call", [])
 
-    symbols: list[Symbol] = []
-    calls: dict[int, list[Call]] = {}
+    symbols: list[dict] = []
+    spans: list[tuple[int, int]] = []  # byte span of each symbol, in symbol order
     stack: list[_Open] = []
     ids: dict[str, int] = {}
-    top_spans: list[tuple[int, int]] = []  # byte spans of symbols not inside another symbol
-    for start, neg_end, _, cap, node, name_node in events:
+    for start, neg_end, _, cap, node, name_node in defs:
         while stack and stack[-1].end <= start:
             stack.pop()
-        if cap == "call":
-            for entry in reversed(stack):
-                if entry.symbol is not None:
-                    call_text = squash(_decode(node.text), _MAX_CALL_TEXT)
-                    calls.setdefault(entry.symbol, []).append(Call(call_text, _line(node)))
-                    break
-            continue
         kind = cap.split(".", 1)[1]
         owner, name = spec.owner(node, _decode(name_node.text))
         parent = stack[-1] if stack else None
@@ -168,8 +172,9 @@ def _extract(
         sym_id = qualified if n == 1 else f"{qualified}#{n}"
         outer = spec.outer(node)
         parent_symbol = next((e for e in reversed(stack) if e.symbol is not None), None)
+        is_function = kind in FUNCTION_KINDS
         symbols.append(
-            Symbol(
+            dict(
                 id=sym_id,
                 name=name,
                 kind=kind,
@@ -180,23 +185,49 @@ def _extract(
                 role=role,
                 class_name=class_name,
                 parent=parent_symbol.id if parent_symbol else None,
-                signature=squash(_decode(data[outer.start_byte : spec.signature_end(node)])),
-                parameters=spec.parameters(node) if kind in ("function", "method") else (),
+                signature=squash(_decode(data[start : spec.signature_end(node)])),
+                parameters=spec.parameters(node) if is_function else (),
                 decorators=tuple(spec.decorators(node)),
-                return_type=spec.return_type(node) if kind in ("function", "method") else None,
+                return_type=spec.return_type(node) if is_function else None,
                 docstring=spec.docstring(node),
                 bases=tuple(spec.bases(node)) if kind in TYPE_KINDS else (),
-                content_hash=content_hash(data[outer.start_byte : outer.end_byte]),
+                content_hash=content_hash(data[start:-neg_end]),
             )
         )
-        if parent_symbol is None:
-            top_spans.append((outer.start_byte, outer.end_byte))
-        stack.append(_Open(outer.end_byte, sym_id, name, kind in TYPE_KINDS, len(symbols) - 1))
+        spans.append((start, -neg_end))
+        stack.append(_Open(-neg_end, sym_id, name, kind in TYPE_KINDS, len(symbols) - 1))
 
-    for index, found in calls.items():
-        symbols[index] = replace(symbols[index], calls=tuple(found))
-    chunks = module_chunks(path, data, spec.name, role, module, root, top_spans, limits)
-    result.symbols = symbols + chunks
+    calls = _assign_calls(call_nodes, spans)
+    result.symbols = [Symbol(**fields, calls=calls[i]) for i, fields in enumerate(symbols)]
+    top_spans = [spans[i] for i, f in enumerate(symbols) if f["parent"] is None]
+    result.symbols += module_chunks(path, data, spec.name, role, module, root, top_spans, limits)
+
+
+def _assign_calls(call_nodes: list[Node], spans: list[tuple[int, int]]) -> list[tuple[Call, ...]]:
+    """Give each call to the innermost symbol around it; calls outside every symbol are dropped."""
+    found: list[list[Call]] = [[] for _ in spans]
+    call_nodes = sorted(call_nodes, key=_start_byte)
+    stack: list[tuple[int, int]] = []  # (end, symbol index)
+    j = 0
+    for node in call_nodes:
+        s = node.start_byte
+        while j < len(spans) and spans[j][0] <= s:
+            while stack and stack[-1][0] <= spans[j][0]:
+                stack.pop()
+            stack.append((spans[j][1], j))
+            j += 1
+        while stack and stack[-1][0] <= s:
+            stack.pop()
+        if stack:
+            raw = node.text.decode("utf-8", "replace")
+            if len(raw) > _MAX_CALL_TEXT or "\n" in raw or "  " in raw:
+                raw = squash(raw, _MAX_CALL_TEXT)
+            found[stack[-1][1]].append(Call(raw, node.start_point[0] + 1))
+    return [tuple(c) for c in found]
+
+
+_start_byte = attrgetter("start_byte")
+_position = itemgetter(0, 1, 2)
 
 
 def _syntax_errors(spec: LanguageSpec, path: str, root: Node) -> list[ParseIssue]:
@@ -211,3 +242,85 @@ def _syntax_errors(spec: LanguageSpec, path: str, root: Node) -> list[ParseIssue
         elif node.has_error:
             stack.extend(reversed(node.children))
     return issues
+
+
+# --- many files -----------------------------------------------------------------------------------
+
+
+@dataclass
+class ParseReport:
+    """What a run over a tree found: parsed files, skipped files, and problems worth reporting."""
+
+    root: str
+    files: list[FileResult]
+    skipped: list[Skipped]
+
+    @property
+    def issues(self) -> list[ParseIssue]:
+        return [issue for f in self.files for issue in f.issues]
+
+    def to_dict(self) -> dict:
+        return {
+            "root": self.root,
+            "counts": self.counts(),
+            "files": [f.to_dict() for f in self.files],
+            "skipped": [{"path": s.path, "reason": s.reason} for s in self.skipped],
+        }
+
+    def counts(self) -> dict[str, int]:
+        symbols = [s for f in self.files for s in f.symbols]
+        return {
+            "files": len(self.files),
+            "symbols": len(symbols),
+            "chunks": sum(1 for s in symbols if s.kind == "chunk"),
+            "skipped": len(self.skipped),
+            "issues": len(self.issues),
+        }
+
+
+def parse_path(
+    path: str | os.PathLike,
+    config: Config,
+    progress: Callable[[int, int, str], None] | None = None,
+) -> ParseReport:
+    """Parse every file :func:`~codebot.files.select_files` picks under ``path``.
+
+    A file that cannot be read or is not text is skipped with its reason; a file that parses
+    badly keeps what could be extracted and carries the problem in its ``issues``.
+    """
+    selection = select_files(path, config)
+    limits = ChunkLimits(config.chunk_max_chars, config.chunk_max_lines)
+    results: list[FileResult] = []
+    skipped = list(selection.skipped)
+    modules = _module_ids([f.path for f in selection.files])
+    total = len(selection.files)
+    for n, source in enumerate(selection.files, 1):
+        if progress is not None:
+            progress(n, total, source.path)
+        try:
+            data = source.abspath.read_bytes()
+        except OSError as exc:
+            skipped.append(Skipped(source.path, f"cannot read: {exc.strerror or exc}"))
+            continue
+        reason = content_skip_reason(data, config)
+        if reason is not None:
+            skipped.append(Skipped(source.path, reason))
+            continue
+        results.append(
+            parse_source(
+                source.path, data, source.language, source.role, limits, modules[source.path]
+            )
+        )
+    return ParseReport(str(selection.root), results, sorted(skipped, key=lambda s: s.path))
+
+
+def _module_ids(paths: list[str]) -> dict[str, str]:
+    """Module ids for all paths, unique: a clash (``a.js`` and ``a.ts``) keeps the extension."""
+    ids = {p: module_id(p) for p in paths}
+    seen: dict[str, int] = {}
+    for mid in ids.values():
+        seen[mid] = seen.get(mid, 0) + 1
+    for p, mid in ids.items():
+        if seen[mid] > 1:
+            ids[p] = f"{mid}.{os.path.splitext(p)[1].lstrip('.')}" if "." in p else mid
+    return ids

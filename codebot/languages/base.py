@@ -182,8 +182,13 @@ class LanguageSpec:
     def query(self) -> Query:
         return Query(self.language, self.query_path.read_text())
 
-    def parser(self) -> Parser:
+    @cached_property
+    def _parser(self) -> Parser:
         return Parser(self.language)
+
+    def parser(self) -> Parser:
+        """A parser for this language, made once per process (not thread-safe: one per thread)."""
+        return self._parser
 
 
 def query_file(module_file: str, name: str) -> Path:

@@ -1,0 +1,118 @@
+"""The built-in embedder: all-MiniLM-L6-v2 as an int8 ONNX model, shipped in the wheel.
+
+Runs on onnxruntime + tokenizers + numpy (no torch). The model comes from
+``scripts/build_builtin_embedder.py``; ``models/minilm-l6-v2/model.json`` records its checksums.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from codebot.embed import EmbedderError, EmbedderIdentity
+
+MODEL_DIR = Path(__file__).resolve().parent / "models" / "minilm-l6-v2"
+
+
+def _verified_bytes(path: Path, sha256: str, size: int | None = None) -> bytes:
+    """The file's bytes, checked against model.json.
+
+    Why every load: the weights' sha256 is the identity an index records, so a truncated or swapped
+    file would silently give vectors that do not match the index. The check costs one sha256 over
+    bytes we must read anyway (~13 ms for the 23 MB model, against ~70 ms to build the session),
+    and hashing the very bytes handed to onnxruntime leaves no gap between check and use.
+    """
+    try:
+        data = path.read_bytes()
+    except OSError as e:
+        raise EmbedderError(
+            f"the built-in embedder's {path.name} cannot be read ({e}); reinstall codebot"
+        ) from e
+    if (size is not None and len(data) != size) or hashlib.sha256(data).hexdigest() != sha256:
+        raise EmbedderError(
+            f"the built-in embedder's {path} is corrupt (size or sha256 differs from model.json);"
+            " reinstall codebot, or rebuild it with scripts/build_builtin_embedder.py"
+        )
+    return data
+
+
+class BuiltinEmbedder:
+    def __init__(
+        self,
+        threads: int | None = None,
+        max_tokens: int | None = None,
+        model_dir: Path = MODEL_DIR,
+    ) -> None:
+        import onnxruntime as ort
+        from tokenizers import Tokenizer
+
+        try:
+            meta = json.loads((model_dir / "model.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError) as e:
+            raise EmbedderError(f"the built-in embedder's model.json is unreadable: {e}") from e
+        files = meta["files"]
+        model = _verified_bytes(
+            model_dir / "model.onnx", files["model.onnx"]["sha256"], files["model.onnx"]["size"]
+        )
+        tok_json = _verified_bytes(model_dir / "tokenizer.json", files["tokenizer.json"]["sha256"])
+
+        max_tokens = meta["max_tokens"] if max_tokens is None else max_tokens
+        if not 2 <= max_tokens <= meta["max_positions"]:  # [CLS] and [SEP] take two
+            raise ValueError(f"max_tokens must be 2..{meta['max_positions']}, not {max_tokens}")
+        if threads is None:
+            threads = min(4, os.cpu_count() or 1)
+        if threads < 1:
+            raise ValueError(f"threads must be at least 1, not {threads}")
+
+        # The shipped tokenizer.json pads everything to 128: a batch of one needs no padding, and
+        # padded positions would only cost time.
+        self._tokenizer = Tokenizer.from_str(tok_json.decode("utf-8"))
+        self._tokenizer.no_padding()
+        self._tokenizer.enable_truncation(max_length=max_tokens)
+
+        opts = ort.SessionOptions()
+        # Explicit, or onnxruntime takes every core, fighting the indexer's other work.
+        opts.intra_op_num_threads = threads
+        opts.inter_op_num_threads = 1
+        self._session = ort.InferenceSession(model, opts, providers=["CPUExecutionProvider"])
+        self._identity = EmbedderIdentity(
+            name=meta["name"],
+            dimension=meta["dimension"],
+            weights_sha256=files["model.onnx"]["sha256"],
+            max_tokens=max_tokens,
+        )
+
+    @property
+    def identity(self) -> EmbedderIdentity:
+        return self._identity
+
+    def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
+        return self._embed(texts)
+
+    def embed_queries(self, texts: Sequence[str]) -> np.ndarray:
+        # MiniLM was trained symmetric: no query prefix, same pooling.
+        return self._embed(texts)
+
+    def _embed(self, texts: Sequence[str]) -> np.ndarray:
+        if isinstance(texts, str):  # a bare string would be embedded one character at a time
+            raise TypeError("embed a list of strings, not a string")
+        out = np.empty((len(texts), self._identity.dimension), dtype=np.float32)
+        # One text per run, on purpose: dynamic int8 quantization picks one activation scale per
+        # run, so a text batched with others gets another vector (cosine down to 0.974). At batch 1
+        # a vector depends on its text alone, so incremental and full indexing agree, at the same
+        # speed (no padding wasted).
+        for i, text in enumerate(texts):
+            ids = np.asarray([self._tokenizer.encode(text).ids], dtype=np.int64)
+            ones = np.ones_like(ids)
+            feed = {"input_ids": ids, "attention_mask": ones, "token_type_ids": np.zeros_like(ids)}
+            (hidden,) = self._session.run(None, feed)
+            # Mean over the attention mask; with no padding that is every token (an empty string
+            # still has [CLS] and [SEP]).
+            vec = hidden[0].mean(axis=0)
+            out[i] = vec / max(float(np.linalg.norm(vec)), 1e-12)
+        return out

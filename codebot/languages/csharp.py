@@ -1,0 +1,128 @@
+"""C#: namespaces as scopes, attributes as decorators, XML doc comments, ``using`` directives.
+
+Constructors are named after their class, destructors ``~T``, operators ``operator +``, indexers
+``this[]``. Properties with code are methods whose return type is the property's type. A plain
+``using N;`` brings a namespace's names in scope: it is ``Import("N", "*")``, like ``using static``.
+"""
+
+from __future__ import annotations
+
+import re
+
+from tree_sitter import Node
+
+from ..model import Import, Parameter
+from .base import LanguageSpec, field_text, leading_comment, query_file, squash, text
+from .decl_text import annotation_texts, dotted, import_of, signature_end
+
+_RENAMED = {"destructor_declaration": "~{}", "operator_declaration": "operator {}",
+            "conversion_operator_declaration": "operator {}", "indexer_declaration": "this[]"}
+
+
+def _owner(node: Node, name: str) -> tuple[tuple[str, ...], str]:
+    pattern = _RENAMED.get(node.type)
+    return (), pattern.format(name) if pattern else name
+
+
+def _parameters(node: Node) -> tuple[Parameter, ...]:
+    params = node.child_by_field_name("parameters")
+    if params is None:
+        return ()
+    out: list[Parameter] = []
+    for p in params.named_children:
+        if p.type != "parameter":
+            continue
+        mods = [text(c) for c in p.children if c.type == "modifier"]  # ref, out, in, this
+        kind = field_text(p, "type")
+        eq = next((c for c in p.children if c.type == "="), None)
+        default = eq.next_named_sibling if eq is not None else None
+        written = " ".join([*mods, kind]) if kind else None
+        out.append(Parameter(text(p.child_by_field_name("name")), written, squash(text(default), 200) if default else None))
+    if any(c.type == "params" for c in params.children):  # `params T[] xs`: fields of the list
+        kind = field_text(params, "type")
+        out.append(Parameter(text(params.child_by_field_name("name")), f"params {kind}" if kind else None))
+    return tuple(out)
+
+
+def _return_type(node: Node) -> str | None:
+    return field_text(node, "returns", "type")  # constructors and destructors have neither
+
+
+def _decorators(node: Node) -> tuple[str, ...]:
+    out: list[str] = []
+    for attrs in node.children:
+        if attrs.type == "attribute_list":  # `[A, B(x)]`; a `return:` target is dropped
+            out.extend(annotation_texts(attrs.named_children, ("attribute",)))
+    return tuple(out)
+
+
+def _bases(node: Node) -> tuple[str, ...]:
+    bases = next((c for c in node.children if c.type == "base_list"), None)
+    out: list[str] = []
+    for b in bases.named_children if bases is not None else ():
+        if b.type == "primary_constructor_base_type":  # `record R(int A) : Base(A)`
+            b = b.child_by_field_name("type") or b
+        if "comment" not in b.type:
+            out.append(squash(text(b), 200))
+    return tuple(out)
+
+
+# XML documentation: drop the markup, keep the words. `<see cref="X"/>` -> X, `<param name="x">`
+# -> `x: `, `<returns>` -> `Returns: `; a line that held nothing but tags goes.
+_XML_REFS = re.compile(r'<(?:see|seealso|paramref|typeparamref)\s+\w+="([^"]*)"\s*/>')
+_XML_PARAM = re.compile(r'<(?:param|typeparam)\s+name="([^"]*)"\s*>')
+_XML_EXCEPTION = re.compile(r'<exception\s+cref="([^"]*)"\s*>')
+_XML_TAGS = re.compile(
+    r"</?(?:summary|remarks|returns|value|para|param|typeparam|exception|example|code|c|list|"
+    r"item|description|term|b|i|inheritdoc|see|seealso)\b[^>]*>"
+)
+
+
+def _docstring(node: Node) -> str | None:
+    doc = leading_comment(node)
+    if doc is None or "<" not in doc:
+        return doc
+    lines = []
+    for line in doc.splitlines():
+        new = _XML_REFS.sub(r"\1", line)
+        new = _XML_PARAM.sub(r"\1: ", new)
+        new = _XML_EXCEPTION.sub(r"Throws \1: ", new)
+        new = _XML_TAGS.sub(lambda m: "Returns: " if m.group(0) == "<returns>" else "", new)
+        if new.strip() or not line.strip():
+            lines.append(new.strip())
+    return "\n".join(lines).strip() or None
+
+
+def _signature_end(node: Node) -> int:
+    body = node.child_by_field_name("body") or node.child_by_field_name("accessors")
+    value = node.child_by_field_name("value")  # `=> expr` of a property, indexer or method
+    if body is None and value is not None and value.type == "arrow_expression_clause":
+        body = value
+    return signature_end(node, body)
+
+
+def _imports(node: Node) -> list[Import]:
+    # `using A.B;`, `global using A.B;`, `using static A.B.C;`, `using X = A.B.C;`
+    alias = node.child_by_field_name("name")
+    target = next((c for c in reversed(node.named_children) if c != alias and "comment" not in c.type), None)
+    if target is None:
+        return []
+    line = node.start_point[0] + 1
+    if alias is not None:
+        return [import_of(dotted(target), line, alias=text(alias))]
+    return [import_of(dotted(target), line, wildcard=True)]
+
+
+SPEC = LanguageSpec(
+    name="csharp",
+    grammar="csharp",
+    query_path=query_file(__file__, "csharp"),
+    owner=_owner,
+    parameters=_parameters,
+    return_type=_return_type,
+    docstring=_docstring,
+    decorators=_decorators,
+    bases=_bases,
+    imports=_imports,
+    signature_end=_signature_end,
+)

@@ -1,0 +1,103 @@
+"""Go: methods belong to their receiver type, `a, b int` gives two parameters, imports keep aliases."""
+
+from __future__ import annotations
+
+from tree_sitter import Node
+
+from ..model import Import, Parameter
+from .base import LanguageSpec, field_text, leading_comment, query_file, squash, text
+
+
+def _type_name(node: Node | None) -> str:
+    """`*List[T]` -> `List`: the named type under pointers, parentheses and type arguments."""
+    while node is not None:
+        if node.type in ("type_identifier", "identifier"):
+            return text(node)
+        if node.type == "generic_type":
+            node = node.child_by_field_name("type")
+        elif node.type in ("pointer_type", "parenthesized_type"):
+            node = node.named_children[0] if node.named_child_count else None
+        else:
+            return squash(text(node), 80)
+    return ""
+
+
+def _owner(node: Node, name: str) -> tuple[tuple[str, ...], str]:
+    receiver = node.child_by_field_name("receiver") if node.type == "method_declaration" else None
+    if receiver is not None:
+        for param in receiver.named_children:
+            if param.type == "parameter_declaration":
+                owner = _type_name(param.child_by_field_name("type"))
+                return ((owner,) if owner else ()), name
+    return (), name
+
+
+def _outer(node: Node) -> Node:
+    # `type X struct{}` spans its `type` keyword; a grouped `type ( ... )` keeps each spec alone.
+    parent = node.parent
+    if node.type == "type_spec" and parent is not None and parent.type == "type_declaration":
+        if sum(c.type == "type_spec" for c in parent.named_children) == 1:
+            return parent
+    return node
+
+
+def _docstring(node: Node) -> str | None:
+    return leading_comment(_outer(node))
+
+
+def _parameters(node: Node) -> tuple[Parameter, ...]:
+    params = node.child_by_field_name("parameters")
+    out: list[Parameter] = []
+    for p in params.named_children if params is not None else ():
+        if p.type not in ("parameter_declaration", "variadic_parameter_declaration"):
+            continue
+        type_ = field_text(p, "type")
+        if p.type == "variadic_parameter_declaration" and type_ is not None:
+            type_ = "..." + type_
+        names = p.children_by_field_name("name")
+        out.extend(Parameter(text(n), type_) for n in names) if names else out.append(Parameter("", type_))
+    return tuple(out)
+
+
+def _bases(node: Node) -> tuple[str, ...]:
+    """Embedded types: `struct { *Base; http.Handler }`, `interface { io.Closer }`."""
+    body = node.child_by_field_name("type")
+    out: list[str] = []
+    if body is not None and body.type == "struct_type":
+        fields = next((c for c in body.named_children if c.type == "field_declaration_list"), None)
+        for f in fields.named_children if fields is not None else ():
+            if f.type == "field_declaration" and f.child_by_field_name("name") is None:
+                out.append(field_text(f, "type") or "")
+    elif body is not None and body.type == "interface_type":
+        for elem in body.named_children:
+            if elem.type == "type_elem" and elem.named_child_count == 1:
+                t = elem.named_children[0]
+                if t.type in ("type_identifier", "qualified_type", "generic_type"):
+                    out.append(squash(text(t), 200))
+    return tuple(b for b in out if b)
+
+
+def _imports(node: Node) -> list[Import]:
+    specs = [c for c in node.named_children if c.type == "import_spec"]
+    for group in node.named_children:
+        if group.type == "import_spec_list":
+            specs.extend(c for c in group.named_children if c.type == "import_spec")
+    out = []
+    for spec in specs:
+        path = text(spec.child_by_field_name("path")).strip("\"`")
+        alias = spec.child_by_field_name("name")
+        out.append(Import(path, alias=text(alias) if alias is not None else None, line=spec.start_point[0] + 1))
+    return out
+
+
+SPEC = LanguageSpec(
+    name="go",
+    grammar="go",
+    query_path=query_file(__file__, "go"),
+    owner=_owner,
+    outer=_outer,
+    parameters=_parameters,
+    docstring=_docstring,
+    bases=_bases,
+    imports=_imports,
+)

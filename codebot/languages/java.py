@@ -1,0 +1,80 @@
+"""Java: annotations as decorators, Javadoc above, ``extends``/``implements`` as bases, imports.
+
+Constructors are named after their class (overloads get ``#2``); records are classes and annotation
+types (``@interface``) interfaces. Calls are recorded by method name only (``save`` for
+``this.repo.save(o)``): the grammar has no node spanning the callee without its arguments.
+"""
+
+from __future__ import annotations
+
+from tree_sitter import Node
+
+from ..model import Import, Parameter
+from .base import LanguageSpec, field_text, parameter_from_node, query_file, squash, text
+from .decl_text import annotation_texts, child_of_type, dotted, import_of, signature_end
+
+_ANNOTATIONS = ("marker_annotation", "annotation")
+
+
+def _parameters(node: Node) -> tuple[Parameter, ...]:
+    params = node.child_by_field_name("parameters")
+    out: list[Parameter] = []
+    for p in params.named_children if params is not None else ():
+        if p.type == "formal_parameter":
+            out.append(parameter_from_node(p))
+        elif p.type == "spread_parameter":  # `String... names`: no fields but the declarator's
+            decl = child_of_type(p, "variable_declarator")
+            kind = next((c for c in p.named_children if c.type != "modifiers"), None)
+            name = decl.child_by_field_name("name") if decl is not None else None
+            out.append(Parameter(text(name or decl), f"{squash(text(kind), 200)}..."))
+    return tuple(out)
+
+
+def _return_type(node: Node) -> str | None:
+    if node.type in ("method_declaration", "annotation_type_element_declaration"):
+        return field_text(node, "type")
+    return None  # constructors
+
+
+def _decorators(node: Node) -> tuple[str, ...]:
+    modifiers = child_of_type(node, "modifiers")
+    return annotation_texts(modifiers.children, _ANNOTATIONS) if modifiers is not None else ()
+
+
+def _bases(node: Node) -> tuple[str, ...]:
+    out: list[str] = []
+    superclass = node.child_by_field_name("superclass")  # `extends Base<T>`
+    if superclass is not None:
+        out.extend(squash(text(c), 200) for c in superclass.named_children)
+    # `implements A, B` (classes, enums, records); `extends A, B` (interfaces).
+    for clause in (node.child_by_field_name("interfaces"), child_of_type(node, "extends_interfaces")):
+        types = child_of_type(clause, "type_list")
+        if types is not None:
+            out.extend(squash(text(c), 200) for c in types.named_children)
+    return tuple(out)
+
+
+def _signature_end(node: Node) -> int:
+    return signature_end(node, node.child_by_field_name("body"))
+
+
+def _imports(node: Node) -> list[Import]:
+    # `import a.b.C;`, `import a.b.*;`, `import static a.b.C.m;`, `import static a.b.C.*;`
+    name = next((c for c in node.named_children if c.type in ("scoped_identifier", "identifier")), None)
+    if name is None:
+        return []
+    wildcard = child_of_type(node, "asterisk") is not None
+    return [import_of(dotted(name), node.start_point[0] + 1, wildcard=wildcard)]
+
+
+SPEC = LanguageSpec(
+    name="java",
+    grammar="java",
+    query_path=query_file(__file__, "java"),
+    parameters=_parameters,
+    return_type=_return_type,
+    decorators=_decorators,
+    bases=_bases,
+    imports=_imports,
+    signature_end=_signature_end,
+)

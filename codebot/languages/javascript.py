@@ -1,0 +1,13 @@
+"""JavaScript (and JSX): functions, classes, arrow functions bound to names, ES and CommonJS imports."""
+
+from __future__ import annotations
+
+from ._ecmascript import HOOKS
+from .base import LanguageSpec, query_file
+
+SPEC = LanguageSpec(
+    name="javascript",
+    grammar="javascript",
+    query_path=query_file(__file__, "javascript"),
+    **HOOKS,
+)

@@ -1,0 +1,126 @@
+"""Kotlin: KDoc, annotations, supertypes, ``import a.B as C``, and extension functions.
+
+An extension function ``fun String.shout()`` is a method of its receiver type: its id is
+``<scope>.String.shout`` and its class_name ``String`` (type arguments, nullability and package
+dropped: ``fun <T> List<T>?.second()`` belongs to ``List``), so it sits next to the type's own
+methods for search and call resolution. Objects and companion objects are classes (an unnamed
+companion is ``Companion``, as in Kotlin); secondary constructors are named ``constructor``.
+"""
+
+from __future__ import annotations
+
+from tree_sitter import Node
+
+from ..model import Import, Parameter
+from .base import LanguageSpec, clean_comment, leading_comment, query_file, squash, text
+from .decl_text import annotation_texts, child_of_type, dotted, import_of, signature_end
+from .decl_text import simple_type_name
+
+
+def _owner(node: Node, name: str) -> tuple[tuple[str, ...], str]:
+    if node.type == "companion_object":
+        own = child_of_type(node, "type_identifier")
+        return (), text(own) if own is not None else "Companion"
+    receiver = node.child_by_field_name("receiver")
+    if receiver is not None:
+        return (simple_type_name(text(receiver)),), name
+    return (), name
+
+
+def _parameters(node: Node) -> tuple[Parameter, ...]:
+    # Defaults and `vararg` are siblings of the parameter: `(vararg xs: T, n: Int = 1)`.
+    params = child_of_type(node, "function_value_parameters")
+    out: list[Parameter] = []
+    vararg = default_next = False
+    for c in params.children if params is not None else ():
+        if c.type == "parameter_modifiers":
+            vararg = "vararg" in text(c).split()
+        elif c.type == "parameter":
+            written = squash(text(c.named_children[-1]), 200) if c.named_child_count > 1 else None
+            if vararg and written:
+                written = f"vararg {written}"
+            out.append(Parameter(text(child_of_type(c, "simple_identifier")), written))
+            vararg = False
+        elif c.type == "=":
+            default_next = True
+        elif default_next and c.is_named and out:
+            out[-1] = Parameter(out[-1].name, out[-1].type, squash(text(c), 200))
+            default_next = False
+    return tuple(out)
+
+
+def _return_type(node: Node) -> str | None:
+    # `fun f(...): T`: the type after the colon that follows the parameters.
+    if node.type != "function_declaration":
+        return None  # `constructor(...) : this(...)` delegates, it has no return type
+    after_params = colon = False
+    for c in node.children:
+        if c.type == "function_value_parameters":
+            after_params = True
+        elif after_params and c.type == ":":
+            colon = True
+        elif colon:
+            return squash(text(c), 200)
+        elif c.type == "function_body":
+            break
+    return None
+
+
+def _docstring(node: Node) -> str | None:
+    doc = leading_comment(node)
+    prev = node.prev_sibling
+    if doc is not None or prev is None or prev.child_count == 0:
+        return doc
+    # The grammar lets a comment after the imports end the last import rather than precede this.
+    last = prev.children[-1]
+    while "comment" not in last.type and last.child_count and last.type.startswith("import"):
+        last = last.children[-1]
+    if "comment" in last.type and last.end_point[0] >= node.start_point[0] - 1:
+        before = leading_comment(last)
+        return clean_comment(f"{before}\n{text(last)}" if before else text(last)) or None
+    return None
+
+
+def _decorators(node: Node) -> tuple[str, ...]:
+    modifiers = child_of_type(node, "modifiers")
+    return annotation_texts(modifiers.children, ("annotation",)) if modifiers is not None else ()
+
+
+def _bases(node: Node) -> tuple[str, ...]:
+    out: list[str] = []
+    for spec in node.children:
+        if spec.type == "delegation_specifier" and spec.named_child_count:
+            base = spec.named_children[0]  # user_type, constructor_invocation, explicit_delegation
+            if base.type in ("constructor_invocation", "explicit_delegation"):
+                base = base.named_children[0]
+            out.append(squash(text(base), 200))
+    return tuple(out)
+
+
+def _signature_end(node: Node) -> int:
+    return signature_end(node, child_of_type(node, "function_body", "class_body", "enum_class_body"))
+
+
+def _imports(node: Node) -> list[Import]:
+    # `import a.b.C`, `import a.b.C as D`, `import a.b.*`
+    name = child_of_type(node, "identifier")
+    if name is None:
+        return []
+    alias = child_of_type(child_of_type(node, "import_alias"), "type_identifier", "simple_identifier")
+    wildcard = child_of_type(node, "wildcard_import") is not None
+    return [import_of(dotted(name), node.start_point[0] + 1, text(alias) or None, wildcard)]
+
+
+SPEC = LanguageSpec(
+    name="kotlin",
+    grammar="kotlin",
+    query_path=query_file(__file__, "kotlin"),
+    owner=_owner,
+    parameters=_parameters,
+    return_type=_return_type,
+    docstring=_docstring,
+    decorators=_decorators,
+    bases=_bases,
+    imports=_imports,
+    signature_end=_signature_end,
+)

@@ -1,0 +1,163 @@
+"""Rust: `impl` blocks own their methods, `///` docs and `#[attributes]` sit above items as siblings."""
+
+from __future__ import annotations
+
+from tree_sitter import Node
+
+from ..model import Import, Parameter
+from .base import LanguageSpec, clean_comment, field_text, query_file, squash, text
+
+_TYPE_ITEMS = ("struct_item", "enum_item", "union_item")
+
+
+def _type_name(node: Node | None) -> str:
+    """`&'a mut crate::Item<T>` -> `Item`."""
+    while node is not None:
+        if node.type in ("type_identifier", "primitive_type"):
+            return text(node)
+        if node.type in ("generic_type", "reference_type", "pointer_type"):
+            node = node.child_by_field_name("type")
+        elif node.type == "scoped_type_identifier":
+            node = node.child_by_field_name("name")
+        else:
+            return squash(text(node), 80)
+    return ""
+
+
+def _owner(node: Node, name: str) -> tuple[tuple[str, ...], str]:
+    if node.type == "impl_item":
+        return (), _type_name(node.child_by_field_name("type")) or name
+    return (), name
+
+
+def _above(node: Node) -> list[Node]:
+    """The attributes and comments right above an item, nearest first (its outer decoration)."""
+    out = []
+    row = node.start_point[0]
+    sib = node.prev_sibling
+    while sib is not None and sib.type in ("attribute_item", "line_comment", "block_comment"):
+        if sib.end_point[0] < row - 1 or sib.child_by_field_name("inner") is not None:
+            break  # a blank line, or a `//!` doc of the enclosing module
+        prev = sib.prev_sibling
+        if prev is not None and prev.end_point[0] == sib.start_point[0] and prev.type not in _DECORATION:
+            break  # a trailing comment on the line of the previous item
+        out.append(sib)
+        row = sib.start_point[0]
+        sib = prev
+    return out
+
+
+_DECORATION = ("attribute_item", "line_comment", "block_comment")
+
+
+def _docstring(node: Node) -> str | None:
+    """`///` and `/** */` doc comments above the item; plain comments only when there are none."""
+    comments = [n for n in reversed(_above(node)) if n.type != "attribute_item"]
+    docs = [c for c in comments if c.child_by_field_name("outer") is not None]
+    doc = clean_comment("\n".join(text(c).rstrip("\n") for c in (docs or comments)))
+    return doc or None
+
+
+def _decorators(node: Node) -> tuple[str, ...]:
+    return tuple(
+        squash(text(a.named_children[0]), 200)
+        for a in reversed(_above(node))
+        if a.type == "attribute_item" and a.named_child_count
+    )
+
+
+def _parameters(node: Node) -> tuple[Parameter, ...]:
+    params = node.child_by_field_name("parameters")
+    out: list[Parameter] = []
+    for p in params.named_children if params is not None else ():
+        if p.type == "self_parameter":
+            # `&mut self` is a `self` of type `&mut Self`.
+            type_ = squash(text(p)).removeprefix("mut ").replace("self", "Self")
+            out.append(Parameter("self", type_))
+        elif p.type == "parameter":
+            out.append(Parameter(squash(text(p.child_by_field_name("pattern")), 80), field_text(p, "type")))
+        elif p.type == "variadic_parameter":
+            out.append(Parameter("..."))
+    return tuple(out)
+
+
+# Traits implemented in one container (file or inline mod), by type name. One entry: the sweep
+# asks for the bases of every type in a container before moving to the next. Holding the Node keeps
+# its tree alive, so an equal Node is the same container.
+_impls_cache: list = [None, {}]
+
+
+def _bases(node: Node) -> tuple[str, ...]:
+    """Supertraits of a trait; for a struct or enum, the traits its `impl Trait for T` blocks in the
+    same file and module implement (derives are in the decorators)."""
+    if node.type == "trait_item":
+        bounds = node.child_by_field_name("bounds")
+        return tuple(squash(text(b), 200) for b in bounds.named_children) if bounds else ()
+    parent = node.parent
+    if node.type not in _TYPE_ITEMS or parent is None:
+        return ()
+    if _impls_cache[0] != parent:
+        impls: dict[str, list[str]] = {}
+        for item in parent.named_children:
+            trait = item.child_by_field_name("trait") if item.type == "impl_item" else None
+            if trait is not None:
+                name = _type_name(item.child_by_field_name("type"))
+                impls.setdefault(name, []).append(squash(text(trait), 200))
+        _impls_cache[:] = [parent, impls]
+    return tuple(_impls_cache[1].get(text(node.child_by_field_name("name")), ()))
+
+
+def _segments(node: Node | None) -> list[str]:
+    return [s for s in "".join(text(node).split()).split("::") if s] if node is not None else []
+
+
+def _bind(path: list[str], alias: str | None, line: int) -> Import:
+    """`a::b::c` binds `c` from module `a::b`; a single segment is a crate or module itself."""
+    if path and path[-1] == "self":  # `use a::b::{self}` binds `b`, as `use a::b` does
+        path = path[:-1]
+    if len(path) == 1:
+        return Import(path[0], alias=alias, line=line)
+    return Import("::".join(path[:-1]), path[-1] if path else None, alias, line=line)
+
+
+def _use_tree(node: Node, prefix: list[str], line: int, out: list[Import]) -> None:
+    t = node.type
+    if t == "use_list":
+        for child in node.named_children:
+            _use_tree(child, prefix, line, out)
+    elif t == "scoped_use_list":
+        inner = prefix + _segments(node.child_by_field_name("path"))
+        _use_tree(node.child_by_field_name("list"), inner, line, out)
+    elif t == "use_as_clause":
+        path = prefix + _segments(node.child_by_field_name("path"))
+        out.append(_bind(path, text(node.child_by_field_name("alias")), line))
+    elif t == "use_wildcard":
+        path = prefix + (_segments(node.named_children[0]) if node.named_child_count else [])
+        out.append(Import("::".join(path), "*", line=line))
+    elif "comment" not in t:
+        out.append(_bind(prefix + _segments(node), None, line))
+
+
+def _imports(node: Node) -> list[Import]:
+    line = node.start_point[0] + 1
+    if node.type == "extern_crate_declaration":
+        alias = node.child_by_field_name("alias")
+        return [Import(text(node.child_by_field_name("name")), alias=text(alias) if alias else None, line=line)]
+    out: list[Import] = []
+    arg = node.child_by_field_name("argument")
+    if arg is not None:
+        _use_tree(arg, [], line, out)
+    return out
+
+
+SPEC = LanguageSpec(
+    name="rust",
+    grammar="rust",
+    query_path=query_file(__file__, "rust"),
+    owner=_owner,
+    parameters=_parameters,
+    docstring=_docstring,
+    decorators=_decorators,
+    bases=_bases,
+    imports=_imports,
+)

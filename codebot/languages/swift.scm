@@ -1,0 +1,40 @@
+; Swift. `declaration_kind` tells a class_declaration's flavour apart; an actor is a class.
+(class_declaration declaration_kind: "class" name: (_) @name) @definition.class
+(class_declaration declaration_kind: "actor" name: (_) @name) @definition.class
+(class_declaration declaration_kind: "struct" name: (_) @name) @definition.struct
+(class_declaration declaration_kind: "enum" name: (_) @name) @definition.enum
+; A protocol is an interface (a contract that types adopt; default implementations live in
+; extensions, which are scopes below).
+(protocol_declaration name: (_) @name) @definition.interface
+
+; `extension Foo.Bar: P { ... }`: its functions are methods of Bar (SPEC.owner splits the name).
+(class_declaration declaration_kind: "extension" name: (_) @name) @scope.type
+
+; The grammar also tags the return type `name:`; the real name is the one right before the
+; parameter list or the generic parameters. Operators (`==`, `<+>`) are names too.
+(function_declaration name: _ @name . ["(" (type_parameters)]) @definition.function
+(protocol_function_declaration name: _ @name . ["(" (type_parameters)]) @definition.function
+(init_declaration name: _ @name) @definition.function
+(deinit_declaration "deinit" @name) @definition.function
+(subscript_declaration "subscript" @name) @definition.function
+
+; Calls. `x[1]` is a call_expression too, with square brackets: not a call. A call is recorded as
+; - the callee as written when it is a name or a path of names: `print`, `repo.fetch`,
+;   `Foo.bar`, `super.init`, `delegate?.didFinish`, `.shared`, `User` for an initializer;
+((call_expression . (_) @call . (call_suffix (value_arguments "(")))
+ (#match? @call "^[.A-Za-z0-9_$?!<>, ]+$"))
+((call_expression . (_) @call . (call_suffix . (lambda_literal)))  ; a trailing closure alone
+ (#match? @call "^[.A-Za-z0-9_$?!<>, ]+$"))
+; - the member name when the receiver is an expression (`a.b(1).c()`, `xs.map { }.sorted()`): its
+;   text would be long and say nothing of the receiver's type. Closures called on the spot
+;   (`{ ... }()`) and subscripted callees are not recorded.
+((call_expression
+   . (navigation_expression suffix: (navigation_suffix suffix: (_) @call)) @_callee
+   . (call_suffix (value_arguments "(")))
+ (#not-match? @_callee "^[.A-Za-z0-9_$?!<>, ]+$"))
+((call_expression
+   . (navigation_expression suffix: (navigation_suffix suffix: (_) @call)) @_callee
+   . (call_suffix . (lambda_literal)))
+ (#not-match? @_callee "^[.A-Za-z0-9_$?!<>, ]+$"))
+
+(import_declaration) @import

@@ -1,0 +1,184 @@
+from codebot.model import Import, Parameter
+
+SOURCE = """
+//! Item storage.
+use std::collections::HashMap;
+use std::fmt;
+use crate::error::{self, Error, Result as StoreResult};
+use super::model::{item::{Item, ItemId}, *};
+extern crate serde as sd;
+
+/// An in-memory store.
+///
+/// Not persistent.
+#[derive(Debug, Default)]
+#[serde(rename_all = "camelCase")]
+pub struct MemoryStore<K> {
+    items: HashMap<K, Item>,
+}
+
+// Not a doc comment: plain comments count only when there are no doc comments.
+/// The store kinds.
+pub enum Kind {
+    Memory,
+    Disk(String),
+}
+
+/// Storage of items.
+pub trait Store: Send + Sync {
+    /// Load one item.
+    fn load(&self, id: ItemId) -> StoreResult<Item>;
+
+    fn name(&self) -> String {
+        String::from("store")
+    }
+}
+
+impl<K: Eq> MemoryStore<K> {
+    /// Make an empty store.
+    pub fn new() -> Self {
+        Self { items: HashMap::new() }
+    }
+
+    #[inline]
+    #[must_use]
+    pub async fn get(&mut self, key: &K, (lo, hi): (u32, u32)) -> Option<&Item> {
+        let fresh = Self::new();
+        self.items.get(key).map(|i| validate(i));
+        println!("{:?}", fresh);
+        Vec::<u8>::with_capacity(4);
+        convert::<K>(key).await
+    }
+}
+
+impl<K> Store for MemoryStore<K> {
+    fn load(&self, id: ItemId) -> StoreResult<Item> {
+        self.items.values().find(|i| i.id == id).cloned().ok_or(Error::NotFound)
+    }
+}
+
+impl fmt::Display for MemoryStore<String> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "store")
+    }
+}
+
+mod disk {
+    pub struct DiskStore;
+
+    impl super::Store for DiskStore {
+        fn load(&self, id: ItemId) -> StoreResult<Item> {
+            read_item(id)
+        }
+    }
+
+    pub(crate) mod cache {
+        pub fn warm(self: Box<Self>, n: usize) {}
+    }
+}
+"""
+
+
+def test_definitions_ids_kinds_lines(parse):
+    p = parse("rust", "src/store.rs", SOURCE)
+    assert p.ids == [
+        "src.store.MemoryStore",
+        "src.store.Kind",
+        "src.store.Store",
+        "src.store.Store.load",
+        "src.store.Store.name",
+        "src.store.MemoryStore.new",
+        "src.store.MemoryStore.get",
+        "src.store.MemoryStore.load",
+        "src.store.MemoryStore.fmt",
+        "src.store.disk.DiskStore",
+        "src.store.disk.DiskStore.load",
+        "src.store.disk.cache.warm",
+    ]
+    store = p["src.store.MemoryStore"]
+    # The symbol starts at the item: attributes and docs above it are siblings, not a wrapper.
+    assert (store.kind, store.start_line, store.end_line) == ("struct", 13, 15)
+    assert store.docstring == "An in-memory store.\n\nNot persistent."
+    assert store.decorators == ("derive(Debug, Default)", 'serde(rename_all = "camelCase")')
+    assert store.signature == "pub struct MemoryStore<K>"
+    kind = p["src.store.Kind"]
+    assert (kind.kind, kind.start_line, kind.end_line) == ("enum", 19, 22)
+    assert kind.docstring == "The store kinds."
+
+
+def test_impl_blocks_own_methods_and_record_traits(parse):
+    p = parse("rust", "src/store.rs", SOURCE)
+    # `impl Trait for Type` blocks in the same module list the trait among Type's bases.
+    assert p["src.store.MemoryStore"].bases == ("Store", "fmt::Display")
+    new = p["src.store.MemoryStore.new"]
+    assert (new.kind, new.class_name, new.parent) == ("method", "MemoryStore", None)
+    assert (new.start_line, new.end_line, new.return_type) == (36, 38, "Self")
+    assert new.docstring == "Make an empty store."
+    assert new.parameters == ()
+    assert p.calls(new.id) == ["HashMap::new"]
+    get = p["src.store.MemoryStore.get"]
+    assert (get.start_line, get.end_line) == (42, 48)
+    assert get.decorators == ("inline", "must_use")
+    assert get.docstring is None
+    assert get.signature.startswith("pub async fn get(&mut self, key: &K")
+    assert get.parameters == (
+        Parameter("self", "&mut Self"),
+        Parameter("key", "&K"),
+        Parameter("(lo, hi)", "(u32, u32)"),
+    )
+    assert get.return_type == "Option<&Item>"
+    # Macro bodies are token trees: `println!` and what it wraps are not calls.
+    assert p.calls(get.id) == [
+        "Self::new",
+        "self.items.get",
+        "self.items.get(key).map",
+        "validate",
+        "Vec::<u8>::with_capacity",
+        "convert::<K>",
+    ]
+    load = p["src.store.MemoryStore.load"]
+    assert (load.kind, load.class_name) == ("method", "MemoryStore")
+    assert "self.items.values" in p.calls(load.id)
+    fmt = p["src.store.MemoryStore.fmt"]
+    assert fmt.parameters == (Parameter("self", "&Self"), Parameter("f", "&mut fmt::Formatter<'_>"))
+    assert fmt.return_type == "fmt::Result"
+
+
+def test_traits_and_default_methods(parse):
+    p = parse("rust", "src/store.rs", SOURCE)
+    store = p["src.store.Store"]
+    assert (store.kind, store.bases, store.docstring) == ("trait", ("Send", "Sync"), "Storage of items.")
+    load = p["src.store.Store.load"]  # required: no body
+    assert (load.kind, load.class_name, load.parent) == ("method", "Store", store.id)
+    assert (load.start_line, load.end_line, load.docstring) == (27, 27, "Load one item.")
+    assert load.return_type == "StoreResult<Item>"
+    name = p["src.store.Store.name"]  # provided: a default body
+    assert (name.kind, name.start_line, name.end_line) == ("method", 29, 31)
+    assert p.calls(name.id) == ["String::from"]
+
+
+def test_inline_modules(parse):
+    p = parse("rust", "src/store.rs", SOURCE)
+    disk = p["src.store.disk.DiskStore"]
+    assert (disk.kind, disk.bases) == ("struct", ("super::Store",))
+    load = p["src.store.disk.DiskStore.load"]
+    assert (load.kind, load.class_name) == ("method", "DiskStore")
+    assert p.calls(load.id) == ["read_item"]
+    warm = p["src.store.disk.cache.warm"]
+    assert (warm.kind, warm.class_name, warm.parent) == ("function", None, None)
+    assert warm.parameters == (Parameter("self", "Box<Self>"), Parameter("n", "usize"))
+
+
+def test_imports(parse):
+    p = parse("rust", "src/store.rs", SOURCE)
+    assert p.imports == [
+        Import("std::collections", "HashMap", line=2),
+        Import("std", "fmt", line=3),
+        Import("crate", "error", line=4),
+        Import("crate::error", "Error", line=4),
+        Import("crate::error", "Result", "StoreResult", line=4),
+        Import("super::model::item", "Item", line=5),
+        Import("super::model::item", "ItemId", line=5),
+        Import("super::model", "*", line=5),
+        Import("serde", alias="sd", line=6),
+    ]

@@ -1,0 +1,137 @@
+"""The built-in embedder: quality against the torch model, determinism, and the loader."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from codebot.embed import Embedder, EmbedderError, EmbedderIdentity, load_embedder
+from codebot.embed.builtin import MODEL_DIR, BuiltinEmbedder
+
+REFERENCE = Path(__file__).parent / "fixtures" / "embedder_reference.json"
+
+# Real functions and the docstring-like question each answers: the question must find its function.
+FUNCTIONS = {
+    "sha": """def file_digest(path, block_size=1 << 20):
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(block_size), b""):
+            h.update(block)
+    return h.hexdigest()""",
+    "retry": """def get_with_retry(url, attempts=5):
+    delay = 0.5
+    for attempt in range(attempts):
+        try:
+            return requests.get(url, timeout=10)
+        except requests.ConnectionError:
+            time.sleep(delay)
+            delay *= 2
+    raise RuntimeError(f"gave up on {url}")""",
+    "csv": """def load_users(csv_path):
+    users = []
+    with open(csv_path, newline="") as f:
+        for row in csv.DictReader(f):
+            users.append(User(name=row["name"], email=row["email"]))
+    return users""",
+    "slug": """def slugify(title):
+    title = unicodedata.normalize("NFKD", title).encode("ascii", "ignore").decode()
+    title = re.sub(r"[^\\w\\s-]", "", title).strip().lower()
+    return re.sub(r"[-\\s]+", "-", title)""",
+    "matrix": """def transpose(matrix):
+    return [[row[i] for row in matrix] for i in range(len(matrix[0]))]""",
+}
+QUERIES = {
+    "sha": "Compute the SHA-256 checksum of a file, reading it in blocks.",
+    "retry": "Fetch a URL, retrying with exponential backoff when the connection fails.",
+    "csv": "Read users from a CSV file.",
+    "slug": "Turn a title into a URL-friendly slug.",
+}
+
+
+@pytest.fixture(scope="module")
+def embedder() -> BuiltinEmbedder:
+    emb = load_embedder("builtin", threads=1)
+    assert isinstance(emb, BuiltinEmbedder)
+    return emb
+
+
+def test_matches_the_torch_model(embedder: BuiltinEmbedder) -> None:
+    # int8 kernels differ between CPUs (with and without VNNI): a loose bound, not equality.
+    ref = json.loads(REFERENCE.read_text())
+    got = embedder.embed_documents(ref["texts"])
+    cos = (got * np.asarray(ref["vectors"], dtype=np.float32)).sum(axis=1)
+    assert cos.min() >= 0.97, dict(zip(ref["texts"], cos.round(4).tolist(), strict=True))
+
+
+def test_a_vector_depends_only_on_its_text(embedder: BuiltinEmbedder) -> None:
+    text = FUNCTIONS["csv"]
+    alone = embedder.embed_documents([text])[0]
+    among = embedder.embed_documents([FUNCTIONS["sha"], text, "x" * 3000, ""])[1]
+    assert np.array_equal(alone, among)
+    assert np.array_equal(alone, embedder.embed_documents([text])[0])
+
+
+def test_a_question_finds_its_function(embedder: BuiltinEmbedder) -> None:
+    names = list(FUNCTIONS)
+    docs = embedder.embed_documents([FUNCTIONS[n] for n in names])
+    for key, question in QUERIES.items():
+        scores = docs @ embedder.embed_queries([question])[0]
+        ranked = [names[i] for i in np.argsort(-scores)]
+        assert ranked[0] == key, (question, ranked, np.sort(scores)[::-1].round(3))
+
+
+def test_shapes_dtype_and_norm(embedder: BuiltinEmbedder) -> None:
+    assert isinstance(embedder, Embedder)
+    vecs = embedder.embed_documents(["def f(): pass", "", "   ", "x " * 2000])
+    assert vecs.shape == (4, 384) and vecs.dtype == np.float32
+    assert np.allclose(np.linalg.norm(vecs, axis=1), 1.0, atol=1e-5)
+    assert embedder.embed_queries([]).shape == (0, 384)
+    with pytest.raises(TypeError):
+        embedder.embed_queries("a string, not a list")  # type: ignore[arg-type]
+
+
+def test_identity_matches_model_json(embedder: BuiltinEmbedder) -> None:
+    meta = json.loads((MODEL_DIR / "model.json").read_text())
+    assert embedder.identity == EmbedderIdentity(
+        name=meta["name"],
+        dimension=384,
+        weights_sha256=meta["files"]["model.onnx"]["sha256"],
+        max_tokens=meta["max_tokens"],
+    )
+    assert embedder.identity.to_dict()["dimension"] == 384
+    assert BuiltinEmbedder(threads=1, max_tokens=128).identity.max_tokens == 128
+
+
+def test_loader_names() -> None:
+    assert load_embedder("none") is None
+    with pytest.raises(ValueError, match="'builtin', 'none'"):
+        load_embedder("openai-large")
+
+
+@pytest.mark.parametrize("damage", ["missing", "truncated", "flipped"])
+def test_a_damaged_model_is_refused(tmp_path: Path, damage: str) -> None:
+    model_dir = tmp_path / "m"
+    shutil.copytree(MODEL_DIR, model_dir)
+    onnx = model_dir / "model.onnx"
+    if damage == "missing":
+        onnx.unlink()
+    elif damage == "truncated":
+        onnx.write_bytes(onnx.read_bytes()[:1000])
+    else:
+        data = bytearray(onnx.read_bytes())
+        data[len(data) // 2] ^= 1
+        onnx.write_bytes(bytes(data))
+    with pytest.raises(EmbedderError, match="model.onnx"):
+        BuiltinEmbedder(threads=1, model_dir=model_dir)
+
+
+def test_import_is_cheap() -> None:
+    code = "import sys, codebot.embed; print('onnxruntime' in sys.modules, 'numpy' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["False", "False"]
