@@ -7,7 +7,6 @@ command that needs it, so ``codebot --help`` and the git hooks stay fast.
 
 from __future__ import annotations
 
-import functools
 import json
 import os
 import sys

@@ -183,6 +183,22 @@ def _ignore_spec(root: Path, config: Config, plain: bool):
     return pathspec.GitIgnoreSpec.from_lines(lines) if lines else None
 
 
+def locate(path: str | Path) -> tuple[Path, Repo | None, str]:
+    """(root, repository or None, subtree) of what indexing ``path`` covers.
+
+    Inside a git work tree the root is the work tree and the subtree the path under it; a
+    directory git tracks nothing in (an ignored one, say) is read as a plain directory.
+    """
+    target = Path(path).resolve()
+    repo = open_repo(target if target.is_dir() else target.parent)
+    if repo is not None and target.is_relative_to(repo.workdir):
+        sub = target.relative_to(repo.workdir).as_posix()
+        sub = "" if sub == "." else sub
+        if next(iter(_tracked(repo, sub)), None) is not None:
+            return repo.workdir, repo, sub
+    return (target if target.is_dir() else target.parent), None, ""
+
+
 def select_files(path: str | Path, config: Config) -> Selection:
     """The files under ``path`` to index, and the ones skipped with their reasons.
 
@@ -190,16 +206,11 @@ def select_files(path: str | Path, config: Config) -> Selection:
     or a directory outside git. Paths are relative to the repository root (or to ``path`` itself
     outside git), so ids do not depend on where the command was run.
     """
-    target = Path(path).resolve()
-    repo = open_repo(target if target.is_dir() else target.parent)
-    entries: list[tuple[str, int]] = []
-    if repo is not None and target.is_relative_to(repo.workdir):
-        root = repo.workdir
-        sub = target.relative_to(root).as_posix()
-        entries = list(_tracked(repo, "" if sub == "." else sub))
-    if not entries:  # outside git, or a directory git does not track (say, an ignored one)
-        repo = None
-        root = target if target.is_dir() else target.parent
+    root, repo, sub = locate(path)
+    if repo is not None:
+        entries: list[tuple[str, int]] = list(_tracked(repo, sub))
+    else:
+        target = Path(path).resolve()
         entries = _walk(root) if target.is_dir() else [(target.name, 0)]
     spec = _ignore_spec(root, config, plain=repo is None)
     files: list[SourceFile] = []

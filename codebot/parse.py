@@ -9,6 +9,7 @@ nothing in a file is unsearchable.
 
 from __future__ import annotations
 
+import hashlib
 import os
 from bisect import bisect_left
 from collections.abc import Callable
@@ -20,6 +21,7 @@ from tree_sitter import Node, QueryCursor
 from .chunks import ChunkLimits, content_hash, end_line, line_chunks, module_chunks
 from .config import Config
 from .files import Skipped, content_skip_reason, select_files
+from .gitio import Repo
 from .languages import get_spec
 from .languages.base import LanguageSpec, squash
 from .model import FUNCTION_KINDS, TYPE_KINDS, Call, FileResult, ParseIssue, Symbol
@@ -29,6 +31,11 @@ __all__ = ["ParseReport", "module_id", "parse_path", "parse_source"]
 _MAX_CALL_TEXT = 120
 _MAX_ERRORS_REPORTED = 5
 _DEFAULT_LIMITS = ChunkLimits()
+
+
+def blob_id(data: bytes) -> str:
+    """The git blob id of these bytes: equal to the committed blob when the file is unchanged."""
+    return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
 
 
 def module_id(path: str) -> str:
@@ -52,7 +59,7 @@ def parse_source(
     module: str | None = None,
 ) -> FileResult:
     """Extract the symbols, imports and chunks of one file's bytes. Never raises on bad input."""
-    result = FileResult(path=path, language=language, role=role, content_hash=content_hash(data))
+    result = FileResult(path=path, language=language, role=role, content_hash=blob_id(data))
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     try:
@@ -254,6 +261,9 @@ class ParseReport:
     root: str
     files: list[FileResult]
     skipped: list[Skipped]
+    repo: Repo | None = None
+    # The bytes of every parsed file, when asked for (the indexer needs the code of each symbol).
+    sources: dict[str, bytes] | None = None
 
     @property
     def issues(self) -> list[ParseIssue]:
@@ -282,6 +292,7 @@ def parse_path(
     path: str | os.PathLike,
     config: Config,
     progress: Callable[[int, int, str], None] | None = None,
+    keep_sources: bool = False,
 ) -> ParseReport:
     """Parse every file :func:`~codebot.files.select_files` picks under ``path``.
 
@@ -294,6 +305,7 @@ def parse_path(
     skipped = list(selection.skipped)
     modules = _module_ids([f.path for f in selection.files])
     total = len(selection.files)
+    sources: dict[str, bytes] | None = {} if keep_sources else None
     for n, source in enumerate(selection.files, 1):
         if progress is not None:
             progress(n, total, source.path)
@@ -306,12 +318,15 @@ def parse_path(
         if reason is not None:
             skipped.append(Skipped(source.path, reason))
             continue
+        if sources is not None:
+            sources[source.path] = data
         results.append(
             parse_source(
                 source.path, data, source.language, source.role, limits, modules[source.path]
             )
         )
-    return ParseReport(str(selection.root), results, sorted(skipped, key=lambda s: s.path))
+    skipped.sort(key=lambda s: s.path)
+    return ParseReport(str(selection.root), results, skipped, selection.repo, sources)
 
 
 def _module_ids(paths: list[str]) -> dict[str, str]:

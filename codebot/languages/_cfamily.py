@@ -26,6 +26,11 @@ _WRAPPERS = (
     "function_declarator",
     "init_declarator",
 )
+_PARAMETERS = (
+    "parameter_declaration",
+    "optional_parameter_declaration",
+    "variadic_parameter_declaration",
+)
 _OPERATOR_SPACE = re.compile(r"operator\s+(?=\W)")
 
 
@@ -85,11 +90,11 @@ def qualified_parts(node: Node | None) -> list[str]:
 def owner(node: Node, name: str) -> tuple[tuple[str, ...], str]:
     """Functions: the name in the declarator, qualifiers as owners (`void Foo::bar()` is Foo's).
     Types and namespaces: a qualified or templated name (`namespace a::b`, `struct hash<Key>`)."""
-    if node.type in ("function_definition", "declaration", "field_declaration"):
+    if node.type == "function_definition":
         decl = function_declarator(node)
         if decl is not None:
             target = decl.child_by_field_name("declarator")
-        else:  # `operator bool() {}`, or a macro that hides the declarator
+        else:  # `operator bool() {}`, the only other shape the queries capture
             target = node.child_by_field_name("declarator")
             if target is not None and target.type == "operator_cast":
                 return (), "operator " + squash(text(target.child_by_field_name("type")), 200)
@@ -125,16 +130,16 @@ def parameter(node: Node) -> Parameter:
     decl = node.child_by_field_name("declarator")
     default = node.child_by_field_name("default_value")
     name = declarator_name(decl)
-    raw = node.text
-    end = (decl.end_byte if decl is not None else default.start_byte) if default is not None else node.end_byte
-    start = node.start_byte
+    raw, start, end = node.text, node.start_byte, node.end_byte
+    if default is not None:  # the type ends before `= value`
+        end = decl.end_byte if decl is not None else default.start_byte
     if name is not None and name.type in ("identifier", "field_identifier"):
         type_ = raw[: name.start_byte - start] + raw[name.end_byte - start : end - start]
         label = text(name)
     else:
         type_, label = raw[: end - start], ""
-    type_s = squash(type_.decode("utf-8", "replace").rstrip(" ="), 200)
-    return Parameter(label, type_s or None, squash(text(default), 200) if default is not None else None)
+    type_s = squash(type_.decode("utf-8", "replace").rstrip(" ="), 200) or None
+    return Parameter(label, type_s, squash(text(default), 200) if default is not None else None)
 
 
 def parameters(node: Node) -> tuple[Parameter, ...]:
@@ -148,7 +153,7 @@ def parameters(node: Node) -> tuple[Parameter, ...]:
     params = decl.child_by_field_name("parameters") if decl is not None else None
     out: list[Parameter] = []
     for p in params.children if params is not None else ():
-        if p.type in ("parameter_declaration", "optional_parameter_declaration", "variadic_parameter_declaration"):
+        if p.type in _PARAMETERS:
             out.append(parameter(p))
         elif p.type in ("...", "variadic_parameter"):
             out.append(Parameter("..."))

@@ -57,7 +57,8 @@ def outer(node: Node) -> Node:
 def _decorator_nodes(node: Node) -> list[Node]:
     """Decorators in source order: on the node, on its ``export``, or (TS) just before a member."""
     found: list[Node] = []
-    sib = node.prev_sibling if node.parent is not None and node.parent.type == "class_body" else None
+    in_class_body = node.parent is not None and node.parent.type == "class_body"
+    sib = node.prev_sibling if in_class_body else None
     while sib is not None and sib.type in ("decorator", "comment"):
         if sib.type == "decorator":
             found.append(sib)
@@ -96,7 +97,7 @@ def owner(node: Node, name: str) -> tuple[tuple[str, ...], str]:
     path = "".join(text(obj).split())
     if path.endswith(".prototype"):
         path = path[: -len(".prototype")]
-    if path in _NOT_OWNERS or path.startswith("module.exports."):
+    if path in _NOT_OWNERS or path.startswith(("module.exports.", "this.")):
         return (), name
     return tuple(path.split(".")), name
 

@@ -15,14 +15,18 @@ def _bases(node: Node) -> tuple[str, ...]:
     if clause is None:
         return ()
     return tuple(
-        squash(text(c), 200) for c in clause.named_children if c.type not in ("access_specifier", "virtual", "comment")
+        squash(text(c), 200)
+        for c in clause.named_children
+        if c.type not in ("access_specifier", "virtual", "comment")
     )
 
 
 def _decorators(node: Node) -> tuple[str, ...]:
     """C++11 attributes before a function: `[[nodiscard]]`."""
     return tuple(
-        squash(text(c)[2:-2].strip(), 200) for c in node.named_children if c.type == "attribute_declaration"
+        squash(text(c)[2:-2].strip(), 200)
+        for c in node.named_children
+        if c.type == "attribute_declaration"
     )
 
 

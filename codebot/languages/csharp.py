@@ -15,8 +15,12 @@ from ..model import Import, Parameter
 from .base import LanguageSpec, field_text, leading_comment, query_file, squash, text
 from .decl_text import annotation_texts, dotted, import_of, signature_end
 
-_RENAMED = {"destructor_declaration": "~{}", "operator_declaration": "operator {}",
-            "conversion_operator_declaration": "operator {}", "indexer_declaration": "this[]"}
+_RENAMED = {
+    "destructor_declaration": "~{}",
+    "operator_declaration": "operator {}",
+    "conversion_operator_declaration": "operator {}",
+    "indexer_declaration": "this[]",
+}
 
 
 def _owner(node: Node, name: str) -> tuple[tuple[str, ...], str]:
@@ -34,13 +38,15 @@ def _parameters(node: Node) -> tuple[Parameter, ...]:
             continue
         mods = [text(c) for c in p.children if c.type == "modifier"]  # ref, out, in, this
         kind = field_text(p, "type")
-        eq = next((c for c in p.children if c.type == "="), None)
+        eq = next((c for c in p.children if c.type == "="), None)  # `int n = 1`: no field
         default = eq.next_named_sibling if eq is not None else None
         written = " ".join([*mods, kind]) if kind else None
-        out.append(Parameter(text(p.child_by_field_name("name")), written, squash(text(default), 200) if default else None))
+        name = text(p.child_by_field_name("name"))
+        out.append(Parameter(name, written, squash(text(default), 200) if default else None))
     if any(c.type == "params" for c in params.children):  # `params T[] xs`: fields of the list
         kind = field_text(params, "type")
-        out.append(Parameter(text(params.child_by_field_name("name")), f"params {kind}" if kind else None))
+        name = text(params.child_by_field_name("name"))
+        out.append(Parameter(name, f"params {kind}" if kind else None))
     return tuple(out)
 
 
@@ -67,30 +73,32 @@ def _bases(node: Node) -> tuple[str, ...]:
     return tuple(out)
 
 
-# XML documentation: drop the markup, keep the words. `<see cref="X"/>` -> X, `<param name="x">`
-# -> `x: `, `<returns>` -> `Returns: `; a line that held nothing but tags goes.
-_XML_REFS = re.compile(r'<(?:see|seealso|paramref|typeparamref)\s+\w+="([^"]*)"\s*/>')
-_XML_PARAM = re.compile(r'<(?:param|typeparam)\s+name="([^"]*)"\s*>')
-_XML_EXCEPTION = re.compile(r'<exception\s+cref="([^"]*)"\s*>')
-_XML_TAGS = re.compile(
-    r"</?(?:summary|remarks|returns|value|para|param|typeparam|exception|example|code|c|list|"
-    r"item|description|term|b|i|inheritdoc|see|seealso)\b[^>]*>"
+# XML documentation: keep the words. `<see cref="X"/>` -> X, `<param name="x">` -> `x: `,
+# `<returns>` -> `Returns: `, other tags go, and so does a line that held nothing but tags.
+_XML_TAG = re.compile(
+    r"<(/?)(summary|remarks|returns|value|para|param|typeparam|exception|example|code|c|list|item|"
+    r'description|term|inheritdoc|see|seealso|paramref|typeparamref)\b(?:\s+\w+="([^"]*)")?[^>]*?(/?)>'
 )
+_XML_REFS = ("see", "seealso", "paramref", "typeparamref")
+
+
+def _xml_tag(m: re.Match) -> str:
+    closing, tag, value, empty = m.groups()
+    if closing or (value is None and tag != "returns"):
+        return ""
+    if tag in ("param", "typeparam"):
+        return f"{value}: "
+    if tag in ("returns", "exception"):
+        return "Returns: " if tag == "returns" else f"Throws {value}: "
+    return value if tag in _XML_REFS and empty else ""
 
 
 def _docstring(node: Node) -> str | None:
     doc = leading_comment(node)
     if doc is None or "<" not in doc:
         return doc
-    lines = []
-    for line in doc.splitlines():
-        new = _XML_REFS.sub(r"\1", line)
-        new = _XML_PARAM.sub(r"\1: ", new)
-        new = _XML_EXCEPTION.sub(r"Throws \1: ", new)
-        new = _XML_TAGS.sub(lambda m: "Returns: " if m.group(0) == "<returns>" else "", new)
-        if new.strip() or not line.strip():
-            lines.append(new.strip())
-    return "\n".join(lines).strip() or None
+    lines = [(line, _XML_TAG.sub(_xml_tag, line).strip()) for line in doc.splitlines()]
+    return "\n".join(new for line, new in lines if new or not line.strip()).strip() or None
 
 
 def _signature_end(node: Node) -> int:
@@ -104,7 +112,9 @@ def _signature_end(node: Node) -> int:
 def _imports(node: Node) -> list[Import]:
     # `using A.B;`, `global using A.B;`, `using static A.B.C;`, `using X = A.B.C;`
     alias = node.child_by_field_name("name")
-    target = next((c for c in reversed(node.named_children) if c != alias and "comment" not in c.type), None)
+    target = next(
+        (c for c in reversed(node.named_children) if c != alias and "comment" not in c.type), None
+    )
     if target is None:
         return []
     line = node.start_point[0] + 1

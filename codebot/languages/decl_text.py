@@ -28,7 +28,9 @@ def split_dotted(name: str) -> tuple[str, str | None]:
     return (module, last) if dot else (name, None)
 
 
-def import_of(qualified: str, line: int, alias: str | None = None, wildcard: bool = False) -> Import:
+def import_of(
+    qualified: str, line: int, alias: str | None = None, wildcard: bool = False
+) -> Import:
     """The Import of ``import a.b.C [as D]``, or of ``import a.b.*`` when ``wildcard``."""
     if wildcard:
         return Import(qualified, "*", line=line)

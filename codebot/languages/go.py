@@ -54,8 +54,8 @@ def _parameters(node: Node) -> tuple[Parameter, ...]:
         type_ = field_text(p, "type")
         if p.type == "variadic_parameter_declaration" and type_ is not None:
             type_ = "..." + type_
-        names = p.children_by_field_name("name")
-        out.extend(Parameter(text(n), type_) for n in names) if names else out.append(Parameter("", type_))
+        names = p.children_by_field_name("name") or [None]  # `func(int, string)`: no names
+        out.extend(Parameter(text(n), type_) for n in names)
     return tuple(out)
 
 
@@ -84,9 +84,9 @@ def _imports(node: Node) -> list[Import]:
             specs.extend(c for c in group.named_children if c.type == "import_spec")
     out = []
     for spec in specs:
-        path = text(spec.child_by_field_name("path")).strip("\"`")
-        alias = spec.child_by_field_name("name")
-        out.append(Import(path, alias=text(alias) if alias is not None else None, line=spec.start_point[0] + 1))
+        path = text(spec.child_by_field_name("path")).strip('"`')
+        alias = text(spec.child_by_field_name("name")) or None
+        out.append(Import(path, alias=alias, line=spec.start_point[0] + 1))
     return out
 
 

@@ -47,7 +47,10 @@ def _bases(node: Node) -> tuple[str, ...]:
     if superclass is not None:
         out.extend(squash(text(c), 200) for c in superclass.named_children)
     # `implements A, B` (classes, enums, records); `extends A, B` (interfaces).
-    for clause in (node.child_by_field_name("interfaces"), child_of_type(node, "extends_interfaces")):
+    for clause in (
+        node.child_by_field_name("interfaces"),
+        child_of_type(node, "extends_interfaces"),
+    ):
         types = child_of_type(clause, "type_list")
         if types is not None:
             out.extend(squash(text(c), 200) for c in types.named_children)
@@ -60,7 +63,9 @@ def _signature_end(node: Node) -> int:
 
 def _imports(node: Node) -> list[Import]:
     # `import a.b.C;`, `import a.b.*;`, `import static a.b.C.m;`, `import static a.b.C.*;`
-    name = next((c for c in node.named_children if c.type in ("scoped_identifier", "identifier")), None)
+    name = next(
+        (c for c in node.named_children if c.type in ("scoped_identifier", "identifier")), None
+    )
     if name is None:
         return []
     wildcard = child_of_type(node, "asterisk") is not None

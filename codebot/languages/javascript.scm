@@ -6,7 +6,11 @@
 (class_declaration name: (identifier) @name) @definition.class
 
 ; Methods, getters/setters, static and #private methods; also shorthand methods in object literals.
-(method_definition name: (_) @name) @definition.function
+(method_definition
+  name: [(property_identifier) (private_property_identifier) (computed_property_name) (number)] @name)
+  @definition.function
+; `'quoted name'() {}`: the name without its quotes
+(method_definition name: (string (string_fragment) @name)) @definition.function
 
 ; Class fields holding a function (`handleClick = (e) => {...}`) or a nested class.
 (field_definition

@@ -13,8 +13,14 @@ from tree_sitter import Node
 
 from ..model import Import, Parameter
 from .base import LanguageSpec, clean_comment, leading_comment, query_file, squash, text
-from .decl_text import annotation_texts, child_of_type, dotted, import_of, signature_end
-from .decl_text import simple_type_name
+from .decl_text import (
+    annotation_texts,
+    child_of_type,
+    dotted,
+    import_of,
+    signature_end,
+    simple_type_name,
+)
 
 
 def _owner(node: Node, name: str) -> tuple[tuple[str, ...], str]:
@@ -50,20 +56,12 @@ def _parameters(node: Node) -> tuple[Parameter, ...]:
 
 
 def _return_type(node: Node) -> str | None:
-    # `fun f(...): T`: the type after the colon that follows the parameters.
-    if node.type != "function_declaration":
-        return None  # `constructor(...) : this(...)` delegates, it has no return type
-    after_params = colon = False
-    for c in node.children:
-        if c.type == "function_value_parameters":
-            after_params = True
-        elif after_params and c.type == ":":
-            colon = True
-        elif colon:
-            return squash(text(c), 200)
-        elif c.type == "function_body":
-            break
-    return None
+    # `fun f(...): T`. A constructor's `constructor(...) : this(...)` is a delegation.
+    params = child_of_type(node, "function_value_parameters")
+    colon = params.next_sibling if params is not None else None
+    if node.type != "function_declaration" or colon is None or colon.type != ":":
+        return None
+    return squash(text(colon.next_named_sibling), 200) or None
 
 
 def _docstring(node: Node) -> str | None:
@@ -98,7 +96,10 @@ def _bases(node: Node) -> tuple[str, ...]:
 
 
 def _signature_end(node: Node) -> int:
-    return signature_end(node, child_of_type(node, "function_body", "class_body", "enum_class_body"))
+    body = child_of_type(node, "function_body", "class_body", "enum_class_body", "block")
+    if body is None and node.type == "secondary_constructor":
+        return node.end_byte  # `constructor(...) : this(...)`: all signature
+    return signature_end(node, body)
 
 
 def _imports(node: Node) -> list[Import]:
@@ -106,7 +107,9 @@ def _imports(node: Node) -> list[Import]:
     name = child_of_type(node, "identifier")
     if name is None:
         return []
-    alias = child_of_type(child_of_type(node, "import_alias"), "type_identifier", "simple_identifier")
+    alias = child_of_type(
+        child_of_type(node, "import_alias"), "type_identifier", "simple_identifier"
+    )
     wildcard = child_of_type(node, "wildcard_import") is not None
     return [import_of(dotted(name), node.start_point[0] + 1, text(alias) or None, wildcard)]
 

@@ -110,6 +110,8 @@ def _imports(node: Node) -> list[Import]:
     if node.type == "namespace_use_declaration":
         return _use_imports(node, line)
     arg = node.named_children[0] if node.named_child_count else None
+    while arg is not None and arg.type == "parenthesized_expression":  # `require_once('x.php')`
+        arg = arg.named_children[0] if arg.named_child_count else None
     if arg is None:
         return []
     parts = arg.named_children

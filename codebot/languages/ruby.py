@@ -1,14 +1,16 @@
-"""Ruby: classes and modules with their mixins, ``def self.x``, ``private def``, requires.
+"""Ruby: modules (kind ``module``), classes with their mixins, ``def self.x``, ``private def``.
 
-- ``module`` is kind ``module``; ``class A::B`` is ``B`` under owner ``A``.
-- bases: the superclass first, then the arguments of ``include`` / ``extend`` / ``prepend`` calls
-  directly in the body, in order, as written (``Comparable``, ``ActiveSupport::Concern``).
-- ``private def x`` / ``memoize def x``: the call is the symbol's range and its name a decorator.
-- parameters carry their sigil as written in Ruby docs: ``*rest``, ``**opts``, ``&blk``, ``name:``.
-- ``require_relative "x"`` is an import with ``level=1`` (relative to the file's directory).
+- ``class A::B`` is ``B`` under owner ``A``; ``def Util.x`` outside ``Util`` is a method of it.
+- bases: the superclass, then what ``include`` / ``extend`` / ``prepend`` directly in the body
+  bring in, in order, as written (``Comparable``, ``ActiveSupport::Concern``).
+- ``private def x`` / ``memoize def x``: the call is the symbol's range, its name a decorator.
+- parameters keep their sigil, as Ruby docs write them: ``*rest``, ``**opts``, ``&blk``, ``name:``.
+- ``require_relative "x"`` is ``Import("x", level=1)``: relative to the file's directory.
 """
 
 from __future__ import annotations
+
+import re
 
 from tree_sitter import Node
 
@@ -16,32 +18,29 @@ from ..model import Import, Parameter
 from .base import LanguageSpec, field_text, leading_comment, query_file, squash, text
 
 _MIXINS = ("include", "extend", "prepend")
-_SIGILS = {
-    "splat_parameter": "*",
-    "hash_splat_parameter": "**",
-    "block_parameter": "&",
-}
+_MAGIC = re.compile(
+    r"(frozen_string_literal|(en)?coding|warn_indent|shareable_constant_value|typed):"
+)
+_SIGILS = {"splat_parameter": "*", "hash_splat_parameter": "**", "block_parameter": "&"}
 
 
-def _split(name: str) -> list[str]:
-    return [p for p in name.split("::") if p]
+def _split(name: str) -> tuple[str, ...]:
+    return tuple(p for p in name.split("::") if p)
 
 
 def _owner(node: Node, name: str) -> tuple[tuple[str, ...], str]:
-    if node.type == "singleton_method":
-        # `def Util.version` outside Util: a method of Util (`def self.x` needs no owner).
+    if node.type == "singleton_method":  # `def self.x` needs no owner; `def Util.x` may
         obj = node.child_by_field_name("object")
         if obj is None or obj.type not in ("constant", "scope_resolution"):
             return (), name
-        body = node.parent
-        around = body.parent if body is not None and body.type == "body_statement" else None
+        around = node.parent.parent if node.parent.type == "body_statement" else None
         if around is not None and text(around.child_by_field_name("name")) == text(obj):
-            return (), name
-        return tuple(_split(text(obj))), name
+            return (), name  # `def Util.x` inside `module Util`
+        return _split(text(obj)), name
     if "::" not in name:
         return (), name
     parts = _split(name)
-    return tuple(parts[:-1]), parts[-1]
+    return parts[:-1], parts[-1]
 
 
 def _wrapping_call(node: Node) -> Node | None:
@@ -50,7 +49,7 @@ def _wrapping_call(node: Node) -> Node | None:
     if args is None or args.type != "argument_list" or args.named_child_count != 1:
         return None
     call = args.parent
-    if call is None or call.type != "call" or call.child_by_field_name("receiver") is not None:
+    if call.type != "call" or call.child_by_field_name("receiver") is not None:
         return None
     return call
 
@@ -72,20 +71,20 @@ def _decorators(node: Node) -> tuple[str, ...]:
 def _docstring(node: Node) -> str | None:
     node = _outer(node)
     doc = leading_comment(node)
-    parent = node.parent
-    # A comment above the first statement of a body is a child of the class/def, before the body.
-    if doc is None and node.prev_sibling is None and parent is not None and parent.type == "body_statement":
-        doc = leading_comment(parent)
+    # A comment above the first statement of a body sits before that body_statement node.
+    if doc is None and node.prev_sibling is None and node.parent.type == "body_statement":
+        doc = leading_comment(node.parent)
     if doc is not None and doc.startswith("=begin"):
         doc = doc.removeprefix("=begin").removesuffix("=end").strip() or None
+    if doc is not None and _MAGIC.match(doc):  # `# frozen_string_literal: true` right above
+        doc = "\n".join(line for line in doc.splitlines() if not _MAGIC.match(line)).strip() or None
     return doc
 
 
 def _signature_end(node: Node) -> int:
     """The end of ``def name(params)`` or ``class Name < Base``, before any comment or body."""
     for field in ("parameters", "superclass", "name"):
-        child = node.child_by_field_name(field)
-        if child is not None:
+        if (child := node.child_by_field_name(field)) is not None:
             return child.end_byte
     return node.end_byte
 
@@ -94,47 +93,41 @@ def _parameters(node: Node) -> tuple[Parameter, ...]:
     params = node.child_by_field_name("parameters")
     out: list[Parameter] = []
     for p in params.named_children if params is not None else ():
-        t = p.type
-        if t == "identifier":
+        name = text(p.child_by_field_name("name"))
+        if p.type == "identifier":
             out.append(Parameter(text(p)))
-        elif t == "optional_parameter":
-            out.append(Parameter(text(p.child_by_field_name("name")), None, field_text(p, "value")))
-        elif t == "keyword_parameter":
-            name = text(p.child_by_field_name("name")) + ":"
-            out.append(Parameter(name, None, field_text(p, "value")))
-        elif t in _SIGILS:
-            out.append(Parameter(_SIGILS[t] + text(p.child_by_field_name("name"))))
-        elif t != "comment":  # `(a, b)`, `...`, `**nil`
+        elif p.type in ("optional_parameter", "keyword_parameter"):
+            colon = ":" if p.type == "keyword_parameter" else ""
+            out.append(Parameter(name + colon, None, field_text(p, "value")))
+        elif p.type in _SIGILS:
+            out.append(Parameter(_SIGILS[p.type] + name))
+        elif p.type != "comment":  # `(a, b)`, `...`, `**nil`
             out.append(Parameter(squash(text(p), 80)))
     return tuple(out)
 
 
 def _bases(node: Node) -> tuple[str, ...]:
-    out: list[str] = []
     sup = node.child_by_field_name("superclass")
-    if sup is not None and sup.named_child_count:
-        out.append(squash(text(sup.named_children[0]), 200))
+    out = [squash(text(sup.named_children[0]), 200)] if sup and sup.named_child_count else []
     body = node.child_by_field_name("body")
     for stmt in body.named_children if body is not None else ():
-        if (
-            stmt.type == "call"
-            and stmt.child_by_field_name("receiver") is None
-            and text(stmt.child_by_field_name("method")) in _MIXINS
-        ):
+        if stmt.type == "call" and stmt.child_by_field_name("receiver") is None:
             args = stmt.child_by_field_name("arguments")
-            for arg in args.named_children if args is not None else ():
-                if arg.type in ("constant", "scope_resolution"):
-                    out.append(text(arg))
+            if args is not None and text(stmt.child_by_field_name("method")) in _MIXINS:
+                out.extend(
+                    text(a)
+                    for a in args.named_children
+                    if a.type in ("constant", "scope_resolution")
+                )
     return tuple(out)
 
 
 def _imports(node: Node) -> list[Import]:
-    method = text(node.child_by_field_name("method"))
     arg = node.child_by_field_name("arguments").named_children[0]
     if any(c.type == "interpolation" for c in arg.named_children):
         return []
     path = "".join(text(c) for c in arg.named_children if c.type == "string_content")
-    level = 1 if method == "require_relative" else 0
+    level = 1 if text(node.child_by_field_name("method")) == "require_relative" else 0
     return [Import(path, level=level, line=node.start_point[0] + 1)]
 
 
@@ -145,7 +138,6 @@ SPEC = LanguageSpec(
     owner=_owner,
     outer=_outer,
     parameters=_parameters,
-    return_type=lambda node: None,
     docstring=_docstring,
     decorators=_decorators,
     bases=_bases,

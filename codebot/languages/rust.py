@@ -8,6 +8,7 @@ from ..model import Import, Parameter
 from .base import LanguageSpec, clean_comment, field_text, query_file, squash, text
 
 _TYPE_ITEMS = ("struct_item", "enum_item", "union_item")
+_DECORATION = ("attribute_item", "line_comment", "block_comment")
 
 
 def _type_name(node: Node | None) -> str:
@@ -30,24 +31,32 @@ def _owner(node: Node, name: str) -> tuple[tuple[str, ...], str]:
     return (), name
 
 
+_last_above: tuple = (None, [])  # the docstring and decorators hooks ask in turn about one item
+
+
 def _above(node: Node) -> list[Node]:
     """The attributes and comments right above an item, nearest first (its outer decoration)."""
+    global _last_above
+    if _last_above[0] == node:
+        return _last_above[1]
     out = []
     row = node.start_point[0]
     sib = node.prev_sibling
-    while sib is not None and sib.type in ("attribute_item", "line_comment", "block_comment"):
+    while sib is not None and sib.type in _DECORATION:
         if sib.end_point[0] < row - 1 or sib.child_by_field_name("inner") is not None:
             break  # a blank line, or a `//!` doc of the enclosing module
         prev = sib.prev_sibling
-        if prev is not None and prev.end_point[0] == sib.start_point[0] and prev.type not in _DECORATION:
+        if (
+            prev is not None
+            and prev.end_point[0] == sib.start_point[0]
+            and prev.type not in _DECORATION
+        ):
             break  # a trailing comment on the line of the previous item
         out.append(sib)
         row = sib.start_point[0]
         sib = prev
+    _last_above = (node, out)
     return out
-
-
-_DECORATION = ("attribute_item", "line_comment", "block_comment")
 
 
 def _docstring(node: Node) -> str | None:
@@ -75,36 +84,39 @@ def _parameters(node: Node) -> tuple[Parameter, ...]:
             type_ = squash(text(p)).removeprefix("mut ").replace("self", "Self")
             out.append(Parameter("self", type_))
         elif p.type == "parameter":
-            out.append(Parameter(squash(text(p.child_by_field_name("pattern")), 80), field_text(p, "type")))
+            pattern = squash(text(p.child_by_field_name("pattern")), 80)
+            out.append(Parameter(pattern, field_text(p, "type")))
         elif p.type == "variadic_parameter":
             out.append(Parameter("..."))
     return tuple(out)
 
 
-# Traits implemented in one container (file or inline mod), by type name. One entry: the sweep
-# asks for the bases of every type in a container before moving to the next. Holding the Node keeps
-# its tree alive, so an equal Node is the same container.
-_impls_cache: list = [None, {}]
+# The traits implemented in the last container (file or inline mod) asked about, by type name: the
+# sweep asks for every type of a container in a row. Holding the Node keeps its tree alive, so an
+# equal Node is the same container; the entry is replaced whole, so threads at worst recompute it.
+_last_impls: tuple = (None, {})
 
 
 def _bases(node: Node) -> tuple[str, ...]:
     """Supertraits of a trait; for a struct or enum, the traits its `impl Trait for T` blocks in the
     same file and module implement (derives are in the decorators)."""
+    global _last_impls
     if node.type == "trait_item":
         bounds = node.child_by_field_name("bounds")
         return tuple(squash(text(b), 200) for b in bounds.named_children) if bounds else ()
     parent = node.parent
     if node.type not in _TYPE_ITEMS or parent is None:
         return ()
-    if _impls_cache[0] != parent:
-        impls: dict[str, list[str]] = {}
+    container, impls = _last_impls
+    if container != parent:
+        impls = {}
         for item in parent.named_children:
             trait = item.child_by_field_name("trait") if item.type == "impl_item" else None
             if trait is not None:
                 name = _type_name(item.child_by_field_name("type"))
                 impls.setdefault(name, []).append(squash(text(trait), 200))
-        _impls_cache[:] = [parent, impls]
-    return tuple(_impls_cache[1].get(text(node.child_by_field_name("name")), ()))
+        _last_impls = (parent, impls)
+    return tuple(impls.get(text(node.child_by_field_name("name")), ()))
 
 
 def _segments(node: Node | None) -> list[str]:
@@ -141,8 +153,8 @@ def _use_tree(node: Node, prefix: list[str], line: int, out: list[Import]) -> No
 def _imports(node: Node) -> list[Import]:
     line = node.start_point[0] + 1
     if node.type == "extern_crate_declaration":
-        alias = node.child_by_field_name("alias")
-        return [Import(text(node.child_by_field_name("name")), alias=text(alias) if alias else None, line=line)]
+        alias = text(node.child_by_field_name("alias")) or None
+        return [Import(text(node.child_by_field_name("name")), alias=alias, line=line)]
     out: list[Import] = []
     arg = node.child_by_field_name("argument")
     if arg is not None:

@@ -12,7 +12,7 @@ from tree_sitter import Node
 
 from ..model import Import, Parameter
 from .base import LanguageSpec, parameter_from_node, query_file, squash, text
-from .decl_text import annotation_texts, dotted, signature_end, simple_type_name
+from .decl_text import annotation_texts, dotted, import_of, signature_end, simple_type_name
 
 
 def _owner(node: Node, name: str) -> tuple[tuple[str, ...], str]:
@@ -56,24 +56,24 @@ def _imports(node: Node) -> list[Import]:
     out: list[Import] = []
     path: list[str] = []
     for c in node.children:
-        t = c.type
-        if t == "identifier":
+        if c.type == "identifier":
             path.append(text(c))
-        elif t == ",":
-            if path:  # `import a.b.C`: the last identifier is the name
-                out.append(Import(".".join(path[:-1]), path[-1], line=line) if len(path) > 1 else Import(path[0], line=line))
-            path = []
-        elif t == "namespace_selectors":
-            module = ".".join(path)
-            for sel in c.named_children:
-                out.extend(_selector(module, sel, line))
-            path = []
-        elif t in ("namespace_wildcard", "as_renamed_identifier", "arrow_renamed_identifier"):
+            continue
+        if c.type == "namespace_selectors":  # `a.{B, C => D, _}`
+            out.extend(i for sel in c.named_children for i in _selector(".".join(path), sel, line))
+        elif c.type in _SELECTORS:  # `a.*`, `a.B as C`
             out.extend(_selector(".".join(path), c, line))
-            path = []
+        elif c.type != "," or not path:
+            continue  # `import`, `.`
+        else:  # `import a.b.C`: the last name is the one bound
+            out.append(import_of(".".join(path), line))
+        path = []
     if path:
-        out.append(Import(".".join(path[:-1]), path[-1], line=line) if len(path) > 1 else Import(path[0], line=line))
+        out.append(import_of(".".join(path), line))
     return out
+
+
+_SELECTORS = ("namespace_wildcard", "as_renamed_identifier", "arrow_renamed_identifier")
 
 
 def _selector(module: str, sel: Node, line: int) -> list[Import]:

@@ -13,27 +13,19 @@
 
 from __future__ import annotations
 
-import re
-
 from tree_sitter import Node
 
 from ..model import Import, Parameter
-from .base import LanguageSpec, query_file, squash, text
-
-_GENERICS = re.compile(r"<[^<>]*>")
+from .base import LanguageSpec, default_signature_end, query_file, squash, text
 
 
 def _owner(node: Node, name: str) -> tuple[tuple[str, ...], str]:
-    name = name.replace("`", "")
-    if "." not in name and "<" not in name or not (name[0].isalpha() or name[0] == "_"):
-        return (), name  # a plain name, or an operator (`<+>`, `..<`)
-    while "<" in name:  # `Array<Int>`, `Dictionary<K, Array<V>>`
-        stripped = _GENERICS.sub("", name)
-        if stripped == name:
-            break
-        name = stripped
-    parts = [p.strip() for p in name.split(".") if p.strip()]
-    return tuple(parts[:-1]), parts[-1] if parts else name
+    target = node.child_by_field_name("name") if node.type == "class_declaration" else None
+    if target is not None and target.type == "user_type":  # `extension Foo.Bar<T>`
+        parts = [text(c) for c in target.named_children if c.type == "type_identifier"]
+        if parts:
+            return tuple(parts[:-1]), parts[-1]
+    return (), name.replace("`", "")
 
 
 def _parameters(node: Node) -> tuple[Parameter, ...]:
@@ -56,16 +48,15 @@ def _parameters(node: Node) -> tuple[Parameter, ...]:
 
 def _parameter(node: Node) -> Parameter:
     external = node.child_by_field_name("external_name")
-    internal = node.child_by_field_name("name")
-    name = text(internal)
+    name = text(node.child_by_field_name("name"))  # the first `name`; the type is the second
     if external is not None:
         name = f"{text(external)} {name}"
-    ptype = None
-    for child in node.children:
-        if child.type == ":":  # the type, with `inout`/`@escaping` and a variadic `...`
-            ptype = squash(node.text[child.end_byte - node.start_byte :].decode("utf-8", "replace"), 200)
-            break
-    return Parameter(name, ptype or None)
+    colon = next((c for c in node.children if c.type == ":"), None)
+    if colon is None:
+        return Parameter(name)
+    # The type as written after the colon, with `inout`/`@escaping` and a variadic `...`.
+    written = node.text[colon.end_byte - node.start_byte :].decode("utf-8", "replace")
+    return Parameter(name, squash(written, 200) or None)
 
 
 def _return_type(node: Node) -> str | None:
@@ -81,20 +72,17 @@ def _return_type(node: Node) -> str | None:
 
 
 def _signature_end(node: Node) -> int:
-    for child in node.children:
-        if child.type in ("function_body", "class_body", "enum_class_body", "protocol_body", "computed_property"):
-            return child.start_byte
-    nl = node.text.find(b"\n")
-    return node.end_byte if nl < 0 else node.start_byte + nl
+    if node.type == "subscript_declaration":  # its body is a computed_property, not a field
+        body = next((c for c in node.children if c.type == "computed_property"), None)
+        if body is not None:
+            return body.start_byte
+    return default_signature_end(node)
 
 
 def _decorators(node: Node) -> tuple[str, ...]:
-    for child in node.children:
-        if child.type == "modifiers":
-            return tuple(squash(text(a)[1:], 200) for a in child.named_children if a.type == "attribute")
-        if child.is_named and child.type not in ("comment", "multiline_comment"):
-            break
-    return ()
+    mods = next((c for c in node.children if c.type == "modifiers"), None)
+    attrs = mods.named_children if mods is not None else ()
+    return tuple(squash(text(a)[1:], 200) for a in attrs if a.type == "attribute")
 
 
 def _bases(node: Node) -> tuple[str, ...]:

@@ -15,7 +15,11 @@
 
 ; Methods, getters/setters, static and #private methods, object-literal shorthand methods; method
 ; overload signatures and interface methods; abstract methods.
-(method_definition name: (_) @name) @definition.function
+(method_definition
+  name: [(property_identifier) (private_property_identifier) (computed_property_name) (number)] @name)
+  @definition.function
+; `'quoted name'() {}`: the name without its quotes
+(method_definition name: (string (string_fragment) @name)) @definition.function
 (method_signature name: (_) @name) @definition.function
 (abstract_method_signature name: (_) @name) @definition.function
 

@@ -103,13 +103,21 @@ def test_receivers_make_methods(parse):
     assert (string.kind, string.class_name, string.return_type) == ("method", "Server", "string")
     assert p.calls(string.id) == ["ToUpper"]
     push = p["pkg.server.Stack.Push"]  # a generic receiver `*Stack[T]`
-    assert (push.kind, push.class_name, push.parameters) == ("method", "Stack", (Parameter("v", "T"),))
+    assert (push.kind, push.class_name, push.parameters) == (
+        "method",
+        "Stack",
+        (Parameter("v", "T"),),
+    )
 
 
 def test_interface_methods(parse):
     p = parse("go", "pkg/server.go", SOURCE)
     save = p["pkg.server.Repository.Save"]
-    assert (save.kind, save.class_name, save.parent) == ("method", "Repository", "pkg.server.Repository")
+    assert (save.kind, save.class_name, save.parent) == (
+        "method",
+        "Repository",
+        "pkg.server.Repository",
+    )
     assert save.docstring == "Save stores an item and returns its id."
     assert save.parameters == (Parameter("ctx", "context.Context"), Parameter("item", "*Item"))
     assert save.return_type == "(int, error)"
@@ -119,7 +127,12 @@ def test_interface_methods(parse):
 def test_parameters_and_multiple_results(parse):
     p = parse("go", "pkg/server.go", SOURCE)
     split = p["pkg.server.Split"]
-    assert (split.kind, split.class_name, split.start_line, split.end_line) == ("function", None, 51, 54)
+    assert (split.kind, split.class_name, split.start_line, split.end_line) == (
+        "function",
+        None,
+        51,
+        54,
+    )
     assert split.docstring == "Split divides a path."
     assert split.parameters == (
         Parameter("path", "string"),

@@ -1,7 +1,6 @@
 from codebot.model import Import, Parameter
 
-
-ESM = '''
+ESM = """
 import EventEmitter, { once as onceEvent } from 'events';
 import * as fs from 'node:fs';
 import './polyfills.js';
@@ -93,9 +92,9 @@ function makeWorker() {
   }
   return new Worker().run();
 }
-'''
+"""
 
-CJS = '''
+CJS = """
 'use strict';
 
 const path = require('path');
@@ -129,7 +128,7 @@ exports.readConfig = async function (file) {
 };
 
 module.exports.version = () => '1.0.0';
-'''
+"""
 
 M = "src.services.userService"
 

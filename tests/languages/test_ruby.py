@@ -1,6 +1,6 @@
 from codebot.model import Import, Parameter
 
-SOURCE = '''
+SOURCE = """
 # frozen_string_literal: true
 
 require "json"
@@ -76,7 +76,7 @@ class App::Models::Admin < App::Models::User
 end
 
 def helper; end
-'''
+"""
 
 PATH = "app/models/user.rb"
 U = "app.models.user.App.Models.User"
@@ -103,11 +103,21 @@ def test_definitions_ids_kinds_lines(parse):
         "app.models.user.helper",
     ]
     app, models = p["app.models.user.App"], p["app.models.user.App.Models"]
-    assert (app.kind, app.start_line, app.end_line, app.docstring) == ("module", 7, 65, "Application models.")
+    assert (app.kind, app.start_line, app.end_line, app.docstring) == (
+        "module",
+        7,
+        65,
+        "Application models.",
+    )
     assert (models.kind, models.parent, models.class_name) == ("module", app.id, "App")
     assert models.signature == "module Models"
     helper = p["app.models.user.helper"]
-    assert (helper.kind, helper.class_name, helper.start_line, helper.end_line) == ("function", None, 75, 75)
+    assert (helper.kind, helper.class_name, helper.start_line, helper.end_line) == (
+        "function",
+        None,
+        75,
+        75,
+    )
 
 
 def test_classes_bases_and_mixins(parse):
@@ -125,10 +135,20 @@ def test_classes_bases_and_mixins(parse):
     assert (settings.kind, settings.class_name, settings.parent) == ("class", "User", U)
     assert settings.bases == ("Struct.new(:theme)",)
     dark = p[f"{U}.Settings.dark?"]
-    assert (dark.kind, dark.class_name, dark.start_line, dark.end_line) == ("method", "Settings", 59, 61)
+    assert (dark.kind, dark.class_name, dark.start_line, dark.end_line) == (
+        "method",
+        "Settings",
+        59,
+        61,
+    )
     # `class A::B` is B, owned by A.
     admin = p["app.models.user.App.Models.Admin"]
-    assert (admin.kind, admin.name, admin.class_name, admin.parent) == ("class", "Admin", "Models", None)
+    assert (admin.kind, admin.name, admin.class_name, admin.parent) == (
+        "class",
+        "Admin",
+        "Models",
+        None,
+    )
     assert admin.bases == ("App::Models::User",)
 
 
@@ -137,7 +157,9 @@ def test_methods(parse):
     build = p[f"{U}.build"]
     assert (build.kind, build.class_name, build.parent) == ("method", "User", U)
     assert (build.start_line, build.end_line) == (19, 23)
-    assert build.signature == "def self.build(attrs = {}, *roles, name:, admin: false, **opts, &block)"
+    assert (
+        build.signature == "def self.build(attrs = {}, *roles, name:, admin: false, **opts, &block)"
+    )
     assert build.docstring == "Builds a user from form params."
     assert build.parameters == (
         Parameter("attrs", None, "{}"),
@@ -151,7 +173,12 @@ def test_methods(parse):
     assert p[f"{U}.full_name"].parameters == ()
     assert p[f"{U}.full_name"].docstring is None
     cmp = p[f"{U}.<=>"]
-    assert (cmp.name, cmp.start_line, cmp.end_line, cmp.parameters) == ("<=>", 37, 37, (Parameter("other"),))
+    assert (cmp.name, cmp.start_line, cmp.end_line, cmp.parameters) == (
+        "<=>",
+        37,
+        37,
+        (Parameter("other"),),
+    )
     assert cmp.signature == "def <=>(other)"
     # `def` inside `class << self` is a method of the class.
     table = p[f"{U}.table_name"]
@@ -199,6 +226,8 @@ def test_module_functions_and_singletons(parse):
         "ruby",
         "lib/util/text.rb",
         """
+        # frozen_string_literal: true
+        # Small helpers.
         module Util
           module Text
             extend self
@@ -224,3 +253,4 @@ def test_module_functions_and_singletons(parse):
     assert slug.parameters == (Parameter("s"), Parameter("sep:", None, '"-"'))
     assert p.calls(slug.id) == ["s.downcase", "gsub"]
     assert p["lib.util.text.Util.Text"].bases == ()
+    assert p["lib.util.text.Util"].docstring == "Small helpers."

@@ -1,6 +1,6 @@
 from codebot.model import Import, Parameter
 
-SERVICE = '''
+SERVICE = """
 import { Injectable, Inject } from '@angular/core';
 import type { Observable } from 'rxjs';
 import * as ops from 'rxjs/operators';
@@ -106,7 +106,7 @@ declare module 'express' {
 }
 
 declare function emit(event: string, ...args: unknown[]): void;
-'''
+"""
 
 M = "src.app.users.user.service"
 

@@ -1,0 +1,170 @@
+"""Build an index: files -> parse -> embed (through the cache) -> store.
+
+Everything is written into a new generation directory and made current in one step (see
+``store``); an interrupted build leaves the previous index untouched, and what it embedded stays in
+the vector cache, so running it again resumes instead of starting over.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .config import Config
+from .model import Symbol
+from .parse import ParseReport, parse_path
+from .store import (
+    FileEntry,
+    Manifest,
+    index_location,
+    lock_for_writing,
+    new_generation_dir,
+    pack_files,
+    pack_symbols,
+    write_generation,
+)
+
+__all__ = ["BuildReport", "build_index", "symbol_code"]
+
+Progress = Callable[[int, int, str], None]
+
+
+@dataclass
+class BuildReport:
+    index_dir: Path
+    manifest: Manifest
+    parse: ParseReport
+    seconds: float
+    timings: dict[str, float] = field(default_factory=dict)
+    embedded: int = 0  # vectors computed in this run (the rest came from the cache)
+
+    @property
+    def counts(self) -> dict[str, int]:
+        return self.manifest.counts
+
+
+def symbol_code(source: bytes, symbol: Symbol) -> str:
+    """The text of a symbol's lines in its file's bytes."""
+    lines = source.splitlines(keepends=True)
+    return b"".join(lines[symbol.start_line - 1 : symbol.end_line]).decode("utf-8", "replace")
+
+
+def _code_of_all(report: ParseReport) -> dict[str, str]:
+    """Code text of every symbol, splitting each file into lines once."""
+    code: dict[str, str] = {}
+    for f in report.files:
+        lines = report.sources[f.path].splitlines(keepends=True)
+        for s in f.symbols:
+            code[s.id] = b"".join(lines[s.start_line - 1 : s.end_line]).decode("utf-8", "replace")
+    return code
+
+
+def build_index(
+    path: str | Path,
+    config: Config,
+    progress: Progress | None = None,
+    embedder=None,
+    wait: float = 0.0,
+) -> BuildReport:
+    """Index ``path`` (a repository, a subdirectory of one, or a plain directory) from scratch.
+
+    ``embedder`` overrides the one the config names (tests inject one to share a loaded model).
+    """
+    from .search.lexical import build_lexical
+    from .search.text import embedding_text, lexical_fields
+
+    started = time.perf_counter()
+    timings: dict[str, float] = {}
+    root, index_dir, subtree = index_location(path, config)
+    with lock_for_writing(index_dir, wait=wait):
+        t = time.perf_counter()
+        report = parse_path(path, config, progress=progress, keep_sources=True)
+        timings["parse"] = time.perf_counter() - t
+
+        symbols = [s for f in report.files for s in f.symbols]
+        code = _code_of_all(report)
+        gen = new_generation_dir(index_dir)
+
+        t = time.perf_counter()
+        (gen / "symbols.msgpack").write_bytes(pack_symbols(symbols))
+        files = [
+            FileEntry(f.path, f.content_hash, f.language, f.role, tuple(s.id for s in f.symbols))
+            for f in report.files
+        ]
+        (gen / "files.msgpack").write_bytes(pack_files(files))
+        build_lexical(
+            gen / "lexical",
+            ((row, s.id, lexical_fields(s, code[s.id])) for row, s in enumerate(symbols)),
+        )
+        timings["lexical"] = time.perf_counter() - t
+
+        if embedder is None and config.embedder != "none":
+            from .embed import load_embedder
+
+            embedder = load_embedder(config.embedder)
+        embedded = 0
+        if embedder is not None:
+            t = time.perf_counter()
+            texts = [embedding_text(s, code[s.id]) for s in symbols]
+            vectors, embedded = _embed(embedder, texts, index_dir / "cache", progress)
+            import numpy as np
+
+            from .search.vector import build_vectors
+
+            build_vectors(gen / "vectors.usearch", np.arange(len(symbols)), vectors)
+            timings["embed"] = time.perf_counter() - t
+
+        repo = report.repo
+        manifest = Manifest(
+            format_version=0,
+            codebot_version="",
+            generation="",
+            commit=repo.head_commit() if repo is not None else None,
+            root=subtree,
+            embedder=embedder.identity.to_dict() if embedder is not None else None,
+            counts={
+                "files": len(files),
+                "symbols": len(symbols),
+                "chunks": sum(1 for s in symbols if s.kind == "chunk"),
+                "vectors": len(symbols) if embedder is not None else 0,
+                "skipped": len(report.skipped),
+                "issues": len(report.issues),
+            },
+            checksums={},
+            skipped=[{"path": s.path, "reason": s.reason} for s in report.skipped],
+        )
+        manifest = write_generation(index_dir, gen, manifest)
+    return BuildReport(
+        index_dir, manifest, report, time.perf_counter() - started, timings, embedded
+    )
+
+
+def _embed(embedder, texts: list[str], cache_dir: Path, progress: Progress | None):
+    """Vectors for ``texts``: from the cache where it has them, computed (and cached) otherwise."""
+    import numpy as np
+
+    from .embed.cache import VectorCache, text_key
+
+    cache = VectorCache(cache_dir, embedder.identity)
+    keys = [text_key(t) for t in texts]
+    out = np.zeros((len(texts), embedder.identity.dimension), dtype=np.float32)
+    missing = []
+    for i, key in enumerate(keys):
+        cached = cache.get(key)
+        if cached is None:
+            missing.append(i)
+        else:
+            out[i] = cached
+    try:
+        for n, i in enumerate(missing, 1):
+            vector = embedder.embed_documents([texts[i]])[0]
+            cache.put(keys[i], vector)
+            out[i] = vector
+            if progress is not None:
+                progress(n, len(missing), "embedding")
+    finally:
+        cache.flush()  # an interrupted build keeps what it embedded: the next run resumes
+    cache.compact(set(keys))
+    return out, len(missing)

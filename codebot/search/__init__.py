@@ -1,0 +1,225 @@
+"""Search: BM25 and vectors, fused with weighted Reciprocal Rank Fusion, then code-aware reranking.
+
+    query ──► lexical (Tantivy) ──┐
+          └─► vector (usearch) ───┴─► weighted RRF ──► rerank (name match, role, file) ──► hits
+
+A query that names code (``parse_query``, ``Repo.open``) leans on BM25; a question leans on the
+vectors. Exact lookup by name (:meth:`Searcher.find`) bypasses ranking altogether.
+"""
+
+from __future__ import annotations
+
+import difflib
+import time
+from dataclasses import dataclass
+
+from ..config import Config
+from ..errors import CodebotError, StoreError
+from ..model import Symbol
+from ..store import Index
+from .text import is_symbol_like, query_words, split_identifier
+
+__all__ = ["Hit", "Searcher", "NotFound", "MODES"]
+
+MODES = ("hybrid", "bm25", "vector")
+_CANDIDATES = 100  # how deep each retriever looks before fusion
+_RRF_K = 60
+
+# Multipliers by role: a question about behaviour wants the code that implements it, not its tests.
+_ROLE_WEIGHT = {
+    "source": 1.0,
+    "test": 0.7,
+    "example": 0.75,
+    "docs": 0.8,
+    "config": 0.8,
+    "vendor": 0.5,
+    "generated": 0.5,
+}
+
+
+class NotFound(CodebotError):
+    """An exact lookup missed. ``suggestions`` are the closest names, never a substitute."""
+
+    def __init__(self, name: str, suggestions: list[str]) -> None:
+        hint = f"; did you mean: {', '.join(suggestions)}" if suggestions else ""
+        super().__init__(f"no symbol named {name!r}{hint}")
+        self.name = name
+        self.suggestions = suggestions
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    symbol: Symbol
+    score: float
+    code: str | None = None
+
+    # The fields tools read most, at the top level (evaluate and render use these).
+    @property
+    def id(self) -> str:
+        return self.symbol.id
+
+    @property
+    def path(self) -> str:
+        return self.symbol.path
+
+    @property
+    def start_line(self) -> int:
+        return self.symbol.start_line
+
+    @property
+    def end_line(self) -> int:
+        return self.symbol.end_line
+
+    def to_dict(self) -> dict:
+        s = self.symbol
+        out = {
+            "id": s.id,
+            "name": s.name,
+            "kind": s.kind,
+            "language": s.language,
+            "path": s.path,
+            "start_line": s.start_line,
+            "end_line": s.end_line,
+            "score": round(self.score, 6),
+        }
+        if s.signature:
+            out["signature"] = s.signature
+        if self.code is not None:
+            out["code"] = self.code
+        return out
+
+
+class Searcher:
+    """Answers queries over one index. Retrievers and the embedder load on first use."""
+
+    def __init__(self, index: Index, config: Config | None = None, embedder=None) -> None:
+        self.index = index
+        self.config = config or Config()
+        self._embedder = embedder
+        self._lexical = None
+        self._vectors = None
+
+    # --- retrievers -------------------------------------------------------------------------------
+
+    @property
+    def has_vectors(self) -> bool:
+        return self.index.manifest.embedder is not None
+
+    def _lexical_index(self):
+        if self._lexical is None:
+            from .lexical import LexicalIndex
+
+            self._lexical = LexicalIndex(self.index.gen_dir / "lexical")
+        return self._lexical
+
+    def _vector_index(self):
+        if self._vectors is None:
+            from .vector import VectorIndex
+
+            self._vectors = VectorIndex(self.index.gen_dir / "vectors.usearch")
+        return self._vectors
+
+    def embedder(self):
+        """The embedder the index was built with; refuses to mix in vectors of another model."""
+        if self._embedder is None:
+            from ..embed import load_embedder
+
+            recorded = self.index.manifest.embedder
+            self._embedder = load_embedder(recorded["name"])
+            if self._embedder.identity.to_dict() != recorded:
+                raise StoreError(
+                    f"the index was built with embedder {recorded}, but this codebot's "
+                    f"{recorded['name']!r} is {self._embedder.identity.to_dict()}; "
+                    "rebuild the index: codebot index"
+                )
+        return self._embedder
+
+    # --- search -----------------------------------------------------------------------------------
+
+    def search(
+        self, query: str, k: int = 10, mode: str = "hybrid", with_code: bool = False
+    ) -> list[Hit]:
+        """The ``k`` best symbols for ``query``. Any text is a valid query."""
+        if mode not in MODES:
+            raise CodebotError(f"unknown search mode {mode!r}; choose one of {', '.join(MODES)}")
+        if mode == "vector" and not self.has_vectors:
+            raise CodebotError("this index has no vectors (built with --embedder none)")
+        symbol_like = is_symbol_like(query)
+        rankings: list[tuple[float, list[tuple[int, float]]]] = []
+        if mode in ("hybrid", "bm25"):
+            lexical = self._lexical_index().search(query_words(query), _CANDIDATES)
+            rankings.append((2.0 if symbol_like else 1.0, lexical))
+        if mode in ("hybrid", "vector") and self.has_vectors:
+            vector = self.embedder().embed_queries([query])[0]
+            rankings.append(
+                (1.0 if symbol_like else 3.0, self._vector_index().search(vector, _CANDIDATES))
+            )
+        fused: dict[int, float] = {}
+        for weight, ranking in rankings:
+            for rank, (row, _) in enumerate(ranking):
+                fused[row] = fused.get(row, 0.0) + weight / (_RRF_K + rank + 1)
+        scored = self._rerank(query, fused, symbol_like)
+        symbols = self.index.symbols
+        hits = [Hit(symbols[row], score) for row, score in scored[:k]]
+        if with_code:
+            hits = [Hit(h.symbol, h.score, self.index.code(h.symbol)) for h in hits]
+        return hits
+
+    def _rerank(
+        self, query: str, fused: dict[int, float], symbol_like: bool
+    ) -> list[tuple[int, float]]:
+        """Code-aware signals on top of fusion: the definition named in the query, the role of the
+        file, and files with several strong candidates (the answer is often a file's worth)."""
+        symbols = self.index.symbols
+        terms = {w.lower() for w in query.replace(".", " ").replace("::", " ").split()}
+        parts = set(query_words(query))
+        per_file: dict[str, int] = {}
+        for row in fused:
+            per_file[symbols[row].path] = per_file.get(symbols[row].path, 0) + 1
+        out = []
+        for row, score in fused.items():
+            s = symbols[row]
+            name = s.name.lower()
+            if (
+                name in terms
+                or query.strip().endswith(s.id)
+                or (s.class_name and f"{s.class_name}.{s.name}".lower() in terms)
+            ):
+                score *= 3.0 if symbol_like else 1.5
+            elif parts and set(split_identifier(s.name)) <= parts and len(name) > 3:
+                score *= 1.3
+            score *= _ROLE_WEIGHT.get(s.role, 1.0)
+            if s.kind == "chunk":
+                score *= 0.85
+            score *= 1.0 + 0.1 * min(per_file[s.path] - 1, 3)
+            out.append((row, score))
+        out.sort(key=lambda item: (-item[1], item[0]))
+        return out
+
+    # --- exact lookup -----------------------------------------------------------------------------
+
+    def find(self, name: str) -> list[Symbol]:
+        """Symbols whose id is ``name``, whose id ends with ``.name``, or whose short name is it.
+
+        A miss raises :class:`NotFound` with the closest names as suggestions.
+        """
+        index = self.index
+        name = name.strip()
+        row = index.by_id.get(name)
+        if row is not None:
+            return [index.symbols[row]]
+        found = [index.symbols[r] for r in index.by_name.get(name, [])]
+        if not found and "." in name:
+            suffix = "." + name
+            found = [s for s in index.symbols if s.id.endswith(suffix)]
+        if found:
+            return sorted(found, key=lambda s: (s.kind == "chunk", s.path, s.start_line))
+        pool = list(index.by_name) + [s.id for s in index.symbols if s.kind != "chunk"]
+        raise NotFound(name, difflib.get_close_matches(name, pool, n=5, cutoff=0.6))
+
+
+def timed_search(searcher: Searcher, query: str, **kwargs) -> tuple[list[Hit], float]:
+    """Hits and the milliseconds they took: for benchmarks and ``eval``."""
+    start = time.perf_counter()
+    hits = searcher.search(query, **kwargs)
+    return hits, (time.perf_counter() - start) * 1000

@@ -1,0 +1,376 @@
+"""The on-disk index: where it lives, how it is written atomically, how it is read.
+
+Layout of an index directory (``.git/codebot/`` in a repository, ``.codebot/`` elsewhere)::
+
+    manifest.json      the commit point: names the current generation (schemas/manifest.schema.json)
+    write.lock         held by the one writer
+    gen-<n>/           one complete index: symbols.msgpack, files.msgpack, lexical/, vectors.usearch
+    cache/             embedding vectors by text hash, kept across builds (resume, no re-embedding)
+
+A writer builds a new generation in ``gen-<n>.tmp``, renames it into place, then replaces
+``manifest.json`` (temp file + rename). A reader follows the manifest, so it sees the old index or
+the new one, never half of one; a build killed half-way leaves the previous index as it was.
+"""
+
+from __future__ import annotations
+
+import errno
+import fcntl
+import hashlib
+import json
+import os
+import shutil
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from . import __version__
+from .config import Config
+from .errors import StoreError
+from .files import locate
+from .model import Call, Parameter, Symbol
+
+__all__ = [
+    "FORMAT_VERSION",
+    "FileEntry",
+    "Manifest",
+    "index_dir_for",
+    "index_location",
+    "open_index",
+    "Index",
+    "lock_for_writing",
+    "read_manifest",
+    "write_generation",
+    "load_symbols",
+    "load_files",
+]
+
+FORMAT_VERSION = 1
+MANIFEST = "manifest.json"
+
+
+@dataclass(frozen=True, slots=True)
+class FileEntry:
+    """An indexed file: ``blob`` is its git blob id (the same for the worktree file and a commit)."""
+
+    path: str
+    blob: str
+    language: str
+    role: str
+    symbols: tuple[str, ...] = ()
+
+
+@dataclass
+class Manifest:
+    format_version: int
+    codebot_version: str
+    generation: str
+    commit: str | None
+    root: str  # the indexed subtree, relative to the repository root ("" for all of it)
+    embedder: dict[str, Any] | None
+    counts: dict[str, int]
+    checksums: dict[str, str]  # sha256 of every file of the generation, by relative path
+    created: str = ""
+    skipped: list[dict[str, str]] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "format_version": self.format_version,
+            "codebot_version": self.codebot_version,
+            "created": self.created,
+            "generation": self.generation,
+            "commit": self.commit,
+            "root": self.root,
+            "embedder": self.embedder,
+            "counts": self.counts,
+            "checksums": self.checksums,
+            "skipped": self.skipped,
+        }
+
+
+def index_dir_for(root: Path, gitdir: Path | None, override: str | None = None) -> Path:
+    """Where the index of ``root`` lives: the override, the git common dir, or ``root/.codebot``.
+
+    Linked worktrees share their repository's common git dir, so they share committed state.
+    """
+    if override:
+        return Path(override).expanduser().resolve()
+    if gitdir is not None:
+        common = gitdir / "commondir"
+        if common.is_file():
+            gitdir = (gitdir / common.read_text().strip()).resolve()
+        return gitdir / "codebot"
+    return root / ".codebot"
+
+
+def index_location(path: str | Path, config: Config) -> tuple[Path, Path, str]:
+    """(root, index directory, subtree) for a path, without parsing anything."""
+    root, repo, sub = locate(path)
+    return root, index_dir_for(root, repo.gitdir if repo else None, config.index_dir), sub
+
+
+# --- writing --------------------------------------------------------------------------------------
+
+
+@contextmanager
+def lock_for_writing(index_dir: Path, wait: float = 0.0) -> Iterator[None]:
+    """Hold the index's write lock; wait up to ``wait`` seconds for another writer, then fail."""
+    index_dir.mkdir(parents=True, exist_ok=True)
+    path = index_dir / "write.lock"
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        deadline = time.monotonic() + wait
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except OSError as exc:
+                if exc.errno not in (errno.EAGAIN, errno.EACCES):
+                    raise
+                if time.monotonic() >= deadline:
+                    holder = (
+                        os.pread(fd, 64, 0).decode(errors="replace").strip() or "another process"
+                    )
+                    raise StoreError(
+                        f"{index_dir}: the index is being written by {holder}; "
+                        "wait for it to finish, or run again with --wait SECONDS"
+                    ) from None
+                time.sleep(0.1)
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"pid {os.getpid()}".encode(), 0)
+        yield
+    finally:
+        os.close(fd)  # closing releases the lock
+
+
+def _fsync_dir(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Write a file so that a reader sees the old content or the new, never a mix."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    with open(tmp, "wb") as f:
+        f.write(data)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+    _fsync_dir(path.parent)
+
+
+def new_generation_dir(index_dir: Path) -> Path:
+    """A fresh, empty directory for the next generation (left-over temp dirs are cleared)."""
+    for stale in index_dir.glob("gen-*.tmp"):
+        shutil.rmtree(stale, ignore_errors=True)
+    numbers = [int(p.name[4:]) for p in index_dir.glob("gen-*") if p.name[4:].isdigit()]
+    tmp = index_dir / f"gen-{max(numbers, default=0) + 1}.tmp"
+    tmp.mkdir(parents=True)
+    return tmp
+
+
+def write_generation(index_dir: Path, tmp: Path, manifest: Manifest) -> Manifest:
+    """Make ``tmp`` the current generation: checksum it, move it into place, write the manifest."""
+    manifest.checksums = {
+        p.relative_to(tmp).as_posix(): _sha256(p) for p in sorted(tmp.rglob("*")) if p.is_file()
+    }
+    final = index_dir / tmp.name.removesuffix(".tmp")
+    os.replace(tmp, final)
+    manifest.generation = final.name
+    manifest.format_version = FORMAT_VERSION
+    manifest.codebot_version = __version__
+    manifest.created = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    write_atomic(index_dir / MANIFEST, json.dumps(manifest.to_dict(), indent=1).encode())
+    _prune(index_dir, keep=final.name)
+    return manifest
+
+
+def _prune(index_dir: Path, keep: str) -> None:
+    """Remove generations older than the one before ``keep``: a reader that opened the previous
+    generation a moment ago can still finish with it."""
+    gens = sorted(
+        (p for p in index_dir.glob("gen-*") if p.name[4:].isdigit()), key=lambda p: int(p.name[4:])
+    )
+    names = [p.name for p in gens]
+    cut = names.index(keep) - 1 if keep in names else len(gens)
+    for p in gens[: max(cut, 0)]:
+        shutil.rmtree(p, ignore_errors=True)
+
+
+def _sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def verify(index_dir: Path, manifest: Manifest) -> list[str]:
+    """Files of the current generation whose checksum does not match the manifest."""
+    gen = index_dir / manifest.generation
+    bad = []
+    for rel, digest in manifest.checksums.items():
+        path = gen / rel
+        if not path.is_file() or _sha256(path) != digest:
+            bad.append(rel)
+    return bad
+
+
+# --- reading --------------------------------------------------------------------------------------
+
+
+def read_manifest(index_dir: Path) -> Manifest:
+    path = index_dir / MANIFEST
+    try:
+        data = json.loads(path.read_text())
+    except FileNotFoundError:
+        raise StoreError(f"no index at {index_dir}; build one with: codebot index") from None
+    except (OSError, ValueError) as exc:
+        raise StoreError(
+            f"{path}: unreadable manifest ({exc}); rebuild with: codebot index"
+        ) from exc
+    version = data.get("format_version")
+    if version != FORMAT_VERSION:
+        newer = isinstance(version, int) and version > FORMAT_VERSION
+        hint = "upgrade codebot" if newer else "rebuild it with: codebot index"
+        raise StoreError(
+            f"{index_dir}: index format {version} (codebot {data.get('codebot_version')}), "
+            f"this codebot reads format {FORMAT_VERSION}; {hint}"
+        )
+    fields = Manifest.__dataclass_fields__
+    return Manifest(**{k: v for k, v in data.items() if k in fields})
+
+
+_SYMBOL_FIELDS = tuple(Symbol.__dataclass_fields__)
+
+
+def pack_symbols(symbols: list[Symbol]) -> bytes:
+    """Symbols as rows of values in a fixed field order: a third of the size of dicts."""
+    import msgpack
+
+    rows = []
+    for s in symbols:
+        row = [getattr(s, f) for f in _SYMBOL_FIELDS]
+        row[_SYMBOL_FIELDS.index("parameters")] = [
+            (p.name, p.type, p.default) for p in s.parameters
+        ]
+        row[_SYMBOL_FIELDS.index("calls")] = [(c.name, c.line) for c in s.calls]
+        rows.append(row)
+    return msgpack.packb({"fields": _SYMBOL_FIELDS, "rows": rows}, use_bin_type=True)
+
+
+def load_symbols(gen_dir: Path) -> list[Symbol]:
+    import gc
+
+    import msgpack
+
+    gc.disable()  # bulk object creation: the collector would run dozens of times for nothing
+    try:
+        data = msgpack.unpackb((gen_dir / "symbols.msgpack").read_bytes(), use_list=False)
+        fields = data["fields"]
+        pi, ci = fields.index("parameters"), fields.index("calls")
+        out = []
+        for row in data["rows"]:
+            values = dict(zip(fields, row))
+            values["parameters"] = tuple(Parameter(*p) for p in row[pi])
+            values["calls"] = tuple(Call(*c) for c in row[ci])
+            out.append(Symbol(**values))
+        return out
+    finally:
+        gc.enable()
+
+
+def pack_files(files: list[FileEntry]) -> bytes:
+    import msgpack
+
+    rows = [(f.path, f.blob, f.language, f.role, list(f.symbols)) for f in files]
+    return msgpack.packb(rows, use_bin_type=True)
+
+
+def load_files(gen_dir: Path) -> list[FileEntry]:
+    import msgpack
+
+    rows = msgpack.unpackb((gen_dir / "files.msgpack").read_bytes(), use_list=False)
+    return [FileEntry(p, b, lang, role, tuple(s)) for p, b, lang, role, s in rows]
+
+
+class Index:
+    """A read-only view of the current generation. Symbols and lookups load on first use."""
+
+    def __init__(self, index_dir: Path, root: Path, manifest: Manifest) -> None:
+        self.index_dir = index_dir
+        self.root = root  # the repository (or directory) the paths are relative to
+        self.manifest = manifest
+        self.gen_dir = index_dir / manifest.generation
+        if not self.gen_dir.is_dir():
+            raise StoreError(f"{self.gen_dir}: missing; rebuild with: codebot index")
+        self._symbols: list[Symbol] | None = None
+        self._by_id: dict[str, int] | None = None
+        self._by_name: dict[str, list[int]] | None = None
+        self._blobs: dict[str, str] | None = None
+
+    @property
+    def symbols(self) -> list[Symbol]:
+        if self._symbols is None:
+            self._symbols = load_symbols(self.gen_dir)
+        return self._symbols
+
+    @property
+    def by_id(self) -> dict[str, int]:
+        if self._by_id is None:
+            self._by_id = {s.id: row for row, s in enumerate(self.symbols)}
+        return self._by_id
+
+    @property
+    def by_name(self) -> dict[str, list[int]]:
+        if self._by_name is None:
+            names: dict[str, list[int]] = {}
+            for row, s in enumerate(self.symbols):
+                names.setdefault(s.name, []).append(row)
+            self._by_name = names
+        return self._by_name
+
+    def files(self) -> list[FileEntry]:
+        return load_files(self.gen_dir)
+
+    def code(self, symbol: Symbol) -> str:
+        """The symbol's code as indexed: from the work tree if unchanged, else from git."""
+        data = self._file_bytes(symbol.path)
+        lines = data.splitlines(keepends=True)
+        return b"".join(lines[symbol.start_line - 1 : symbol.end_line]).decode("utf-8", "replace")
+
+    def _file_bytes(self, path: str) -> bytes:
+        from .parse import blob_id
+
+        if self._blobs is None:
+            self._blobs = {f.path: f.blob for f in self.files()}
+        blob = self._blobs.get(path)
+        try:
+            data = (self.root / path).read_bytes()
+            if blob is None or blob_id(data) == blob:
+                return data
+        except OSError:
+            data = None
+        from .gitio import open_repo
+
+        repo = open_repo(self.root)
+        if repo is not None and blob is not None:
+            try:
+                return repo.git[blob].data
+            except (KeyError, ValueError):
+                pass
+        if data is not None:
+            return data  # changed since indexing and not in git: the best there is
+        raise StoreError(f"{path}: no longer on disk nor in git; update the index: codebot index")
+
+
+def open_index(path: str | Path, config: Config) -> Index:
+    """The index of the repository or directory containing ``path``."""
+    root, index_dir, _ = index_location(path, config)
+    return Index(index_dir, root, read_manifest(index_dir))

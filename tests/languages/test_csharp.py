@@ -1,0 +1,249 @@
+from codebot.model import Import, Parameter
+
+PATH = "src/Acme.Orders/OrderService.cs"
+M = "src.Acme.Orders.OrderService"
+NS = f"{M}.Acme.Orders"
+
+SOURCE = """
+using System;
+using System.Collections.Generic;
+using static System.Math;
+using Json = Newtonsoft.Json.JsonConvert;
+global using System.Linq;
+
+namespace Acme.Orders
+{
+    /// <summary>
+    /// Places and looks up orders.
+    /// </summary>
+    /// <remarks>Thread-safe; see <see cref="IOrderRepository"/>.</remarks>
+    [Serializable]
+    [Route("api/orders"), Authorize(Roles = "ops")]
+    public sealed partial class OrderService : ServiceBase<Order>, IOrderService, IDisposable
+    {
+        private readonly IOrderRepository _repo;
+        private readonly List<IListener> _listeners = new List<IListener>();
+
+        public int Count { get; private set; }
+
+        public string Name => Json.SerializeObject(_repo);
+
+        public decimal Total
+        {
+            get { return Compute(); }
+        }
+
+        /// <summary>Creates the service.</summary>
+        /// <param name="repo">Where orders live.</param>
+        public OrderService(IOrderRepository repo) : base(repo)
+        {
+            _repo = repo ?? throw new ArgumentNullException(nameof(repo));
+        }
+
+        /// <summary>Places an order.</summary>
+        /// <param name="id">The order id.</param>
+        /// <returns>The saved order.</returns>
+        [HttpPost]
+        public async Task<Order> PlaceAsync(string id, int quantity = 1, params string[] tags)
+        {
+            var order = new Order(id, quantity);
+            await this._repo.SaveAsync(order);
+            Log.Write<Order>(order);
+            return _repo.Find(id)?.Select(o => o.Copy()).First();
+        }
+
+        public Order Place(Order order) => Place(order, DateTime.UtcNow);
+
+        public Order Place(Order order, DateTime at)
+        {
+            return _repo?.Save(order);
+        }
+
+        ~OrderService() { }
+
+        public static OrderService operator +(OrderService a, OrderService b) => a;
+
+        public void Dispose() => _repo.Dispose();
+
+        private class Cache
+        {
+            internal bool TryGet(in string key, out Order order)
+            {
+                order = null;
+                return Lookup(key, ref order);
+
+                bool Lookup(string k, ref Order o) => false;
+            }
+        }
+    }
+
+    public interface IOrderService : IDisposable
+    {
+        Task<Order> PlaceAsync(string id, int quantity = 1, params string[] tags);
+    }
+
+    public struct Money
+    {
+        public decimal Amount;
+
+        public Money Add(Money other) => new Money { Amount = Amount + other.Amount };
+    }
+
+    public record Order(string Id, int Quantity = 1) : Entity(Id);
+
+    public readonly record struct OrderId(Guid Value);
+
+    public enum Status { Open, Closed }
+
+    namespace Events
+    {
+        public class Placed { public void Raise() { } }
+    }
+}
+"""
+
+
+def test_ids_kinds_lines_namespaces(parse):
+    p = parse("csharp", PATH, SOURCE)
+    assert p.ids == [
+        f"{NS}.OrderService",
+        f"{NS}.OrderService.Name",
+        f"{NS}.OrderService.Total",
+        f"{NS}.OrderService.OrderService",
+        f"{NS}.OrderService.PlaceAsync",
+        f"{NS}.OrderService.Place",
+        f"{NS}.OrderService.Place#2",
+        f"{NS}.OrderService.~OrderService",
+        f"{NS}.OrderService.operator +",
+        f"{NS}.OrderService.Dispose",
+        f"{NS}.OrderService.Cache",
+        f"{NS}.OrderService.Cache.TryGet",
+        f"{NS}.OrderService.Cache.TryGet.Lookup",
+        f"{NS}.IOrderService",
+        f"{NS}.IOrderService.PlaceAsync",
+        f"{NS}.Money",
+        f"{NS}.Money.Add",
+        f"{NS}.Order",
+        f"{NS}.OrderId",
+        f"{NS}.Status",
+        f"{NS}.Events.Placed",
+        f"{NS}.Events.Placed.Raise",
+    ]
+    spans = {s.id: (s.kind, s.start_line, s.end_line, s.class_name) for s in p.result.symbols}
+    assert spans[f"{NS}.OrderService"] == ("class", 13, 71, None)
+    assert spans[f"{NS}.OrderService.Total"] == ("method", 24, 27, "OrderService")
+    assert spans[f"{NS}.OrderService.PlaceAsync"] == ("method", 39, 46, "OrderService")
+    assert spans[f"{NS}.OrderService.Cache"] == ("class", 61, 70, "OrderService")
+    assert spans[f"{NS}.OrderService.Cache.TryGet"] == ("method", 63, 69, "Cache")
+    assert spans[f"{NS}.OrderService.Cache.TryGet.Lookup"] == ("function", 68, 68, None)
+    assert spans[f"{NS}.IOrderService"] == ("interface", 73, 76, None)
+    assert spans[f"{NS}.IOrderService.PlaceAsync"] == ("method", 75, 75, "IOrderService")
+    assert spans[f"{NS}.Money"] == ("struct", 78, 83, None)
+    assert spans[f"{NS}.Money.Add"] == ("method", 82, 82, "Money")
+    assert spans[f"{NS}.Order"] == ("class", 85, 85, None)
+    assert spans[f"{NS}.OrderId"] == ("struct", 87, 87, None)
+    assert spans[f"{NS}.Status"] == ("enum", 89, 89, None)
+    assert spans[f"{NS}.Events.Placed.Raise"] == ("method", 93, 93, "Placed")
+
+
+def test_file_scoped_namespace(parse):
+    code = """
+    using Acme.Orders;
+
+    namespace Acme.Billing.Invoices;
+
+    /// <summary>An invoice.</summary>
+    public class Invoice
+    {
+        public void Send() => Mailer.Send(this);
+    }
+    """
+    p = parse("csharp", "Billing/Invoice.cs", code)
+    assert p.ids == [
+        "Billing.Invoice.Acme.Billing.Invoices.Invoice",
+        "Billing.Invoice.Acme.Billing.Invoices.Invoice.Send",
+    ]
+    invoice = p["Billing.Invoice.Acme.Billing.Invoices.Invoice"]
+    assert (invoice.start_line, invoice.end_line, invoice.docstring) == (6, 9, "An invoice.")
+    assert p.calls("Billing.Invoice.Acme.Billing.Invoices.Invoice.Send") == ["Mailer.Send"]
+    assert p.imports == [Import("Acme.Orders", "*", line=1)]
+
+
+def test_doc_comments_attributes_bases(parse):
+    p = parse("csharp", PATH, SOURCE)
+    cls = p[f"{NS}.OrderService"]
+    assert cls.docstring == "Places and looks up orders.\nThread-safe; see IOrderRepository."
+    assert cls.decorators == ("Serializable", 'Route("api/orders")', 'Authorize(Roles = "ops")')
+    assert cls.bases == ("ServiceBase<Order>", "IOrderService", "IDisposable")
+    assert cls.signature == (
+        '[Serializable] [Route("api/orders"), Authorize(Roles = "ops")] public sealed partial class '
+        "OrderService : ServiceBase<Order>, IOrderService, IDisposable"
+    )
+    assert p[f"{NS}.IOrderService"].bases == ("IDisposable",)
+    assert p[f"{NS}.Order"].bases == ("Entity",)
+    ctor = p[f"{NS}.OrderService.OrderService"]
+    assert ctor.docstring == "Creates the service.\nrepo: Where orders live."
+    assert (ctor.return_type, ctor.parameters) == (None, (Parameter("repo", "IOrderRepository"),))
+    assert ctor.signature == "public OrderService(IOrderRepository repo) : base(repo)"
+
+
+def test_methods_parameters_async_properties(parse):
+    p = parse("csharp", PATH, SOURCE)
+    place = p[f"{NS}.OrderService.PlaceAsync"]
+    assert place.docstring == "Places an order.\nid: The order id.\nReturns: The saved order."
+    assert place.decorators == ("HttpPost",)
+    assert place.return_type == "Task<Order>"
+    assert place.parameters == (
+        Parameter("id", "string"),
+        Parameter("quantity", "int", "1"),
+        Parameter("tags", "params string[]"),
+    )
+    assert place.signature.startswith("[HttpPost] public async Task<Order> PlaceAsync(string id")
+    assert p[f"{NS}.IOrderService.PlaceAsync"].parameters == place.parameters
+    assert p[f"{NS}.OrderService.Cache.TryGet"].parameters == (
+        Parameter("key", "in string"),
+        Parameter("order", "out Order"),
+    )
+    name = p[f"{NS}.OrderService.Name"]
+    assert (name.kind, name.return_type, name.signature, name.parameters) == (
+        "method",
+        "string",
+        "public string Name",
+        (),
+    )
+    assert p[f"{NS}.OrderService.operator +"].parameters == (
+        Parameter("a", "OrderService"),
+        Parameter("b", "OrderService"),
+    )
+
+
+def test_calls(parse):
+    p = parse("csharp", PATH, SOURCE)
+    assert p.calls(f"{NS}.OrderService.PlaceAsync") == [
+        "Order",
+        "this._repo.SaveAsync",
+        "Log.Write<Order>",
+        "_repo.Find",
+        "Select",
+        "o.Copy",
+        "First",
+    ]
+    assert p.calls(f"{NS}.OrderService.OrderService") == ["base", "ArgumentNullException", "nameof"]
+    assert p.calls(f"{NS}.OrderService.Place") == ["Place"]
+    assert p.calls(f"{NS}.OrderService.Place#2") == ["_repo?.Save"]
+    assert p.calls(f"{NS}.OrderService.Name") == ["Json.SerializeObject"]
+    assert p.calls(f"{NS}.OrderService.Total") == ["Compute"]
+    assert p.calls(f"{NS}.OrderService.Cache.TryGet") == ["Lookup"]
+    assert p.calls(f"{NS}.Money.Add") == ["Money"]
+    assert p.calls(f"{NS}.OrderService") == ["List"]
+
+
+def test_usings(parse):
+    p = parse("csharp", PATH, SOURCE)
+    assert p.imports == [
+        Import("System", "*", line=1),
+        Import("System.Collections.Generic", "*", line=2),
+        Import("System.Math", "*", line=3),
+        Import("Newtonsoft.Json", "JsonConvert", "Json", line=4),
+        Import("System.Linq", "*", line=5),
+    ]

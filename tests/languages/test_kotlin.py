@@ -1,0 +1,241 @@
+from codebot.model import Import, Parameter
+
+PATH = "src/main/kotlin/com/acme/orders/OrderService.kt"
+M = "src.main.kotlin.com.acme.orders.OrderService"
+
+SOURCE = """
+package com.acme.orders
+
+import kotlinx.coroutines.withContext
+import com.acme.model.Order as DomainOrder
+import com.acme.util.*
+
+/**
+ * Places and looks up orders.
+ *
+ * @property repo where orders live
+ */
+@Service
+@Transactional(readOnly = true)
+class OrderService(
+    private val repo: OrderRepository,
+    val name: String = "orders",
+) : BaseService(repo), OrderApi, AutoCloseable {
+
+    init {
+        log("created")
+    }
+
+    constructor(repo: OrderRepository, id: Int) : this(repo, id.toString())
+
+    /** Places an order. */
+    @Throws(IOException::class)
+    suspend fun place(id: String, quantity: Int = 1, vararg tags: String): DomainOrder? {
+        val order = DomainOrder(id, quantity)
+        this.repo.save(order)
+        super.audit(order)
+        return repo.findById(id)?.let { OrderService.copy(it) }
+    }
+
+    fun place(ids: List<String>): List<DomainOrder> = ids.mapNotNull { place(it) }
+
+    override fun close() = repo.close()
+
+    fun <T> List<T>.second(): T = this[1]
+
+    companion object {
+        const val LIMIT = 10
+
+        fun copy(o: DomainOrder): DomainOrder = o.copy()
+    }
+
+    inner class Cursor {
+        fun next() = repo.next()
+    }
+
+    class Builder {
+        fun build(): OrderService = OrderService(InMemoryRepository())
+    }
+}
+
+data class Line(val sku: String, val count: Int = 1) : Comparable<Line> {
+    override fun compareTo(other: Line) = count - other.count
+}
+
+object Registry : Base() {
+    fun register(service: OrderService) {}
+}
+
+interface OrderApi {
+    fun place(id: String, quantity: Int = 1): DomainOrder?
+    fun priority(): Int = 0
+}
+
+enum class Status(val label: String) {
+    OPEN("open"), CLOSED("closed");
+
+    fun display() = label.uppercase()
+}
+
+sealed interface Event
+
+/** Shouts. */
+fun String.shout(): String = uppercase() + "!"
+
+fun <T : Comparable<T>> List<T>?.largest(): T? = this?.maxOrNull()
+
+suspend fun fetchAll(service: OrderService, ids: List<String> = emptyList()) =
+    withContext(Dispatchers.IO) { service.place(ids) }
+"""
+
+
+def test_ids_kinds_lines(parse):
+    p = parse("kotlin", PATH, SOURCE)
+    assert p.ids == [
+        f"{M}.OrderService",
+        f"{M}.OrderService.constructor",
+        f"{M}.OrderService.place",
+        f"{M}.OrderService.place#2",
+        f"{M}.OrderService.close",
+        f"{M}.OrderService.List.second",
+        f"{M}.OrderService.Companion",
+        f"{M}.OrderService.Companion.copy",
+        f"{M}.OrderService.Cursor",
+        f"{M}.OrderService.Cursor.next",
+        f"{M}.OrderService.Builder",
+        f"{M}.OrderService.Builder.build",
+        f"{M}.Line",
+        f"{M}.Line.compareTo",
+        f"{M}.Registry",
+        f"{M}.Registry.register",
+        f"{M}.OrderApi",
+        f"{M}.OrderApi.place",
+        f"{M}.OrderApi.priority",
+        f"{M}.Status",
+        f"{M}.Status.display",
+        f"{M}.Event",
+        f"{M}.String.shout",
+        f"{M}.List.largest",
+        f"{M}.fetchAll",
+    ]
+    spans = {s.id: (s.kind, s.start_line, s.end_line, s.class_name) for s in p.result.symbols}
+    assert spans[f"{M}.OrderService"] == ("class", 12, 53, None)
+    assert spans[f"{M}.OrderService.place"] == ("method", 26, 32, "OrderService")
+    assert spans[f"{M}.OrderService.Companion"] == ("class", 40, 44, "OrderService")
+    assert spans[f"{M}.OrderService.Companion.copy"] == ("method", 43, 43, "Companion")
+    assert spans[f"{M}.OrderService.Cursor.next"] == ("method", 47, 47, "Cursor")
+    assert spans[f"{M}.Line"] == ("class", 55, 57, None)
+    assert spans[f"{M}.Registry"] == ("class", 59, 61, None)
+    assert spans[f"{M}.OrderApi"] == ("interface", 63, 66, None)
+    assert spans[f"{M}.Status"] == ("enum", 68, 72, None)
+    assert spans[f"{M}.Status.display"] == ("method", 71, 71, "Status")
+    assert spans[f"{M}.Event"] == ("interface", 74, 74, None)
+    assert spans[f"{M}.fetchAll"] == ("function", 81, 82, None)
+
+
+def test_extension_functions_belong_to_the_receiver(parse):
+    p = parse("kotlin", PATH, SOURCE)
+    shout = p[f"{M}.String.shout"]
+    assert (shout.kind, shout.class_name, shout.parent) == ("method", "String", None)
+    assert (shout.return_type, shout.docstring) == ("String", "Shouts.")
+    assert shout.signature == "fun String.shout(): String"
+    assert p.calls(shout.id) == ["uppercase"]
+    largest = p[f"{M}.List.largest"]
+    assert (largest.class_name, largest.return_type) == ("List", "T?")
+    assert p.calls(largest.id) == ["this?.maxOrNull"]
+    # A member extension: a method of its receiver, nested where it is written.
+    second = p[f"{M}.OrderService.List.second"]
+    assert (second.class_name, second.parent) == ("List", f"{M}.OrderService")
+
+
+def test_class_doc_annotations_bases(parse):
+    p = parse("kotlin", PATH, SOURCE)
+    cls = p[f"{M}.OrderService"]
+    assert cls.docstring == "Places and looks up orders.\n\n@property repo where orders live"
+    assert cls.decorators == ("Service", "Transactional(readOnly = true)")
+    assert cls.bases == ("BaseService", "OrderApi", "AutoCloseable")
+    assert cls.signature == (
+        "@Service @Transactional(readOnly = true) class OrderService( private val repo: "
+        'OrderRepository, val name: String = "orders", ) : BaseService(repo), OrderApi, AutoCloseable'
+    )
+    assert p[f"{M}.Line"].bases == ("Comparable<Line>",)
+    assert p[f"{M}.Line"].signature == (
+        "data class Line(val sku: String, val count: Int = 1) : Comparable<Line>"
+    )
+    assert p[f"{M}.Registry"].bases == ("Base",)
+
+
+def test_functions_parameters_defaults_returns(parse):
+    p = parse("kotlin", PATH, SOURCE)
+    place = p[f"{M}.OrderService.place"]
+    assert place.parameters == (
+        Parameter("id", "String"),
+        Parameter("quantity", "Int", "1"),
+        Parameter("tags", "vararg String"),
+    )
+    assert place.return_type == "DomainOrder?"
+    assert place.decorators == ("Throws(IOException::class)",)
+    assert place.docstring == "Places an order."
+    assert place.signature == (
+        "@Throws(IOException::class) suspend fun place(id: String, quantity: Int = 1, "
+        "vararg tags: String): DomainOrder?"
+    )
+    assert p[f"{M}.OrderService.place#2"].return_type == "List<DomainOrder>"
+    ctor = p[f"{M}.OrderService.constructor"]
+    assert ctor.parameters == (Parameter("repo", "OrderRepository"), Parameter("id", "Int"))
+    assert ctor.return_type is None
+    assert (
+        ctor.signature == "constructor(repo: OrderRepository, id: Int) : this(repo, id.toString())"
+    )
+    assert p[f"{M}.OrderService.close"].return_type is None  # inferred
+    fetch = p[f"{M}.fetchAll"]
+    assert fetch.parameters == (
+        Parameter("service", "OrderService"),
+        Parameter("ids", "List<String>", "emptyList()"),
+    )
+    assert p[f"{M}.OrderApi.place"].parameters == (
+        Parameter("id", "String"),
+        Parameter("quantity", "Int", "1"),
+    )
+
+
+def test_calls(parse):
+    p = parse("kotlin", PATH, SOURCE)
+    assert p.calls(f"{M}.OrderService.place") == [
+        "DomainOrder",
+        "this.repo.save",
+        "super.audit",
+        "repo.findById",
+        "let",
+        "OrderService.copy",
+    ]
+    assert p.calls(f"{M}.OrderService.place#2") == ["ids.mapNotNull", "place"]
+    assert p.calls(f"{M}.OrderService.constructor") == ["this", "id.toString"]
+    assert p.calls(f"{M}.OrderService.Companion.copy") == ["o.copy"]
+    assert p.calls(f"{M}.OrderService.Builder.build") == ["OrderService", "InMemoryRepository"]
+    assert p.calls(f"{M}.fetchAll") == ["emptyList", "withContext", "service.place"]
+    # The supertype's constructor call and the init block belong to the class.
+    assert p.calls(f"{M}.OrderService") == ["BaseService", "log"]
+
+
+def test_imports(parse):
+    p = parse("kotlin", PATH, SOURCE)
+    assert p.imports == [
+        Import("kotlinx.coroutines", "withContext", line=3),
+        Import("com.acme.model", "Order", "DomainOrder", line=4),
+        Import("com.acme.util", "*", line=5),
+    ]
+
+
+def test_enum_class_is_an_enum_wherever_it_comes(parse):
+    code = """
+    class Plain
+
+    @Serializable(with = StatusSerializer::class)
+    internal enum class Status { OPEN }
+    """
+    p = parse("kotlin", "S.kt", code)
+    assert [(s.id, s.kind) for s in p.result.symbols if s.kind != "chunk"] == [
+        ("S.Plain", "class"),
+        ("S.Status", "enum"),
+    ]

@@ -1,0 +1,215 @@
+from codebot.model import Import, Parameter
+
+PATH = "src/main/scala/com/acme/orders/OrderService.scala"
+M = "src.main.scala.com.acme.orders.OrderService"
+
+SOURCE = """
+package com.acme.orders
+
+import scala.concurrent.{ExecutionContext => EC, Future}
+import scala.util.control.NonFatal
+import com.acme.model._
+import java.util.{List => JList, Map => _, _}
+import cats.syntax.all.*, cats.data.NonEmptyList as Nel
+
+/** Places and looks up orders.
+  *
+  * @param repo where orders live
+  */
+@Singleton
+class OrderService(repo: OrderRepository, val name: String = "orders")(implicit ec: EC)
+    extends BaseService(repo)
+    with OrderApi
+    with Logging {
+
+  /** Places an order. */
+  @throws[java.io.IOException]
+  def place(id: String, quantity: Int = 1, tags: String*): Future[Order] = {
+    val order = new Order(id, quantity)
+    this.repo.save(order)
+    super.audit(order)
+    repo.findById(id).map(OrderService.copy)
+  }
+
+  def place(ids: List[String]): Future[List[Order]] = Future.traverse(ids)(place(_))
+
+  def this(repo: OrderRepository) = this(repo, "default")(EC.global)
+
+  private def sorted[T](xs: List[T])(implicit ord: Ordering[T]): List[T] = xs.sorted
+
+  class Cursor {
+    def next(): Option[Order] = repo.next()
+  }
+}
+
+object OrderService extends Factory[OrderService] {
+  def copy(o: Order): Order = o.copy()
+
+  def apply(repo: OrderRepository): OrderService = new OrderService(repo)(EC.global)
+}
+
+trait OrderApi {
+  def place(id: String, quantity: Int = 1, tags: String*): Future[Order]
+  def priority: Int = 0
+}
+
+case class Line(sku: String, count: Int = 1) extends Ordered[Line] with Serializable {
+  def compare(that: Line): Int = count - that.count
+}
+
+sealed trait Event
+case object Placed extends Event
+
+enum Status(val label: String) {
+  case Open extends Status("open")
+  case Closed extends Status("closed")
+
+  def display: String = label.toUpperCase
+}
+
+extension (s: String)
+  def shout: String = s.toUpperCase + "!"
+
+def fetchAll(service: OrderService, ids: List[String] = Nil)(using ec: EC): Future[List[Order]] =
+  service.place(ids)
+"""
+
+
+def test_ids_kinds_lines(parse):
+    p = parse("scala", PATH, SOURCE)
+    assert p.ids == [
+        f"{M}.OrderService",
+        f"{M}.OrderService.place",
+        f"{M}.OrderService.place#2",
+        f"{M}.OrderService.this",
+        f"{M}.OrderService.sorted",
+        f"{M}.OrderService.Cursor",
+        f"{M}.OrderService.Cursor.next",
+        # The companion object shares its class's name: same id, so it gets `#2`.
+        f"{M}.OrderService#2",
+        f"{M}.OrderService#2.copy",
+        f"{M}.OrderService#2.apply",
+        f"{M}.OrderApi",
+        f"{M}.OrderApi.place",
+        f"{M}.OrderApi.priority",
+        f"{M}.Line",
+        f"{M}.Line.compare",
+        f"{M}.Event",
+        f"{M}.Placed",
+        f"{M}.Status",
+        f"{M}.Status.display",
+        f"{M}.String.shout",
+        f"{M}.fetchAll",
+    ]
+    spans = {s.id: (s.kind, s.start_line, s.end_line, s.class_name) for s in p.result.symbols}
+    assert spans[f"{M}.OrderService"] == ("class", 13, 37, None)
+    assert spans[f"{M}.OrderService.place"] == ("method", 20, 26, "OrderService")
+    assert spans[f"{M}.OrderService.Cursor.next"] == ("method", 35, 35, "Cursor")
+    assert spans[f"{M}.OrderService#2"] == ("module", 39, 43, None)
+    assert spans[f"{M}.OrderService#2.copy"] == ("method", 40, 40, "OrderService")
+    assert spans[f"{M}.OrderApi"] == ("trait", 45, 48, None)
+    assert spans[f"{M}.OrderApi.place"] == ("method", 46, 46, "OrderApi")
+    assert spans[f"{M}.Line"] == ("class", 50, 52, None)
+    assert spans[f"{M}.Event"] == ("trait", 54, 54, None)
+    assert spans[f"{M}.Placed"] == ("module", 55, 55, None)
+    assert spans[f"{M}.Status"] == ("enum", 57, 62, None)
+    assert spans[f"{M}.Status.display"] == ("method", 61, 61, "Status")
+    assert spans[f"{M}.String.shout"] == ("method", 65, 65, "String")
+    assert spans[f"{M}.fetchAll"] == ("function", 67, 68, None)
+
+
+def test_class_doc_annotations_bases(parse):
+    p = parse("scala", PATH, SOURCE)
+    cls = p[f"{M}.OrderService"]
+    assert cls.docstring == "Places and looks up orders.\n\n@param repo where orders live"
+    assert cls.decorators == ("Singleton",)
+    assert cls.bases == ("BaseService", "OrderApi", "Logging")
+    assert cls.signature == (
+        '@Singleton class OrderService(repo: OrderRepository, val name: String = "orders")'
+        "(implicit ec: EC) extends BaseService(repo) with OrderApi with Logging"
+    )
+    assert p[f"{M}.OrderService#2"].bases == ("Factory[OrderService]",)
+    assert p[f"{M}.Line"].bases == ("Ordered[Line]", "Serializable")
+    assert p[f"{M}.Placed"].bases == ("Event",)
+
+
+def test_defs_parameters_defaults_returns(parse):
+    p = parse("scala", PATH, SOURCE)
+    place = p[f"{M}.OrderService.place"]
+    assert place.parameters == (
+        Parameter("id", "String"),
+        Parameter("quantity", "Int", "1"),
+        Parameter("tags", "String*"),
+    )
+    assert place.return_type == "Future[Order]"
+    assert place.decorators == ("throws[java.io.IOException]",)
+    assert place.docstring == "Places an order."
+    assert place.signature == (
+        "@throws[java.io.IOException] def place(id: String, quantity: Int = 1, tags: String*): "
+        "Future[Order]"
+    )
+    # Every parameter clause, implicit and using ones included; type parameters are not.
+    assert p[f"{M}.OrderService.sorted"].parameters == (
+        Parameter("xs", "List[T]"),
+        Parameter("ord", "Ordering[T]"),
+    )
+    assert p[f"{M}.fetchAll"].parameters == (
+        Parameter("service", "OrderService"),
+        Parameter("ids", "List[String]", "Nil"),
+        Parameter("ec", "EC"),
+    )
+    assert p[f"{M}.OrderService.this"].parameters == (Parameter("repo", "OrderRepository"),)
+    assert p[f"{M}.OrderApi.place"].signature == (
+        "def place(id: String, quantity: Int = 1, tags: String*): Future[Order]"
+    )
+    assert p[f"{M}.OrderApi.priority"].return_type == "Int"
+
+
+def test_calls(parse):
+    p = parse("scala", PATH, SOURCE)
+    assert p.calls(f"{M}.OrderService.place") == [
+        "Order",
+        "this.repo.save",
+        "super.audit",
+        "repo.findById",
+        "map",
+    ]
+    # A curried call is recorded once, by its first clause.
+    assert p.calls(f"{M}.OrderService.place#2") == ["Future.traverse", "place"]
+    assert p.calls(f"{M}.OrderService.this") == ["this"]
+    assert p.calls(f"{M}.OrderService#2.apply") == ["OrderService"]
+    assert p.calls(f"{M}.OrderService#2.copy") == ["o.copy"]
+    assert p.calls(f"{M}.OrderService.Cursor.next") == ["repo.next"]
+    assert p.calls(f"{M}.fetchAll") == ["service.place"]
+
+
+def test_imports(parse):
+    p = parse("scala", PATH, SOURCE)
+    assert p.imports == [
+        Import("scala.concurrent", "ExecutionContext", "EC", line=3),
+        Import("scala.concurrent", "Future", line=3),
+        Import("scala.util.control", "NonFatal", line=4),
+        Import("com.acme.model", "*", line=5),
+        Import("java.util", "List", "JList", line=6),
+        Import("java.util", "*", line=6),
+        Import("cats.syntax.all", "*", line=7),
+        Import("cats.data", "NonEmptyList", "Nel", line=7),
+    ]
+
+
+def test_package_block_and_extension_with_type_parameters(parse):
+    code = """
+    package com.acme {
+      package util {
+        object Lists {
+          extension [T](xs: List[T]) {
+            def second: T = xs(1)
+          }
+        }
+      }
+    }
+    """
+    p = parse("scala", "Lists.scala", code)
+    assert p.ids == ["Lists.com.acme.util.Lists", "Lists.com.acme.util.Lists.List.second"]
+    second = p["Lists.com.acme.util.Lists.List.second"]
+    assert (second.kind, second.class_name, second.return_type) == ("method", "List", "T")

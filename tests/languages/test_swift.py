@@ -1,0 +1,259 @@
+from codebot.model import Import, Parameter
+
+SOURCE = """
+import Foundation
+@testable import MyApp
+import struct Swift.Array
+
+/// Keeps the users of the app in memory.
+/// Loads them from a repository.
+@MainActor
+public final class UserStore: ObservableObject, Identifiable {
+    @Published var users: [User] = []
+    private let repo: UserRepository
+
+    /// Creates a store.
+    init(repo: UserRepository, cache: Cache? = nil) {
+        self.repo = repo
+        super.init()
+    }
+
+    @objc(loadWithID:)
+    @discardableResult
+    func load(with id: Int, _ force: Bool = false, handlers: (() -> Void)...) async throws -> [User] {
+        let fresh = try await repo.fetch(id: id)
+        users.append(contentsOf: fresh)
+        Logger.shared.info("loaded")
+        print(users.count)
+        let names = fresh.map { $0.name }.sorted()
+        return User.sorted(fresh)
+    }
+
+    func load(_ user: User) {
+        users.append(user)
+    }
+
+    static func == (lhs: UserStore, rhs: UserStore) -> Bool { lhs.users == rhs.users }
+
+    struct Config: Codable {
+        var pageSize: Int
+
+        func validate() -> Bool { check(pageSize) }
+    }
+
+    deinit {
+        cancel()
+    }
+}
+
+protocol UserRepository: AnyObject, Sendable {
+    func fetch(id: Int) async throws -> [User]
+    func save(_ user: inout User, notify: @escaping () -> Void)
+}
+
+enum Role: String, CaseIterable {
+    case admin, member
+
+    var title: String { rawValue.capitalized }
+
+    func can(_ action: Action) -> Bool { self == .admin }
+}
+
+extension UserStore: CustomStringConvertible {
+    var description: String { "\\(users.count) users" }
+
+    func reset() { users.removeAll() }
+}
+
+extension Array where Element == User {
+    func names() -> [String] { map { $0.name } }
+}
+
+func makeStore<R: UserRepository>(_ repo: R) -> UserStore {
+    UserStore(repo: repo)
+}
+
+actor Counter {
+    func increment() {}
+}
+"""
+
+PATH = "Sources/App/UserStore.swift"
+M = "Sources.App.UserStore"
+S = f"{M}.UserStore"
+
+
+def test_definitions_ids_kinds_lines(parse):
+    p = parse("swift", PATH, SOURCE)
+    assert p.ids == [
+        S,
+        f"{S}.init",
+        f"{S}.load",
+        f"{S}.load#2",
+        f"{S}.==",
+        f"{S}.Config",
+        f"{S}.Config.validate",
+        f"{S}.deinit",
+        f"{M}.UserRepository",
+        f"{M}.UserRepository.fetch",
+        f"{M}.UserRepository.save",
+        f"{M}.Role",
+        f"{M}.Role.can",
+        f"{S}.reset",
+        f"{M}.Array.names",
+        f"{M}.makeStore",
+        f"{M}.Counter",
+        f"{M}.Counter.increment",
+    ]
+    kinds = {s.id: s.kind for s in p.result.symbols}
+    assert [
+        kinds[i] for i in (S, f"{S}.Config", f"{M}.UserRepository", f"{M}.Role", f"{M}.Counter")
+    ] == [
+        "class",
+        "struct",
+        "interface",  # a protocol
+        "enum",
+        "class",  # an actor
+    ]
+    store = p[S]
+    assert (store.start_line, store.end_line) == (7, 44)
+    assert store.docstring == "Keeps the users of the app in memory.\nLoads them from a repository."
+    assert store.decorators == ("MainActor",)
+    assert store.bases == ("ObservableObject", "Identifiable")
+    assert (
+        store.signature == "@MainActor public final class UserStore: ObservableObject, Identifiable"
+    )
+    config = p[f"{S}.Config"]
+    assert (config.class_name, config.parent, config.bases) == ("UserStore", S, ("Codable",))
+    validate = p[f"{S}.Config.validate"]
+    assert (validate.kind, validate.class_name, validate.start_line, validate.end_line) == (
+        "method",
+        "Config",
+        38,
+        38,
+    )
+    assert p[f"{M}.UserRepository"].bases == ("AnyObject", "Sendable")
+    assert p[f"{M}.Role"].bases == ("String", "CaseIterable")
+
+
+def test_init_and_async_methods(parse):
+    p = parse("swift", PATH, SOURCE)
+    init = p[f"{S}.init"]
+    assert (init.kind, init.class_name, init.start_line, init.end_line) == (
+        "method",
+        "UserStore",
+        13,
+        16,
+    )
+    assert init.docstring == "Creates a store."
+    assert init.parameters == (
+        Parameter("repo", "UserRepository"),
+        Parameter("cache", "Cache?", "nil"),
+    )
+    assert init.return_type is None
+    assert init.signature == "init(repo: UserRepository, cache: Cache? = nil)"
+    load = p[f"{S}.load"]
+    assert (load.start_line, load.end_line) == (18, 27)
+    assert load.decorators == ("objc(loadWithID:)", "discardableResult")
+    # A parameter is named as declared: argument label, then internal name.
+    assert load.parameters == (
+        Parameter("with id", "Int"),
+        Parameter("_ force", "Bool", "false"),
+        Parameter("handlers", "(() -> Void)..."),
+    )
+    assert load.return_type == "[User]"
+    assert load.signature.endswith(
+        "func load(with id: Int, _ force: Bool = false, handlers: (() -> Void)...) async throws -> [User]"
+    )
+    assert p[f"{S}.load#2"].parameters == (Parameter("_ user", "User"),)
+    eq = p[f"{S}.=="]
+    assert (eq.name, eq.return_type) == ("==", "Bool")
+    assert eq.parameters == (Parameter("lhs", "UserStore"), Parameter("rhs", "UserStore"))
+    deinit = p[f"{S}.deinit"]
+    assert (deinit.kind, deinit.start_line, deinit.end_line) == ("method", 41, 43)
+    fetch = p[f"{M}.UserRepository.fetch"]
+    assert (fetch.kind, fetch.class_name, fetch.return_type) == (
+        "method",
+        "UserRepository",
+        "[User]",
+    )
+    assert fetch.signature == "func fetch(id: Int) async throws -> [User]"
+    save = p[f"{M}.UserRepository.save"]
+    assert save.parameters == (
+        Parameter("_ user", "inout User"),
+        Parameter("notify", "@escaping () -> Void"),
+    )
+    assert save.return_type is None
+    make = p[f"{M}.makeStore"]
+    assert (make.kind, make.parameters, make.return_type) == (
+        "function",
+        (Parameter("_ repo", "R"),),
+        "UserStore",
+    )
+
+
+def test_extensions_add_methods_to_their_type(parse):
+    p = parse("swift", PATH, SOURCE)
+    reset = p[f"{S}.reset"]
+    assert (reset.kind, reset.class_name, reset.parent, reset.start_line) == (
+        "method",
+        "UserStore",
+        None,
+        62,
+    )
+    names = p[f"{M}.Array.names"]
+    assert (names.kind, names.class_name, names.return_type) == ("method", "Array", "[String]")
+
+
+def test_calls(parse):
+    p = parse("swift", PATH, SOURCE)
+    assert p.calls(f"{S}.init") == ["super.init"]
+    # Callees as written; on a receiver that is itself a call, the member name.
+    assert p.calls(f"{S}.load") == [
+        "repo.fetch",
+        "users.append",
+        "Logger.shared.info",
+        "print",
+        "fresh.map",
+        "sorted",
+        "User.sorted",
+    ]
+    assert [c.line for c in p[f"{S}.load"].calls] == [21, 22, 23, 24, 25, 25, 26]
+    assert p.calls(f"{S}.Config.validate") == ["check"]
+    assert p.calls(f"{S}.deinit") == ["cancel"]
+    assert p.calls(f"{S}.reset") == ["users.removeAll"]
+    assert p.calls(f"{M}.makeStore") == ["UserStore"]  # an initializer
+    assert p.calls(f"{M}.Array.names") == ["map"]
+
+
+def test_imports(parse):
+    p = parse("swift", PATH, SOURCE)
+    assert p.imports == [
+        Import("Foundation", line=1),
+        Import("MyApp", line=2),
+        Import("Swift", "Array", line=3),
+    ]
+
+
+def test_nested_extension_and_operators(parse):
+    p = parse(
+        "swift",
+        "Sources/Geometry/Vector.swift",
+        """
+        extension Geometry.Vector {
+            static func + (a: Self, b: Self) -> Self { Self(x: a.x + b.x) }
+            static func <+> (a: Self, b: Self) -> Self { a }
+            subscript(index: Int) -> Double { index == 0 ? x : y }
+        }
+        """,
+    )
+    V = "Sources.Geometry.Vector.Geometry.Vector"
+    assert p.ids == [f"{V}.+", f"{V}.<+>", f"{V}.subscript"]
+    assert {p[i].class_name for i in p.ids} == {"Vector"}
+    sub = p[f"{V}.subscript"]
+    assert (sub.parameters, sub.return_type, sub.signature) == (
+        (Parameter("index", "Int"),),
+        "Double",
+        "subscript(index: Int) -> Double",
+    )
+    assert p.calls(f"{V}.+") == ["Self"]
