@@ -9,6 +9,7 @@ into windows of lines, preferring blank lines as cut points.
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass
 
 from tree_sitter import Node
@@ -64,7 +65,7 @@ def module_chunks(
     role: str,
     module: str,
     root: Node,
-    top_spans: list[tuple[int, int]],
+    top_spans: list[tuple[int, int, str | None]],
     limits: ChunkLimits,
 ) -> list[Symbol]:
     """The code outside top-level definitions, as chunks of bounded size.
@@ -75,14 +76,44 @@ def module_chunks(
     out: list[Symbol] = []
     lines = _LineCounter(data)
     pos = 0
-    for start, end in sorted(top_spans) + [(len(data), len(data))]:
+    for start, end, doc in sorted(top_spans) + [(len(data), len(data), None)]:
         if start > pos:
-            for a, b in _gap_pieces(root, data, pos, start, limits):
+            pieces = _gap_pieces(root, data, pos, start, limits)
+            if pieces and doc:
+                # The comment above a definition is its docstring: no chunk of its own.
+                a, b = pieces[-1]
+                cut = _doc_comment_start(data[a:b], doc)
+                if cut is not None:
+                    pieces[-1] = (a, a + cut)
+                    if not data[a : a + cut].strip():
+                        pieces.pop()
+                    else:
+                        pieces[-1] = (a, a + len(data[a : a + cut].rstrip()))
+            for a, b in pieces:
                 n = len(out) + 1
                 first, last = lines.line_of(a), lines.line_of(b - 1)
                 out.append(_chunk(path, language, role, module, n, first, last, data[a:b]))
         pos = max(pos, end)
     return out
+
+
+_COMMENT_LINE = re.compile(rb"^\s*(#|//|/\*|\*|--|;|<!--)")
+
+
+def _doc_comment_start(piece: bytes, doc: str) -> int | None:
+    """Offset where ``piece`` ends in a block of comment lines holding ``doc``'s first line."""
+    first = doc.strip().splitlines()[0].strip().encode("utf-8", "replace") if doc.strip() else b""
+    if not first:
+        return None
+    lines = piece.splitlines(keepends=True)
+    offset = len(piece)
+    for line in reversed(lines):
+        if line.strip() and not _COMMENT_LINE.match(line):
+            break
+        offset -= len(line)
+    if offset == len(piece) or first not in piece[offset:]:
+        return None
+    return offset
 
 
 class _LineCounter:
@@ -116,15 +147,7 @@ def _gap_pieces(
     ranges: list[tuple[int, int]] = []
     for node in nodes:
         _split_node(node, data, limits, ranges, 0)
-    # Merge small neighbours up to the bound (cAST); text between nodes (comments, blank lines)
-    # goes with the chunk that spans it.
-    merged: list[tuple[int, int]] = []
-    for a, b in ranges:
-        if merged and b - merged[-1][0] <= limits.max_chars:
-            merged[-1] = (merged[-1][0], b)
-        else:
-            merged.append((a, b))
-    return merged
+    return ranges
 
 
 def _nodes_within(node: Node, start: int, end: int, out: list[Node], depth: int) -> None:
@@ -141,21 +164,34 @@ def _nodes_within(node: Node, start: int, end: int, out: list[Node], depth: int)
 def _split_node(
     node: Node, data: bytes, limits: ChunkLimits, out: list[tuple[int, int]], depth: int
 ) -> None:
-    """A node within the bound as it is; a bigger one at its children, or at line ends."""
+    """A node within the bound as it is; a bigger one at its children, or at line ends. Pieces
+    are merged with their neighbour as they come, while the two fit the bound (cAST)."""
+    bound = limits.max_chars
     a, b = node.start_byte, node.end_byte
-    if b - a <= limits.max_chars:
-        out.append((a, b))
+    if b - a <= bound:
+        _emit(out, a, b, bound)
     elif node.child_count and depth < 64:
         for child in node.children:
-            _split_node(child, data, limits, out, depth + 1)
+            ca, cb = child.start_byte, child.end_byte
+            if cb - ca <= bound:
+                _emit(out, ca, cb, bound)
+            else:
+                _split_node(child, data, limits, out, depth + 1)
     else:
         while a < b:
-            stop = min(b, a + limits.max_chars)
+            stop = min(b, a + bound)
             if stop < b:
                 nl = data.rfind(b"\n", a, stop)
                 stop = nl + 1 if nl > a else stop
             out.append((a, stop))
             a = stop
+
+
+def _emit(out: list[tuple[int, int]], a: int, b: int, bound: int) -> None:
+    if out and b - out[-1][0] <= bound:
+        out[-1] = (out[-1][0], b)
+    else:
+        out.append((a, b))
 
 
 def line_chunks(

@@ -67,9 +67,7 @@ class _Group(click.Group):
             sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - silence the flush at exit
             ctx.exit(0)
         except Exception:
-            log = os.path.join(
-                os.environ.get("TMPDIR", "/tmp"), f"codebot-crash-{os.getpid()}.log"
-            )
+            log = os.path.join(os.environ.get("TMPDIR", "/tmp"), f"codebot-crash-{os.getpid()}.log")
             with open(log, "w") as f:
                 traceback.print_exc(file=f)
             click.echo(f"codebot: internal error (a bug); details in {log}", err=True)
@@ -106,9 +104,200 @@ def parse(path: str, as_json: bool, max_file_bytes: int | None) -> None:
     _summary(report)
 
 
-def _summary(report: Any) -> None:
+def _index_options(f: Callable) -> Callable:
+    """Options shared by every command that reads or writes an index."""
+    f = click.option(
+        "--index-dir",
+        type=click.Path(file_okay=False),
+        help="Where the index lives (default: .git/codebot, or .codebot outside git).",
+    )(f)
+    return f
+
+
+@main.command()
+@click.argument("path", default=".", type=click.Path(exists=True, file_okay=False))
+@_index_options
+@click.option(
+    "--embedder",
+    help="builtin (the shipped model, offline; default) or none (keywords only, fastest).",
+)
+@click.option(
+    "--wait", type=float, default=0.0, help="Seconds to wait if another build holds the lock."
+)
+@json_option
+def index(
+    path: str, index_dir: str | None, embedder: str | None, wait: float, as_json: bool
+) -> None:
+    """Build the index of a repository, a subdirectory of one, or a plain directory.
+
+    Parses every tracked file, indexes keywords (BM25) and, unless --embedder none, embeds every
+    symbol with the built-in model. Vectors are cached by content: an interrupted build resumes
+    where it stopped, and a rebuild embeds only what changed.
+    """
+    from .indexer import build_index
+
+    config = _config(path, index_dir=index_dir, embedder=embedder)
+    report = build_index(path, config, progress=_progress("indexing"), wait=wait)
+    if as_json:
+        _print_json(
+            {
+                "index_dir": str(report.index_dir),
+                "manifest": report.manifest.to_dict(),
+                "seconds": round(report.seconds, 3),
+                "embedded": report.embedded,
+            }
+        )
+    else:
+        c = report.counts
+        click.echo(
+            f"indexed {c['files']} files, {c['symbols']} symbols ({c['vectors']} vectors, "
+            f"{report.embedded} newly embedded) in {report.seconds:.1f}s -> {report.index_dir}"
+        )
+    _summary(report.parse, quiet_when_clean=True)
+
+
+def _searcher(index_dir: str | None, path: str = "."):
+    from .search import Searcher
+    from .store import open_index
+
+    config = _config(path, index_dir=index_dir)
+    return Searcher(open_index(path, config), config)
+
+
+@main.command()
+@click.argument("query", required=False)
+@click.option("-k", "--limit", "k", type=click.IntRange(1, 1000), default=10, show_default=True)
+@click.option(
+    "--mode", type=click.Choice(["hybrid", "bm25", "vector"]), default="hybrid", show_default=True
+)
+@click.option("--code", "with_code", is_flag=True, help="Include each result's code.")
+@click.option(
+    "--batch",
+    type=click.File("r"),
+    help="Read queries from FILE (- for stdin): one per line, or JSONL with a 'query' key. "
+    "Writes one JSON line per query.",
+)
+@_index_options
+@json_option
+def search(
+    query: str | None,
+    k: int,
+    mode: str,
+    with_code: bool,
+    batch: Any,
+    index_dir: str | None,
+    as_json: bool,
+) -> None:
+    """Find the functions that answer QUERY: a question or a name.
+
+    Results are ranked by keywords and meaning together; --json follows
+    schemas/search-result.schema.json.
+    """
+    if (query is None) == (batch is None):
+        raise click.UsageError("give a QUERY or --batch FILE (not both)")
+    searcher = _searcher(index_dir)
+    if batch is not None:
+        for line in batch:
+            line = line.strip()
+            if not line:
+                continue
+            q = json.loads(line)["query"] if line.startswith("{") else line
+            hits = searcher.search(q, k=k, mode=mode, with_code=with_code)
+            click.echo(
+                json.dumps({"query": q, "results": [h.to_dict() for h in hits]}, ensure_ascii=False)
+            )
+        return
+    hits = searcher.search(query, k=k, mode=mode, with_code=with_code)
+    if as_json:
+        _print_json({"query": query, "results": [h.to_dict() for h in hits]})
+        return
+    for h in hits:
+        s = h.symbol
+        click.echo(f"{h.score:7.4f}  {s.path}:{s.start_line}-{s.end_line}  {s.kind:<9} {s.id}")
+        if h.code is not None:
+            click.echo(_indent(h.code))
+
+
+def _indent(code: str) -> str:
+    return "".join("    " + line for line in code.splitlines(keepends=True)).rstrip() + "\n"
+
+
+@main.command()
+@click.argument("name")
+@_index_options
+@json_option
+def find(name: str, index_dir: str | None, as_json: bool) -> None:
+    """Look a symbol up by exact name: a qualified id (pkg.mod.Class.method), a dotted tail
+    (Class.method) or a short name (method, listing every match).
+
+    A miss is an error that suggests the closest names; it never returns something else.
+    """
+    symbols = _searcher(index_dir).find(name)
+    if as_json:
+        _print_json([s.to_dict() for s in symbols])
+        return
+    for s in symbols:
+        click.echo(f"{s.path}:{s.start_line}-{s.end_line}  {s.kind:<9} {s.id}  {s.signature}")
+
+
+@main.command()
+@click.argument("symbol_id", metavar="ID")
+@_index_options
+@json_option
+def show(symbol_id: str, index_dir: str | None, as_json: bool) -> None:
+    """Print the code of a symbol (as found by `codebot find`), with its path and lines."""
+    searcher = _searcher(index_dir)
+    matches = searcher.find(symbol_id)
+    if len(matches) > 1:
+        listing = "\n".join(f"  {s.id}" for s in matches)
+        raise click.ClickException(
+            f"{symbol_id!r} names {len(matches)} symbols; give one id:\n{listing}"
+        )
+    s = matches[0]
+    code = searcher.index.code(s)
+    if as_json:
+        _print_json({**s.to_dict(), "code": code})
+        return
+    click.echo(f"# {s.path}:{s.start_line}-{s.end_line}  {s.id}")
+    click.echo(code, nl=not code.endswith("\n"))
+
+
+@main.command()
+@_index_options
+@json_option
+def status(index_dir: str | None, as_json: bool) -> None:
+    """Where the index is, what it describes, how big it is, and which files it skipped."""
+    from .store import index_location, read_manifest
+
+    config = _config(".", index_dir=index_dir)
+    root, location, _ = index_location(".", config)
+    manifest = read_manifest(location)
+    if as_json:
+        _print_json({"index_dir": str(location), "root": str(root), **manifest.to_dict()})
+        return
+    c = manifest.counts
+    emb = manifest.embedder
+    click.echo(f"index     {location}")
+    click.echo(f"root      {root}{'/' + manifest.root if manifest.root else ''}")
+    click.echo(f"commit    {manifest.commit or '(not a git repository)'}")
+    click.echo(f"built     {manifest.created} by codebot {manifest.codebot_version}")
+    click.echo(
+        f"embedder  {emb['name'] + ' (' + str(emb['dimension']) + ' dims)' if emb else 'none (keywords only)'}"
+    )
+    click.echo(
+        f"contents  {c['files']} files, {c['symbols']} symbols ({c['chunks']} chunks), "
+        f"{c['vectors']} vectors"
+    )
+    click.echo(f"skipped   {c['skipped']} files")
+    for s in manifest.skipped:
+        click.echo(f"  {s['path']}: {s['reason']}")
+
+
+def _summary(report: Any, quiet_when_clean: bool = False) -> None:
     """Counts, then every skipped file and every problem, with its reason, on stderr."""
     counts = report.counts()
+    if quiet_when_clean and not report.skipped and not report.issues:
+        return
     click.echo(
         f"{counts['files']} files, {counts['symbols']} symbols ({counts['chunks']} chunks), "
         f"{counts['skipped']} skipped, {counts['issues']} problems",

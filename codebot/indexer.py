@@ -123,7 +123,11 @@ def build_index(
             generation="",
             commit=repo.head_commit() if repo is not None else None,
             root=subtree,
-            embedder=embedder.identity.to_dict() if embedder is not None else None,
+            embedder=(
+                {"provider": config.embedder, **embedder.identity.to_dict()}
+                if embedder is not None
+                else None
+            ),
             counts={
                 "files": len(files),
                 "symbols": len(symbols),

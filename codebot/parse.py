@@ -14,7 +14,7 @@ import os
 from bisect import bisect_left
 from collections.abc import Callable
 from dataclasses import dataclass
-from operator import attrgetter, itemgetter
+from operator import attrgetter, itemgetter, neg
 
 from tree_sitter import Node, QueryCursor
 
@@ -63,7 +63,8 @@ def parse_source(
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     try:
-        data.decode("utf-8")
+        if not data.isascii():  # the common case needs no decoding to know it is valid
+            data.decode("utf-8")
     except UnicodeDecodeError as exc:
         reason = f"invalid UTF-8 at byte {exc.start}; read with replacement characters"
         result.issues.append(ParseIssue(path, reason))
@@ -85,15 +86,16 @@ def parse_source(
 # --- definitions ----------------------------------------------------------------------------------
 
 
-@dataclass(slots=True)
-class _Open:
-    """A definition or scope on the sweep's stack."""
+class _KindOf(dict):
+    """``definition.class`` -> ``class``; a scope capture -> None."""
 
-    end: int
-    id: str
-    name: str
-    is_type: bool  # its direct function children are methods
-    symbol: int | None  # index into the symbol list, None for a scope
+    def __missing__(self, cap: str) -> str | None:
+        kind = None if cap.startswith("scope.") else cap.split(".", 1)[1]
+        self[cap] = kind
+        return kind
+
+
+_KIND = _KindOf()
 
 
 def _decode(b: bytes) -> str:
@@ -126,114 +128,152 @@ def _extract(
     for node in sorted(caps.get("import", ()), key=_start_byte):
         result.imports.extend(spec.imports(node))
     found: list[tuple[int, int, int, str, Node]] = []  # start, -end, capture order, capture, node
-    for order, (cap, nodes) in enumerate(caps.items()):
+    rank = spec.capture_rank
+    for cap, nodes in caps.items():
         if cap.startswith(("definition.", "scope.")):
-            found.extend((n.start_byte, -n.end_byte, order, cap, n) for n in nodes)
+            found.extend((n.start_byte, -n.end_byte, rank[cap], cap, n) for n in nodes)
     found.sort(key=_position)
     names = sorted(caps.get("name", ()), key=_start_byte)
     name_starts = [n.start_byte for n in names]
     used = [False] * len(names)
-    defs: list[tuple[int, int, int, str, Node, Node]] = []  # outer start, -outer end, ..., name
+    defs: list[tuple] = []  # (outer start, -outer end, order, capture, node, name, outer node)
     last_key = None
     for start, neg_end, _, cap, node in found:
         if (start, neg_end) == last_key:
             continue  # the same node under two captures: the one earlier in the query wins
         last_key = (start, neg_end)
-        i = bisect_left(name_starts, start)
-        while i < len(names) and used[i]:
-            i += 1
-        if i == len(names) or names[i].end_byte > -neg_end:
+        i = _name_of(node, names, name_starts, used, start, -neg_end)
+        if i is None:
             continue
         used[i] = True
         outer = spec.outer(node)
-        defs.append((outer.start_byte, -outer.end_byte, len(defs), cap, node, names[i]))
+        defs.append((outer.start_byte, -outer.end_byte, len(defs), cap, node, names[i], outer))
     defs.sort(key=_position)  # outer before inner
     call_nodes = caps.get("call", [])
 
-    symbols: list[dict] = []
+    symbols: list[Symbol] = []
     spans: list[tuple[int, int]] = []  # byte span of each symbol, in symbol order
-    stack: list[_Open] = []
+    # Open definitions and scopes: (end byte, id, name, is a type, id of the nearest symbol).
+    stack: list[tuple[int, str, str, bool, str | None]] = []
     ids: dict[str, int] = {}
-    for start, neg_end, _, cap, node, name_node in defs:
-        while stack and stack[-1].end <= start:
+    language = spec.name
+    for start, neg_end, _, cap, node, name_node, outer in defs:
+        end = -neg_end
+        while stack and stack[-1][0] <= start:
             stack.pop()
-        kind = cap.split(".", 1)[1]
+        kind = _KIND[cap]
         owner, name = spec.owner(node, _decode(name_node.text))
-        parent = stack[-1] if stack else None
-        prefix = parent.id if parent else module
+        if stack:
+            prefix, parent_name, parent_is_type, parent_symbol = stack[-1][1:]
+        else:
+            prefix, parent_name, parent_is_type, parent_symbol = module, None, False, None
         for part in owner:
             prefix = f"{prefix}.{part}" if prefix else part
         qualified = f"{prefix}.{name}" if prefix else name
-        if cap.startswith("scope."):
-            stack.append(_Open(-neg_end, qualified, name, kind == "type", None))
+        if kind is None:  # a scope: nests ids, makes no symbol
+            stack.append((end, qualified, name, cap == "scope.type", parent_symbol))
             continue
-        class_name = None
-        if owner:
-            class_name = owner[-1]
-        elif parent is not None and parent.is_type:
-            class_name = parent.name
+        class_name = owner[-1] if owner else parent_name if parent_is_type else None
         if kind == "function" and class_name is not None:
             kind = "method"
         n = ids.get(qualified, 0) + 1
         ids[qualified] = n
         sym_id = qualified if n == 1 else f"{qualified}#{n}"
-        outer = spec.outer(node)
-        parent_symbol = next((e for e in reversed(stack) if e.symbol is not None), None)
         is_function = kind in FUNCTION_KINDS
+        is_type = kind in TYPE_KINDS
         symbols.append(
-            dict(
+            Symbol(
                 id=sym_id,
                 name=name,
                 kind=kind,
-                language=spec.name,
+                language=language,
                 path=path,
-                start_line=_line(outer),
+                start_line=outer.start_point[0] + 1,
                 end_line=end_line(outer),
                 role=role,
                 class_name=class_name,
-                parent=parent_symbol.id if parent_symbol else None,
+                parent=parent_symbol,
                 signature=squash(_decode(data[start : spec.signature_end(node)])),
                 parameters=spec.parameters(node) if is_function else (),
                 decorators=tuple(spec.decorators(node)),
                 return_type=spec.return_type(node) if is_function else None,
                 docstring=spec.docstring(node),
-                bases=tuple(spec.bases(node)) if kind in TYPE_KINDS else (),
-                content_hash=content_hash(data[start:-neg_end]),
+                bases=tuple(spec.bases(node)) if is_type else (),
+                content_hash=content_hash(data[start:end]),
             )
         )
-        spans.append((start, -neg_end))
-        stack.append(_Open(-neg_end, sym_id, name, kind in TYPE_KINDS, len(symbols) - 1))
+        spans.append((start, end))
+        stack.append((end, sym_id, name, is_type, sym_id))
 
-    calls = _assign_calls(call_nodes, spans)
-    result.symbols = [Symbol(**fields, calls=calls[i]) for i, fields in enumerate(symbols)]
-    top_spans = [spans[i] for i, f in enumerate(symbols) if f["parent"] is None]
+    for sym, found_calls in zip(symbols, _assign_calls(call_nodes, spans, data)):
+        if found_calls:  # frozen, but still ours: setting the field beats rebuilding the symbol
+            object.__setattr__(sym, "calls", found_calls)
+    result.symbols = symbols
+    top_spans = [(*spans[i], sym.docstring) for i, sym in enumerate(symbols) if sym.parent is None]
     result.symbols += module_chunks(path, data, spec.name, role, module, root, top_spans, limits)
 
 
-def _assign_calls(call_nodes: list[Node], spans: list[tuple[int, int]]) -> list[tuple[Call, ...]]:
-    """Give each call to the innermost symbol around it; calls outside every symbol are dropped."""
+def _name_of(
+    node: Node, names: list[Node], starts: list[int], used: list[bool], start: int, end: int
+) -> int | None:
+    """Index of the definition's name among the @name captures: a direct child if one of the
+    first unused names inside it is (a decorator or nested type may come first), else the first.
+    An empty or missing name (error recovery) gives no symbol."""
+    first = None
+    i = bisect_left(starts, start)
+    looked = 0
+    while i < len(names) and names[i].start_byte < end and looked < 4:
+        if not used[i]:
+            looked += 1
+            if first is None:
+                first = i
+            if names[i].parent == node:
+                first = i
+                break
+        i += 1
+    if first is None or names[first].end_byte > end or names[first].end_byte == names[first].start_byte:
+        return None
+    return first
+
+
+def _assign_calls(
+    call_nodes: list[Node], spans: list[tuple[int, int]], data: bytes
+) -> list[tuple[Call, ...]]:
+    """Give each call to the innermost symbol around it; calls outside every symbol are dropped.
+
+    Calls are ordered by start, outer first on a tie (`a.get` and `a.get(k).map` start at one
+    byte and come from the query in no fixed order). Hot loop: one pass, locals only.
+    """
     found: list[list[Call]] = [[] for _ in spans]
-    call_nodes = sorted(call_nodes, key=_start_byte)
+    starts = list(map(_start_byte, call_nodes))
+    ends = list(map(_end_byte, call_nodes))
+    keys = list(zip(starts, map(neg, ends)))
+    order = sorted(range(len(call_nodes)), key=keys.__getitem__)
     stack: list[tuple[int, int]] = []  # (end, symbol index)
+    n_spans = len(spans)
     j = 0
-    for node in call_nodes:
-        s = node.start_byte
-        while j < len(spans) and spans[j][0] <= s:
-            while stack and stack[-1][0] <= spans[j][0]:
+    next_start = spans[0][0] if spans else _NEVER
+    for i in order:
+        s = starts[i]
+        while next_start <= s:
+            while stack and stack[-1][0] <= next_start:
                 stack.pop()
             stack.append((spans[j][1], j))
             j += 1
+            next_start = spans[j][0] if j < n_spans else _NEVER
         while stack and stack[-1][0] <= s:
             stack.pop()
         if stack:
-            raw = node.text.decode("utf-8", "replace")
+            raw = data[s : ends[i]].decode("utf-8", "replace")
             if len(raw) > _MAX_CALL_TEXT or "\n" in raw or "  " in raw:
                 raw = squash(raw, _MAX_CALL_TEXT)
-            found[stack[-1][1]].append(Call(raw, node.start_point[0] + 1))
+            found[stack[-1][1]].append(Call(raw, call_nodes[i].start_point[0] + 1))
     return [tuple(c) for c in found]
 
 
+_NEVER = float("inf")
 _start_byte = attrgetter("start_byte")
+_end_byte = attrgetter("end_byte")
 _position = itemgetter(0, 1, 2)
 
 

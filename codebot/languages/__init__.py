@@ -21,6 +21,10 @@ The query file uses these capture names (the engine in ``codebot.parse`` knows n
 ``@import``
     an import statement, turned into :class:`~codebot.model.Import` by ``SPEC.imports``.
 
+The query runs once per file with ``captures`` (cheaper than ``matches``), so captures are paired by
+position: a definition's name is the first not-yet-used ``@name`` inside it. When two patterns
+capture the same node, the capture that appears first in the query wins.
+
 Everything else (parameters, docstrings, decorators, bases…) comes from per-language hooks with
 defaults in :mod:`codebot.languages.base`.
 """

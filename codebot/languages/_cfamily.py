@@ -63,6 +63,17 @@ def function_declarator(node: Node) -> Node | None:
     return found
 
 
+def _cast_parameters(node: Node | None) -> Node | None:
+    """The `()` of a conversion operator: `operator PyObject*() const`."""
+    if node is None or node.type != "operator_cast":
+        return None
+    for _ in range(16):
+        node = node.child_by_field_name("declarator")
+        if node is None or node.type == "abstract_function_declarator":
+            break
+    return node.child_by_field_name("parameters") if node is not None else None
+
+
 def _bare(node: Node) -> str:
     """A name without template arguments: `Widget<T>` -> `Widget`, `operator ==` -> `operator==`."""
     if node.type in ("template_type", "template_function", "template_method"):
@@ -96,8 +107,10 @@ def owner(node: Node, name: str) -> tuple[tuple[str, ...], str]:
             target = decl.child_by_field_name("declarator")
         else:  # `operator bool() {}`, the only other shape the queries capture
             target = node.child_by_field_name("declarator")
-            if target is not None and target.type == "operator_cast":
-                return (), "operator " + squash(text(target.child_by_field_name("type")), 200)
+            params = _cast_parameters(target)
+            if target is not None and params is not None:  # the text up to its `(`
+                head = target.text[: params.start_byte - target.start_byte]
+                return (), squash(head.decode("utf-8", "replace"), 200)
         parts = qualified_parts(target) if target is not None else []
     elif node.type == "type_definition":  # `typedef struct {...} name;`: the typedef's name
         return (), text(node.child_by_field_name("declarator")) or name
@@ -147,10 +160,10 @@ def parameters(node: Node) -> tuple[Parameter, ...]:
         params = node.child_by_field_name("parameters")
         return tuple(Parameter(text(p)) for p in params.named_children) if params else ()
     decl = function_declarator(node)
-    if decl is None:
-        target = node.child_by_field_name("declarator")  # `operator bool() const`
-        decl = target.child_by_field_name("declarator") if target is not None else None
-    params = decl.child_by_field_name("parameters") if decl is not None else None
+    if decl is not None:
+        params = decl.child_by_field_name("parameters")
+    else:
+        params = _cast_parameters(node.child_by_field_name("declarator"))
     out: list[Parameter] = []
     for p in params.children if params is not None else ():
         if p.type in _PARAMETERS:

@@ -28,6 +28,8 @@ def text(node: Node | None) -> str:
 
 def squash(s: str, limit: int = 400) -> str:
     """Collapse whitespace to single spaces and cut to ``limit`` characters."""
+    if len(s) <= limit and "\n" not in s and "  " not in s and "\t" not in s:
+        return s.strip()  # the common case: nothing to collapse
     s = " ".join(s.split())
     return s if len(s) <= limit else s[: limit - 1] + "…"
 
@@ -181,6 +183,12 @@ class LanguageSpec:
     @cached_property
     def query(self) -> Query:
         return Query(self.language, self.query_path.read_text())
+
+    @cached_property
+    def capture_rank(self) -> dict[str, int]:
+        """Capture names by first appearance in the query: the earlier wins a tie on one node."""
+        q = self.query
+        return {q.capture_name(i): i for i in range(q.capture_count)}
 
     @cached_property
     def _parser(self) -> Parser:

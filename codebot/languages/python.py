@@ -24,11 +24,11 @@ def _decorators(node: Node) -> tuple[str, ...]:
 
 def _docstring(node: Node) -> str | None:
     body = node.child_by_field_name("body")
-    if body is None or body.named_child_count == 0:
+    first = body.named_child(0) if body is not None and body.named_child_count else None
+    if first is None:
         return None
-    first = body.named_children[0]
     if first.type == "expression_statement" and first.named_child_count == 1:
-        first = first.named_children[0]
+        first = first.named_child(0)
     if first.type != "string":
         return None
     raw = text(first)

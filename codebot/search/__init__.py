@@ -124,13 +124,14 @@ class Searcher:
         if self._embedder is None:
             from ..embed import load_embedder
 
-            recorded = self.index.manifest.embedder
-            self._embedder = load_embedder(recorded["name"])
+            recorded = dict(self.index.manifest.embedder)
+            provider = recorded.pop("provider")
+            self._embedder = load_embedder(provider)
             if self._embedder.identity.to_dict() != recorded:
                 raise StoreError(
-                    f"the index was built with embedder {recorded}, but this codebot's "
-                    f"{recorded['name']!r} is {self._embedder.identity.to_dict()}; "
-                    "rebuild the index: codebot index"
+                    f"the index was built with the embedder {recorded}, but this codebot's "
+                    f"{provider!r} is {self._embedder.identity.to_dict()}; vectors of two models "
+                    "are never mixed: rebuild the index with: codebot index"
                 )
         return self._embedder
 

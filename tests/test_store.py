@@ -1,0 +1,139 @@
+"""The index on disk: atomic generations, the lock, versions, resume after an interruption."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from codebot.config import Config
+from codebot.errors import StoreError
+from codebot.indexer import build_index
+from codebot.search import Searcher
+from codebot.store import FORMAT_VERSION, lock_for_writing, open_index, read_manifest, verify
+
+from .fakes import HashingEmbedder
+
+FILES = {
+    "billing/invoice.py": "def total(items):\n    '''Sum the invoice lines.'''\n    return sum(i.price for i in items)\n",
+    "billing/tax.py": "def vat(amount, rate=0.2):\n    return amount * rate\n",
+}
+
+
+def test_manifest_is_the_commit_point_and_validates(make_repo, validate):
+    repo = make_repo(FILES)
+    report = build_index(repo, Config(embedder="none"))
+    index_dir = repo / ".git" / "codebot"
+    assert report.index_dir == index_dir
+    data = json.loads((index_dir / "manifest.json").read_text())
+    validate(data, "manifest.schema.json")
+    assert data["generation"] == "gen-1"
+    assert data["commit"] == subprocess.run(
+        ["git", "rev-parse", "HEAD"], cwd=repo, capture_output=True, text=True
+    ).stdout.strip()
+    assert data["counts"]["symbols"] == 2 and data["embedder"] is None
+    assert verify(index_dir, read_manifest(index_dir)) == []
+
+
+def test_rebuild_replaces_the_generation_and_prunes_old_ones(make_repo):
+    repo = make_repo(FILES)
+    for _ in range(3):
+        build_index(repo, Config(embedder="none"))
+    index_dir = repo / ".git" / "codebot"
+    assert read_manifest(index_dir).generation == "gen-3"
+    assert sorted(p.name for p in index_dir.glob("gen-*")) == ["gen-2", "gen-3"]
+
+
+def test_interrupted_build_leaves_the_previous_index_and_resumes(make_repo):
+    repo = make_repo(FILES)
+    embedder = HashingEmbedder()
+    build_index(repo, Config(), embedder=embedder)
+    # A bigger change, then a build interrupted half-way through embedding.
+    for i in range(20):
+        (repo / f"billing/extra_{i}.py").write_text(f"def extra_{i}(x):\n    return x + {i}\n")
+    subprocess.run(["git", "add", "-A"], cwd=repo, check=True)
+    subprocess.run(["git", "commit", "-qm", "more"], cwd=repo, check=True)
+
+    def interrupt(done, total, what):
+        if what == "embedding" and done == 10:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        build_index(repo, Config(), progress=interrupt, embedder=embedder)
+    index = open_index(repo, Config())
+    assert index.manifest.generation == "gen-1"
+    assert index.manifest.counts["symbols"] == 2
+    hits = Searcher(index, Config(), embedder=embedder).search("invoice total", k=1)
+    assert hits[0].id == "billing.invoice.total"
+    # Resume: the ten vectors made before the interruption are not made again.
+    report = build_index(repo, Config(), embedder=embedder)
+    assert report.embedded == 10
+    assert report.counts["symbols"] == 22
+    assert not list((repo / ".git" / "codebot").glob("gen-*.tmp"))
+
+
+def test_killed_process_leaves_a_readable_index(make_repo):
+    files = dict(FILES)
+    for i in range(1500):
+        files[f"gen/mod_{i}.py"] = "".join(f"def f{j}(x):\n    return g(x) + {j}\n\n" for j in range(20))
+    repo = make_repo(files)
+    build_index(repo, Config(embedder="none"))
+    index_dir = repo / ".git" / "codebot"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "codebot.cli", "index", str(repo), "--embedder", "none"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 60
+    while not (index_dir / "gen-2.tmp").exists() and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.002)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    if (index_dir / "gen-2").exists():
+        pytest.skip("the build finished before it could be killed")
+    index = open_index(repo, Config())
+    assert index.manifest.generation == "gen-1"
+    assert Searcher(index, Config()).find("total")[0].id == "billing.invoice.total"
+    assert build_index(repo, Config(embedder="none")).manifest.generation == "gen-2"
+
+
+def test_a_second_writer_gets_a_clear_message(tmp_path):
+    with lock_for_writing(tmp_path):
+        with pytest.raises(StoreError, match=r"being written by pid \d+.*--wait"):
+            with lock_for_writing(tmp_path):
+                pass
+    with lock_for_writing(tmp_path):  # released: the next writer gets it
+        pass
+
+
+def test_index_of_another_format_is_refused_with_advice(make_repo):
+    repo = make_repo(FILES)
+    build_index(repo, Config(embedder="none"))
+    path = repo / ".git" / "codebot" / "manifest.json"
+    data = json.loads(path.read_text())
+    data["format_version"] = FORMAT_VERSION + 1
+    path.write_text(json.dumps(data))
+    with pytest.raises(StoreError, match="upgrade codebot"):
+        open_index(repo, Config())
+
+
+def test_missing_index_says_how_to_make_one(make_repo):
+    repo = make_repo(FILES)
+    with pytest.raises(StoreError, match="codebot index"):
+        open_index(repo, Config())
+
+
+def test_index_dir_override_and_plain_directory(tmp_path):
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "a.py").write_text("def alpha():\n    pass\n")
+    build_index(src, Config(embedder="none"))
+    assert (src / ".codebot" / "manifest.json").is_file()
+    other = tmp_path / "elsewhere"
+    build_index(src, Config(embedder="none", index_dir=str(other)))
+    assert open_index(src, Config(index_dir=str(other))).manifest.counts["symbols"] == 1
