@@ -293,6 +293,32 @@ def status(index_dir: str | None, as_json: bool) -> None:
         click.echo(f"  {s['path']}: {s['reason']}")
 
 
+@main.command("eval")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.option("-k", "--limit", "k", type=click.IntRange(10, 1000), default=10, show_default=True)
+@click.option(
+    "--mode", type=click.Choice(["hybrid", "bm25", "vector"]), default="hybrid", show_default=True
+)
+@_index_options
+@json_option
+def eval_(file: str, k: int, mode: str, index_dir: str | None, as_json: bool) -> None:
+    """Measure search on a query set: Recall@5, Recall@10, MRR@10, NDCG@10, and the misses.
+
+    FILE is JSONL, one {"query": ..., "expected": [...]} per line, where a target is a path, a
+    {"path", "start_line", "end_line"} object or a symbol id; or a semble annotation file (a JSON
+    list of {"query", "relevant", "secondary", "category"}). See schemas/eval-queries.schema.json.
+    """
+    from .evaluate import evaluate, load_queries
+
+    queries = load_queries(file)
+    searcher = _searcher(index_dir)
+    report = evaluate(queries, lambda q: searcher.search(q, k=k, mode=mode))
+    if as_json:
+        _print_json(report.to_dict())
+    else:
+        click.echo(report.format_text())
+
+
 def _summary(report: Any, quiet_when_clean: bool = False) -> None:
     """Counts, then every skipped file and every problem, with its reason, on stderr."""
     counts = report.counts()

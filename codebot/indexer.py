@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .config import Config
-from .model import Symbol
+from .model import TYPE_KINDS, Symbol
 from .parse import ParseReport, parse_path
 from .store import (
     FileEntry,
@@ -52,12 +52,25 @@ def symbol_code(source: bytes, symbol: Symbol) -> str:
 
 
 def _code_of_all(report: ParseReport) -> dict[str, str]:
-    """Code text of every symbol, splitting each file into lines once."""
+    """The text each symbol is indexed by, splitting each file into lines once.
+
+    A type is indexed by its own code: its header, docstring and fields, with each member cut
+    down to its first line. The members are symbols of their own, and a class that repeated all
+    their bodies would outrank the one method a question is about.
+    """
     code: dict[str, str] = {}
     for f in report.files:
         lines = report.sources[f.path].splitlines(keepends=True)
+        children: dict[str, list[Symbol]] = {}
         for s in f.symbols:
-            code[s.id] = b"".join(lines[s.start_line - 1 : s.end_line]).decode("utf-8", "replace")
+            if s.parent is not None:
+                children.setdefault(s.parent, []).append(s)
+        for s in f.symbols:
+            kept = lines[s.start_line - 1 : s.end_line]
+            if s.kind in TYPE_KINDS and s.id in children:
+                drop = {n for c in children[s.id] for n in range(c.start_line + 1, c.end_line + 1)}
+                kept = [line for n, line in enumerate(kept, s.start_line) if n not in drop]
+            code[s.id] = b"".join(kept).decode("utf-8", "replace")
     return code
 
 

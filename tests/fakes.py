@@ -11,11 +11,11 @@ import hashlib
 import numpy as np
 
 from codebot.embed import EmbedderIdentity
-from codebot.search.text import words
+from codebot.search.text import query_words
 
 
 class HashingEmbedder:
-    def __init__(self, dimension: int = 64) -> None:
+    def __init__(self, dimension: int = 512) -> None:
         self._identity = EmbedderIdentity("test-hashing", dimension, "0" * 64, 256)
         self.calls = 0
 
@@ -25,7 +25,7 @@ class HashingEmbedder:
 
     def _one(self, text: str) -> np.ndarray:
         v = np.zeros(self._identity.dimension, dtype=np.float32)
-        for w in words(text):
+        for w in query_words(text):  # stopwords out: they would dominate a tiny vocabulary
             h = int.from_bytes(hashlib.blake2b(w.encode(), digest_size=4).digest(), "little")
             v[h % len(v)] += 1.0
         n = np.linalg.norm(v)
@@ -33,6 +33,6 @@ class HashingEmbedder:
 
     def embed_documents(self, texts):
         self.calls += len(texts)
-        return np.stack([self._one(t) for t in texts]) if texts else np.zeros((0, 64), np.float32)
+        return np.stack([self._one(t) for t in texts]) if texts else np.zeros((0, self._identity.dimension), np.float32)
 
     embed_queries = embed_documents

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from ..config import Config
 from ..errors import CodebotError, StoreError
-from ..model import Symbol
+from ..model import TYPE_KINDS, Symbol
 from ..store import Index
 from .text import is_symbol_like, query_words, split_identifier
 
@@ -24,6 +24,8 @@ __all__ = ["Hit", "Searcher", "NotFound", "MODES"]
 MODES = ("hybrid", "bm25", "vector")
 _CANDIDATES = 100  # how deep each retriever looks before fusion
 _RRF_K = 60
+_SAME_FILE_DECAY = 0.5
+_COHERENCE_TOP = 20
 
 # Multipliers by role: a question about behaviour wants the code that implements it, not its tests.
 _ROLE_WEIGHT = {
@@ -174,8 +176,10 @@ class Searcher:
         symbols = self.index.symbols
         terms = {w.lower() for w in query.replace(".", " ").replace("::", " ").split()}
         parts = set(query_words(query))
+        # File coherence counts only strong candidates: in a small index every symbol is a
+        # candidate, and big files would win for being big.
         per_file: dict[str, int] = {}
-        for row in fused:
+        for row in sorted(fused, key=fused.__getitem__, reverse=True)[:_COHERENCE_TOP]:
             per_file[symbols[row].path] = per_file.get(symbols[row].path, 0) + 1
         out = []
         for row, score in fused.items():
@@ -192,10 +196,23 @@ class Searcher:
             score *= _ROLE_WEIGHT.get(s.role, 1.0)
             if s.kind == "chunk":
                 score *= 0.85
-            score *= 1.0 + 0.1 * min(per_file[s.path] - 1, 3)
+            score *= 1.0 + 0.1 * min(max(per_file.get(s.path, 0) - 1, 0), 3)
             out.append((row, score))
         out.sort(key=lambda item: (-item[1], item[0]))
-        return out
+        # Spread the answer over files: each further hit from a file already listed counts half.
+        # A flat top-10 of one file's helpers hides the other files the question touches
+        # (measured on the semble benchmark, BM25 only: NDCG@10 0.763 -> 0.813). A class does
+        # not use up its file: the method the question is about may come right after it.
+        seen: dict[str, int] = {}
+        spread = []
+        for row, score in out:
+            s = symbols[row]
+            n = seen.get(s.path, 0)
+            if s.kind not in TYPE_KINDS:
+                seen[s.path] = n + 1
+            spread.append((row, score * _SAME_FILE_DECAY**n))
+        spread.sort(key=lambda item: (-item[1], item[0]))
+        return spread
 
     # --- exact lookup -----------------------------------------------------------------------------
 
