@@ -83,11 +83,28 @@ class ParseIssue:
     line: int | None = None
 
 
+EDGE_KINDS = ("calls", "contains", "inherits", "imports")
+RESOLUTIONS = ("exact", "unique_name")
+
+
+@dataclass(frozen=True, slots=True)
+class Edge:
+    """A resolved relation between two symbols. ``resolution`` says how sure it is: ``exact``
+    (through an import, self/cls, the MRO...) or ``unique_name`` (the only symbol of that name)."""
+
+    src: str
+    dst: str
+    kind: str
+    line: int = 0
+    resolution: str = "exact"
+
+
 @dataclass(slots=True)
 class FileResult:
     path: str
     language: str
     role: str
+    module: str = ""  # the id prefix of the file's symbols (see parse.module_id)
     symbols: list[Symbol] = field(default_factory=list)
     imports: list[Import] = field(default_factory=list)
     issues: list[ParseIssue] = field(default_factory=list)
@@ -98,6 +115,7 @@ class FileResult:
             "path": self.path,
             "language": self.language,
             "role": self.role,
+            "module": self.module,
             "content_hash": self.content_hash,
             "imports": [asdict(i) for i in self.imports],
             "symbols": [s.to_dict() for s in self.symbols],

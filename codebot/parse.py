@@ -59,7 +59,8 @@ def parse_source(
     module: str | None = None,
 ) -> FileResult:
     """Extract the symbols, imports and chunks of one file's bytes. Never raises on bad input."""
-    result = FileResult(path=path, language=language, role=role, content_hash=blob_id(data))
+    module = module if module is not None else module_id(path)
+    result = FileResult(path, language, role, module, content_hash=blob_id(data))
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     try:
@@ -68,7 +69,6 @@ def parse_source(
     except UnicodeDecodeError as exc:
         reason = f"invalid UTF-8 at byte {exc.start}; read with replacement characters"
         result.issues.append(ParseIssue(path, reason))
-    module = module if module is not None else module_id(path)
     spec = get_spec(language)
     if spec is None:
         result.symbols = line_chunks(path, data, language, role, module, limits)

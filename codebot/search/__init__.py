@@ -24,6 +24,8 @@ __all__ = ["Hit", "Searcher", "NotFound", "MODES"]
 MODES = ("hybrid", "bm25", "vector")
 _CANDIDATES = 100  # how deep each retriever looks before fusion
 _RRF_K = 60
+# RRF weights (lexical, vector): a name leans on keywords, a question on meaning.
+_WEIGHTS = {True: (2.0, 1.0), False: (1.0, 3.0)}
 _SAME_FILE_DECAY = 0.5
 _COHERENCE_TOP = 20
 
@@ -151,12 +153,11 @@ class Searcher:
         rankings: list[tuple[float, list[tuple[int, float]]]] = []
         if mode in ("hybrid", "bm25"):
             lexical = self._lexical_index().search(query_words(query), _CANDIDATES)
-            rankings.append((2.0 if symbol_like else 1.0, lexical))
+            rankings.append((_WEIGHTS[symbol_like][0], lexical))
         if mode in ("hybrid", "vector") and self.has_vectors:
             vector = self.embedder().embed_queries([query])[0]
-            rankings.append(
-                (1.0 if symbol_like else 3.0, self._vector_index().search(vector, _CANDIDATES))
-            )
+            nearest = self._vector_index().search(vector, _CANDIDATES)
+            rankings.append((_WEIGHTS[symbol_like][1], nearest))
         fused: dict[int, float] = {}
         for weight, ranking in rankings:
             for rank, (row, _) in enumerate(ranking):

@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 FIELDS = ("name", "path", "doc", "code")
-BOOSTS = {"name": 4.0, "path": 1.5, "doc": 2.0, "code": 1.0}
+BOOSTS = {"name": 2.0, "path": 1.5, "doc": 2.0, "code": 1.0}
 _HEAP = 64 * 1024 * 1024  # per writer; Tantivy wants at least 15 MB a thread
 
 
