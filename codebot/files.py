@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 from collections.abc import Iterable
 from dataclasses import dataclass
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 from .config import Config
 from .gitio import MODE_LINK, MODE_SUBMODULE, Repo, open_repo
@@ -51,6 +52,7 @@ class Selection:
 
 
 # Directories never worth indexing in a plain (non-git) directory: tools' caches and environments.
+_MODE_PRUNED = -1  # a vendored directory not walked into (outside git)
 _JUNK_DIRS = {
     ".git",
     ".hg",
@@ -135,8 +137,7 @@ _LFS_POINTER = b"version https://git-lfs.github.com/spec/v1"
 
 def role_for_path(path: str, language: str = "") -> str:
     """source, test, example, vendor, generated, docs or config: what ranking needs to know."""
-    parts = PurePosixPath(path).parts
-    dirs, name = parts[:-1], parts[-1] if parts else ""
+    *dirs, name = path.split("/")
     if any(d in _VENDOR_DIRS for d in dirs):
         return "vendor"
     if _GENERATED_FILE.search(name):
@@ -209,25 +210,31 @@ def select_files(path: str | Path, config: Config) -> Selection:
         entries: list[tuple[str, int]] = list(_tracked(repo, sub))
     else:
         target = Path(path).resolve()
-        entries = _walk(root) if target.is_dir() else [(target.name, 0)]
+        prune = set() if config.include_vendor else _VENDOR_DIRS
+        entries = _walk(root, prune) if target.is_dir() else [(target.name, 0)]
     spec = _ignore_spec(root, config, plain=repo is None)
+    base = str(root)
     files: list[SourceFile] = []
     skipped: list[Skipped] = []
     for rel, mode in entries:
         if mode == MODE_SUBMODULE:
             skipped.append(Skipped(rel, "submodule (index it on its own)"))
             continue
+        if mode == _MODE_PRUNED:
+            skipped.append(Skipped(rel + "/", "vendored directory"))
+            continue
         if spec is not None and spec.match_file(rel):
             continue  # ignored on purpose: not worth a line in the summary
-        abspath = root / rel
-        if mode == MODE_LINK or abspath.is_symlink():
-            skipped.append(Skipped(rel, "symbolic link"))
-            continue
+        abspath = os.path.join(base, rel)
         try:
-            size = abspath.stat().st_size
+            st = os.lstat(abspath)  # one system call: is it a link, and how big
         except OSError:
             skipped.append(Skipped(rel, "missing from the work tree"))
             continue
+        if mode == MODE_LINK or stat.S_ISLNK(st.st_mode):
+            skipped.append(Skipped(rel, "symbolic link"))
+            continue
+        size = st.st_size
         if size > config.max_file_bytes:
             skipped.append(Skipped(rel, f"larger than {config.max_file_bytes:,} bytes ({size:,})"))
             continue
@@ -241,7 +248,7 @@ def select_files(path: str | Path, config: Config) -> Selection:
         if role == "generated" and not config.include_generated:
             skipped.append(Skipped(rel, "generated"))
             continue
-        files.append(SourceFile(rel, abspath, language, role))
+        files.append(SourceFile(rel, Path(abspath), language, role))
     return Selection(root, repo, files, skipped)
 
 
@@ -260,16 +267,21 @@ def _tracked(repo: Repo, sub: str) -> Iterable[tuple[str, int]]:
             yield rel, mode
 
 
-def _walk(root: Path) -> list[tuple[str, int]]:
+def _walk(root: Path, prune: frozenset[str] | set[str] = frozenset()) -> list[tuple[str, int]]:
+    """Files under ``root`` (mode 0), directory links (MODE_LINK) and pruned directories
+    (MODE_PRUNED), sorted, leaving tools' caches out."""
     out: list[tuple[str, int]] = []
     for dirpath, dirnames, filenames in os.walk(root):
         base = Path(dirpath).relative_to(root).as_posix()
         kept = []
         for d in sorted(dirnames):
+            rel = d if base == "." else f"{base}/{d}"
             if d in _JUNK_DIRS:
                 continue
             if os.path.islink(os.path.join(dirpath, d)):  # os.walk would skip it without a word
-                out.append((d if base == "." else f"{base}/{d}", MODE_LINK))
+                out.append((rel, MODE_LINK))
+            elif d in prune:
+                out.append((rel, _MODE_PRUNED))
             else:
                 kept.append(d)
         dirnames[:] = kept

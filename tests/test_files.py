@@ -115,7 +115,7 @@ def test_plain_directory_outside_git(tmp_path):
     )
     sel = select_files(tmp_path / "proj", Config())
     assert paths(sel) == [".gitignore", "main.py"]
-    assert reasons(sel) == {"node_modules/pkg/index.js": "vendored"}
+    assert reasons(sel) == {"node_modules/": "vendored directory"}
     assert sel.repo is None
 
 

@@ -23,9 +23,11 @@ __all__ = ["Hit", "Searcher", "NotFound", "MODES"]
 
 MODES = ("hybrid", "bm25", "vector")
 _CANDIDATES = 100  # how deep each retriever looks before fusion
-_RRF_K = 60
+_RRF_K = (
+    10  # small k: the top of each list counts most (semble benchmark: 0.853 -> 0.864 with k=10)
+)
 # RRF weights (lexical, vector): a name leans on keywords, a question on meaning.
-_WEIGHTS = {True: (2.0, 1.0), False: (1.0, 3.0)}
+_WEIGHTS = {True: (2.0, 1.0), False: (1.0, 2.0)}
 _SAME_FILE_DECAY = 0.5
 _COHERENCE_TOP = 20
 

@@ -9,8 +9,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
-FIELDS = ("name", "path", "doc", "code")
-BOOSTS = {"name": 2.0, "path": 1.5, "doc": 2.0, "code": 1.0}
+FIELDS = ("name", "path", "doc", "code", "parts")
+BOOSTS = {"name": 2.0, "path": 1.5, "doc": 2.0, "code": 1.0, "parts": 0.5}
+# "code" and "parts" both get the raw code: Tantivy splits it, in Rust, at punctuation (code) and
+# at camel-case humps too (parts: getUserName -> get user name). Its regex has no lookahead, so
+# an acronym before a word splits badly (HTTPServer -> https erver); names and docstrings, which
+# matter more, are split exactly in Python (text.py).
+_CAMEL = r"[A-Z]?[a-z]+|[A-Z]+|[0-9]+"
 _HEAP = 64 * 1024 * 1024  # per writer; Tantivy wants at least 15 MB a thread
 
 
@@ -21,8 +26,23 @@ def _schema():
     b.add_text_field("id", stored=True, tokenizer_name="raw")  # raw: delete-by-term needs it
     b.add_unsigned_field("row", stored=True, indexed=False)
     for name in FIELDS:
-        b.add_text_field(name, stored=False, tokenizer_name="en_stem")
+        b.add_text_field(
+            name, stored=False, tokenizer_name="camel" if name == "parts" else "en_stem"
+        )
     return b.build()
+
+
+def _register(index) -> None:
+    """Custom tokenizers live in the process, not the index: register them at every open."""
+    import tantivy
+
+    analyzer = (
+        tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.regex(_CAMEL))
+        .filter(tantivy.Filter.lowercase())
+        .filter(tantivy.Filter.stemmer("english"))
+        .build()
+    )
+    index.register_tokenizer("camel", analyzer)
 
 
 def build_lexical(directory: Path, docs: Iterable[tuple[int, str, dict[str, str]]]) -> int:
@@ -31,7 +51,8 @@ def build_lexical(directory: Path, docs: Iterable[tuple[int, str, dict[str, str]
 
     directory.mkdir(parents=True, exist_ok=True)
     index = tantivy.Index(_schema(), path=str(directory))
-    writer = index.writer(heap_size=_HEAP, num_threads=1)
+    _register(index)
+    writer = index.writer(heap_size=_HEAP, num_threads=2)
     count = 0
     for row, symbol_id, fields in docs:
         writer.add_document(tantivy.Document(id=symbol_id, row=row, **fields))
@@ -46,6 +67,7 @@ class LexicalIndex:
         import tantivy
 
         self._index = tantivy.Index.open(str(directory))
+        _register(self._index)
         self._searcher = self._index.searcher()
 
     def search(self, words: list[str], limit: int) -> list[tuple[int, float]]:

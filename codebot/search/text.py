@@ -27,15 +27,35 @@ def split_identifier(word: str) -> list[str]:
     return [p.lower() for p in _PART.findall(word)]
 
 
+# word -> the tokens it stands for beyond its own lowercase pieces. Identifiers repeat endlessly
+# in code, so each is split once per process.
+_EXTRA: dict[str, tuple[str, ...]] = {}
+
+
+def _extra(word: str) -> tuple[str, ...]:
+    found = _EXTRA.get(word)
+    if found is None:
+        if len(_EXTRA) > 1_000_000:
+            _EXTRA.clear()
+        parts = split_identifier(word)
+        whole = word.replace("_", "").lower()
+        if len(parts) > 1 or (parts and parts[0] != whole):
+            found = (whole, *parts)
+        else:
+            found = ()
+        _EXTRA[word] = found
+    return found
+
+
 def words(text: str) -> list[str]:
     """Every identifier as a whole (underscores dropped) and as its parts, lowercased."""
     out: list[str] = []
     for word in _WORD.findall(text):
-        parts = split_identifier(word)
-        whole = word.replace("_", "").lower()
-        if len(parts) > 1 or (parts and parts[0] != whole):
-            out.append(whole)
-        out.extend(parts)
+        extra = _extra(word)
+        if extra:
+            out.extend(extra)
+        else:
+            out.append(word.lower())
     return out
 
 
@@ -63,7 +83,8 @@ def lexical_fields(symbol: Symbol, code: str) -> dict[str, str]:
         "name": " ".join(words(f"{symbol.name} {owner}")),
         "path": " ".join(words(symbol.path)),
         "doc": " ".join(words(symbol.docstring or "")) + " " + (symbol.docstring or ""),
-        "code": " ".join(words(code)),
+        "code": code,
+        "parts": code,
     }
 
 
