@@ -96,7 +96,9 @@ def main() -> None:
     start = time.perf_counter()
     subprocess.run(
         [sys.executable, "-m", "codebot.cli", "search", QUERIES[0], "--index-dir", str(index_dir)],
-        cwd=args.root, check=True, capture_output=True,
+        cwd=args.root,
+        check=True,
+        capture_output=True,
     )
     cli_ms = (time.perf_counter() - start) * 1000
     times.sort()

@@ -40,9 +40,11 @@ def _progress(label: str) -> Callable[[int, int, str], None] | None:
         return None
 
     def report(done: int, total: int, item: str) -> None:
-        if done == total or done % 50 == 0:
+        # `item` is a file path while parsing, or the name of a later phase ("embedding").
+        phase = item if item == "embedding" else label
+        if done == total or done % 25 == 0:
             end = "\n" if done == total else ""
-            click.echo(f"\r{label} {done}/{total}", err=True, nl=False)
+            click.echo(f"\r{phase} {done}/{total}", err=True, nl=False)
             click.echo(end, err=True, nl=False)
 
     return report
@@ -61,7 +63,14 @@ class _Group(click.Group):
         except CodebotError as exc:
             click.echo(f"codebot: error: {exc}", err=True)
             ctx.exit(1)
-        except (click.exceptions.Exit, click.ClickException, click.Abort, KeyboardInterrupt):
+        except KeyboardInterrupt:
+            click.echo(
+                "\ncodebot: interrupted; the index is as it was before this command "
+                "(an interrupted build resumes from its cached vectors when run again)",
+                err=True,
+            )
+            ctx.exit(130)
+        except (click.exceptions.Exit, click.ClickException, click.Abort):
             raise
         except BrokenPipeError:  # `codebot parse . | head`: the reader has all it wanted
             sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - silence the flush at exit
@@ -137,7 +146,7 @@ def index(
     from .indexer import build_index
 
     config = _config(path, index_dir=index_dir, embedder=embedder)
-    report = build_index(path, config, progress=_progress("indexing"), wait=wait)
+    report = build_index(path, config, progress=_progress("parsing"), wait=wait)
     if as_json:
         _print_json(
             {
@@ -317,6 +326,198 @@ def eval_(file: str, k: int, mode: str, index_dir: str | None, as_json: bool) ->
         _print_json(report.to_dict())
     else:
         click.echo(report.format_text())
+
+
+# --- the call graph -------------------------------------------------------------------------------
+
+
+def _graph_symbol(index_dir: str | None, symbol_id: str):
+    """(index, row) of the one symbol ``symbol_id`` names, looked up like `codebot find`."""
+    searcher = _searcher(index_dir)
+    matches = searcher.find(symbol_id)  # a miss raises NotFound, with suggestions
+    if len(matches) > 1:
+        listing = "\n".join(f"  {s.id}  {s.path}:{s.start_line}" for s in matches[:20])
+        more = f"\n  ... and {len(matches) - 20} more" if len(matches) > 20 else ""
+        raise CodebotError(
+            f"{symbol_id!r} names {len(matches)} symbols; give one id:\n{listing}{more}"
+        )
+    index = searcher.index
+    return index, index.by_id[matches[0].id]
+
+
+def _depth_option(default: int, most: int) -> Callable:
+    return click.option(
+        "--depth",
+        type=click.IntRange(1, most),
+        default=default,
+        show_default=True,
+        help="How many calls away to go.",
+    )
+
+
+def _neighbors(symbol_id: str, depth: int, index_dir: str | None, as_json: bool, direction: str):
+    from .graph_output import neighbors_doc, neighbors_text
+
+    index, row = _graph_symbol(index_dir, symbol_id)
+    walk = index.graph.callers if direction == "callers" else index.graph.callees
+    found = walk(row, depth)
+    if as_json:
+        _print_json(neighbors_doc(index.symbols, row, direction, depth, found))
+        return
+    for line in neighbors_text(index.symbols, row, direction, found):
+        click.echo(line)
+
+
+@main.command()
+@click.argument("symbol_id", metavar="ID")
+@_depth_option(1, 10)
+@_index_options
+@json_option
+def callers(symbol_id: str, depth: int, index_dir: str | None, as_json: bool) -> None:
+    """Who calls ID (as found by `codebot find`), and with --depth who calls them.
+
+    One line per caller: its distance, id, location and the line of the call. Only resolved calls
+    count; an edge found by a repository-unique name is marked (unique name). --json follows
+    schemas/graph-neighbors.schema.json.
+    """
+    _neighbors(symbol_id, depth, index_dir, as_json, "callers")
+
+
+@main.command()
+@click.argument("symbol_id", metavar="ID")
+@_depth_option(1, 10)
+@_index_options
+@json_option
+def callees(symbol_id: str, depth: int, index_dir: str | None, as_json: bool) -> None:
+    """What ID calls in this repository, and with --depth what those call.
+
+    Calls into libraries and builtins are not listed (see `codebot stats`). --json follows
+    schemas/graph-neighbors.schema.json.
+    """
+    _neighbors(symbol_id, depth, index_dir, as_json, "callees")
+
+
+@main.command()
+@click.argument("symbol_id", metavar="ID")
+@_depth_option(4, 20)
+@_index_options
+@json_option
+def chain(symbol_id: str, depth: int, index_dir: str | None, as_json: bool) -> None:
+    """The execution tree below ID: what it calls, in call order, and what those call.
+
+    A call back into a function on the current path is marked (cycle); a function already
+    expanded higher up is marked (see above) instead of repeated. --json follows
+    schemas/chain.schema.json.
+    """
+    from .graph_output import chain_doc, chain_text
+
+    index, row = _graph_symbol(index_dir, symbol_id)
+    tree = index.graph.chain(row, depth)
+    if as_json:
+        _print_json(chain_doc(index.symbols, tree, depth))
+        return
+    for line in chain_text(index.symbols, tree):
+        click.echo(line)
+
+
+@main.command()
+@click.option("--all", "all_roles", is_flag=True, help="Include tests, examples and docs.")
+@click.option("-n", "--limit", type=click.IntRange(1), help="Print at most this many.")
+@_index_options
+@json_option
+def entrypoints(all_roles: bool, limit: int | None, index_dir: str | None, as_json: bool) -> None:
+    """Functions called by nobody in the repository that call others: mains, commands, handlers.
+
+    Source code only unless --all (every test would be one). --json follows
+    schemas/entrypoints.schema.json.
+    """
+    from .graph_output import entrypoints_doc
+    from .store import open_index
+
+    index = open_index(".", _config(".", index_dir=index_dir))
+    symbols = index.symbols
+    rows = [
+        r for r in index.graph.entry_points.tolist() if all_roles or symbols[r].role == "source"
+    ]
+    doc = entrypoints_doc(index, rows[:limit] if limit else rows)
+    if as_json:
+        _print_json(doc)
+        return
+    for item in doc["results"]:
+        click.echo(
+            f"{item['path']}:{item['start_line']}  {item['kind']:<9} {item['id']}  "
+            f"(calls {item['callees']})"
+        )
+
+
+@main.group()
+def graph() -> None:
+    """The call graph as a whole."""
+
+
+@graph.command("export")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["json", "dot", "mermaid"]),
+    default="json",
+    show_default=True,
+)
+@click.option("--around", metavar="ID", help="Only the symbols within --depth calls of ID.")
+@_depth_option(2, 10)
+@click.option(
+    "--kind",
+    "kinds",
+    type=click.Choice(["calls", "contains", "inherits", "imports"]),
+    multiple=True,
+    help="Edge kinds to export (repeatable; default: calls).",
+)
+@_index_options
+def graph_export(
+    fmt: str, around: str | None, depth: int, kinds: tuple[str, ...], index_dir: str | None
+) -> None:
+    """Print the graph (or the part --around a symbol) as JSON, Graphviz DOT or Mermaid.
+
+    JSON follows schemas/graph-export.schema.json. Edges resolved by a unique name only are
+    dashed in DOT and Mermaid.
+    """
+    from .graph_output import export_doc, export_dot, export_mermaid
+
+    kinds = kinds or ("calls",)
+    if around is not None:
+        index, center = _graph_symbol(index_dir, around)
+        rows = index.graph.neighborhood([center], depth, kinds)
+    else:
+        from .store import open_index
+
+        index, center = open_index(".", _config(".", index_dir=index_dir)), None
+        rows = range(index.graph.n)
+    g = index.graph
+    edges = g.edges_among(rows, kinds)
+    if center is None:  # the whole graph: only the symbols that take part in an edge
+        rows = sorted({int(r) for e in edges for r in (g.src[e], g.dst[e])})
+    doc = export_doc(index, list(rows), edges, kinds, center, depth if around else None)
+    if fmt == "json":
+        _print_json(doc)
+    else:
+        click.echo((export_dot if fmt == "dot" else export_mermaid)(doc), nl=False)
+
+
+@main.command()
+@_index_options
+@json_option
+def stats(index_dir: str | None, as_json: bool) -> None:
+    """Symbols, edges by kind and resolution, resolved / unresolved / external calls, per
+    language, and the largest communities. --json follows schemas/stats.schema.json."""
+    from .graph_output import stats_doc, stats_text
+    from .store import open_index
+
+    doc = stats_doc(open_index(".", _config(".", index_dir=index_dir)))
+    if as_json:
+        _print_json(doc)
+        return
+    for line in stats_text(doc):
+        click.echo(line)
 
 
 def _summary(report: Any, quiet_when_clean: bool = False) -> None:

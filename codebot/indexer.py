@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .config import Config
-from .model import TYPE_KINDS, Symbol
+from .model import TYPE_KINDS, FileResult, Symbol
 from .parse import ParseReport, parse_path
 from .store import (
     FileEntry,
@@ -26,7 +26,7 @@ from .store import (
     write_generation,
 )
 
-__all__ = ["BuildReport", "build_index", "symbol_code"]
+__all__ = ["BuildReport", "build_index"]
 
 Progress = Callable[[int, int, str], None]
 
@@ -45,33 +45,26 @@ class BuildReport:
         return self.manifest.counts
 
 
-def symbol_code(source: bytes, symbol: Symbol) -> str:
-    """The text of a symbol's lines in its file's bytes."""
-    lines = source.splitlines(keepends=True)
-    return b"".join(lines[symbol.start_line - 1 : symbol.end_line]).decode("utf-8", "replace")
-
-
-def _code_of_all(report: ParseReport) -> dict[str, str]:
-    """The text each symbol is indexed by, splitting each file into lines once.
+def _indexed_code(f: FileResult, data: bytes) -> list[str]:
+    """The text each symbol of a file is indexed by, in symbol order.
 
     A type is indexed by its own code: its header, docstring and fields, with each member cut
     down to its first line. The members are symbols of their own, and a class that repeated all
     their bodies would outrank the one method a question is about.
     """
-    code: dict[str, str] = {}
-    for f in report.files:
-        lines = report.sources[f.path].splitlines(keepends=True)
-        children: dict[str, list[Symbol]] = {}
-        for s in f.symbols:
-            if s.parent is not None:
-                children.setdefault(s.parent, []).append(s)
-        for s in f.symbols:
-            kept = lines[s.start_line - 1 : s.end_line]
-            if s.kind in TYPE_KINDS and s.id in children:
-                drop = {n for c in children[s.id] for n in range(c.start_line + 1, c.end_line + 1)}
-                kept = [line for n, line in enumerate(kept, s.start_line) if n not in drop]
-            code[s.id] = b"".join(kept).decode("utf-8", "replace")
-    return code
+    lines = data.splitlines(keepends=True)
+    children: dict[str, list[Symbol]] = {}
+    for s in f.symbols:
+        if s.parent is not None:
+            children.setdefault(s.parent, []).append(s)
+    out = []
+    for s in f.symbols:
+        kept = lines[s.start_line - 1 : s.end_line]
+        if s.kind in TYPE_KINDS and s.id in children:
+            drop = {n for c in children[s.id] for n in range(c.start_line + 1, c.end_line + 1)}
+            kept = [line for n, line in enumerate(kept, s.start_line) if n not in drop]
+        out.append(b"".join(kept).decode("utf-8", "replace"))
+    return out
 
 
 def build_index(
@@ -85,33 +78,41 @@ def build_index(
 
     ``embedder`` overrides the one the config names (tests inject one to share a loaded model).
     """
-    from .search.lexical import build_lexical
+    from .search.lexical import LexicalWriter
     from .search.text import embedding_text, lexical_fields
 
     started = time.perf_counter()
     timings: dict[str, float] = {}
     root, index_dir, subtree = index_location(path, config)
     with lock_for_writing(index_dir, wait=wait):
+        gen = new_generation_dir(index_dir)
+        lexical = LexicalWriter(gen / "lexical")
+        code: list[str] = []  # indexed text of each symbol, by row
+
+        def index_file(f: FileResult, data: bytes) -> None:
+            # Runs as each file is parsed: Tantivy indexes it on the other core meanwhile.
+            for s, text in zip(f.symbols, _indexed_code(f, data)):
+                lexical.add(len(code), s.id, lexical_fields(s, text))
+                code.append(text)
+
         t = time.perf_counter()
-        report = parse_path(path, config, progress=progress, keep_sources=True)
+        report = parse_path(path, config, progress=progress, on_file=index_file)
         timings["parse"] = time.perf_counter() - t
 
-        symbols = [s for f in report.files for s in f.symbols]
-        code = _code_of_all(report)
-        gen = new_generation_dir(index_dir)
-
         t = time.perf_counter()
+        lexical.close()
+        symbols = [s for f in report.files for s in f.symbols]
         (gen / "symbols.msgpack").write_bytes(pack_symbols(symbols))
         files = [
             FileEntry(f.path, f.content_hash, f.language, f.role, tuple(s.id for s in f.symbols))
             for f in report.files
         ]
         (gen / "files.msgpack").write_bytes(pack_files(files))
-        build_lexical(
-            gen / "lexical",
-            ((row, s.id, lexical_fields(s, code[s.id])) for row, s in enumerate(symbols)),
-        )
         timings["lexical"] = time.perf_counter() - t
+
+        t = time.perf_counter()
+        graph_counts = _write_graph(gen, report, symbols)
+        timings["graph"] = time.perf_counter() - t
 
         if embedder is None and config.embedder != "none":
             from .embed import load_embedder
@@ -120,7 +121,7 @@ def build_index(
         embedded = 0
         if embedder is not None:
             t = time.perf_counter()
-            texts = [embedding_text(s, code[s.id]) for s in symbols]
+            texts = [embedding_text(s, text) for s, text in zip(symbols, code)]
             vectors, embedded = _embed(embedder, texts, index_dir / "cache", progress)
             import numpy as np
 
@@ -148,6 +149,7 @@ def build_index(
                 "vectors": len(symbols) if embedder is not None else 0,
                 "skipped": len(report.skipped),
                 "issues": len(report.issues),
+                **graph_counts,
             },
             checksums={},
             skipped=[{"path": s.path, "reason": s.reason} for s in report.skipped],
@@ -156,6 +158,22 @@ def build_index(
     return BuildReport(
         index_dir, manifest, report, time.perf_counter() - started, timings, embedded
     )
+
+
+def _write_graph(gen: Path, report: ParseReport, symbols: list[Symbol]) -> dict[str, int]:
+    """Resolve the calls, build the graph and its analytics, write ``graph.msgpack``; returns the
+    counts the manifest records."""
+    from .graph import GRAPH_FILE, build_graph
+    from .resolve import resolve
+
+    resolution = resolve(report.files)
+    graph = build_graph(symbols, resolution.edges, resolution.external, resolution.unresolved)
+    graph.save(gen / GRAPH_FILE)
+    return {
+        "edges": len(graph),
+        "external_calls": int(graph.external.sum()),
+        "unresolved_calls": int(graph.unresolved.sum()),
+    }
 
 
 def _embed(embedder, texts: list[str], cache_dir: Path, progress: Progress | None):

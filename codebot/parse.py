@@ -231,7 +231,11 @@ def _name_of(
                 first = i
                 break
         i += 1
-    if first is None or names[first].end_byte > end or names[first].end_byte == names[first].start_byte:
+    if (
+        first is None
+        or names[first].end_byte > end
+        or names[first].end_byte == names[first].start_byte
+    ):
         return None
     return first
 
@@ -302,8 +306,6 @@ class ParseReport:
     files: list[FileResult]
     skipped: list[Skipped]
     repo: Repo | None = None
-    # The bytes of every parsed file, when asked for (the indexer needs the code of each symbol).
-    sources: dict[str, bytes] | None = None
 
     @property
     def issues(self) -> list[ParseIssue]:
@@ -332,12 +334,13 @@ def parse_path(
     path: str | os.PathLike,
     config: Config,
     progress: Callable[[int, int, str], None] | None = None,
-    keep_sources: bool = False,
+    on_file: Callable[[FileResult, bytes], None] | None = None,
 ) -> ParseReport:
     """Parse every file :func:`~codebot.files.select_files` picks under ``path``.
 
     A file that cannot be read or is not text is skipped with its reason; a file that parses
-    badly keeps what could be extracted and carries the problem in its ``issues``.
+    badly keeps what could be extracted and carries the problem in its ``issues``. ``on_file``
+    sees each parsed file with its bytes as soon as it is done (the indexer streams them on).
     """
     selection = select_files(path, config)
     limits = ChunkLimits(config.chunk_max_chars, config.chunk_max_lines)
@@ -345,7 +348,6 @@ def parse_path(
     skipped = list(selection.skipped)
     modules = _module_ids([f.path for f in selection.files])
     total = len(selection.files)
-    sources: dict[str, bytes] | None = {} if keep_sources else None
     for n, source in enumerate(selection.files, 1):
         if progress is not None:
             progress(n, total, source.path)
@@ -358,15 +360,14 @@ def parse_path(
         if reason is not None:
             skipped.append(Skipped(source.path, reason))
             continue
-        if sources is not None:
-            sources[source.path] = data
-        results.append(
-            parse_source(
-                source.path, data, source.language, source.role, limits, modules[source.path]
-            )
+        result = parse_source(
+            source.path, data, source.language, source.role, limits, modules[source.path]
         )
+        results.append(result)
+        if on_file is not None:
+            on_file(result, data)
     skipped.sort(key=lambda s: s.path)
-    return ParseReport(str(selection.root), results, skipped, selection.repo, sources)
+    return ParseReport(str(selection.root), results, skipped, selection.repo)
 
 
 def _module_ids(paths: list[str]) -> dict[str, str]:

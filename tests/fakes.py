@@ -33,6 +33,10 @@ class HashingEmbedder:
 
     def embed_documents(self, texts):
         self.calls += len(texts)
-        return np.stack([self._one(t) for t in texts]) if texts else np.zeros((0, self._identity.dimension), np.float32)
+        return (
+            np.stack([self._one(t) for t in texts])
+            if texts
+            else np.zeros((0, self._identity.dimension), np.float32)
+        )
 
     embed_queries = embed_documents

@@ -45,7 +45,12 @@ def test_parse_json_follows_the_schema(make_repo, validate):
     for f in data["files"]:
         for symbol in f["symbols"]:
             validate(symbol, "symbol.schema.json")
-    place = next(s for f in data["files"] for s in f["symbols"] if s["id"] == "shop.orders.OrderService.place")
+    place = next(
+        s
+        for f in data["files"]
+        for s in f["symbols"]
+        if s["id"] == "shop.orders.OrderService.place"
+    )
     assert place["parameters"][1:] == [
         {"name": "order_id", "type": "int", "default": None},
         {"name": "express", "type": "bool", "default": "False"},

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 import pytest
 
@@ -67,7 +66,12 @@ def test_skips_are_counted_with_reasons(make_repo):
 
 
 def test_settings_bring_vendored_and_generated_back(make_repo):
-    repo = make_repo({"vendor/lib.py": "def v():\n    pass\n", "gen.go": "// Code generated. DO NOT EDIT.\npackage x\n"})
+    repo = make_repo(
+        {
+            "vendor/lib.py": "def v():\n    pass\n",
+            "gen.go": "// Code generated. DO NOT EDIT.\npackage x\n",
+        }
+    )
     report = parse_path(repo, Config(include_vendor=True, include_generated=True))
     roles = {f.path: f.role for f in report.files}
     assert roles == {"gen.go": "source", "vendor/lib.py": "vendor"}
@@ -89,7 +93,16 @@ def test_codebotignore_and_ignore_setting(make_repo):
 def test_submodule_is_skipped_and_said(make_repo, tmp_path):
     inner = make_repo({"lib.py": "def lib():\n    pass\n"}, name="inner")
     outer = make_repo({"main.py": "def main():\n    pass\n"}, name="outer")
-    git(outer, "-c", "protocol.file.allow=always", "submodule", "add", "-q", str(inner), "deps/inner")
+    git(
+        outer,
+        "-c",
+        "protocol.file.allow=always",
+        "submodule",
+        "add",
+        "-q",
+        str(inner),
+        "deps/inner",
+    )
     git(outer, "commit", "-q", "-m", "add submodule")
     sel = select_files(outer, Config())
     assert "main.py" in paths(sel)

@@ -61,7 +61,11 @@ def test_fifty_thousand_lines():
 def test_deeply_nested_code_does_not_crash():
     depth = 400
     body = "".join("    " * i + "if x:\n" for i in range(depth)) + "    " * depth + "call()\n"
-    r = parse_source("deep.py", ("def f(x):\n" + "".join("    " + line + "\n" for line in body.splitlines())).encode(), "python")
+    r = parse_source(
+        "deep.py",
+        ("def f(x):\n" + "".join("    " + line + "\n" for line in body.splitlines())).encode(),
+        "python",
+    )
     assert "deep.f" in ids(r)
     nested = "x = " + "[" * 3000 + "]" * 3000 + "\n"
     r = parse_source("brackets.py", nested.encode(), "python")
@@ -92,7 +96,9 @@ def test_oversized_module_code_is_split_and_small_pieces_merged():
         assert "def f" not in text
     # Every line outside the function is in exactly one chunk: nothing is unsearchable.
     covered = sorted(line for c in chunks for line in range(c.start_line, c.end_line + 1))
-    expected = [i + 1 for i, line in enumerate(body_lines) if line.strip() and not (404 <= i + 1 <= 405)]
+    expected = [
+        i + 1 for i, line in enumerate(body_lines) if line.strip() and not (404 <= i + 1 <= 405)
+    ]
     assert [n for n in covered if body_lines[n - 1].strip()] == expected
 
 

@@ -35,15 +35,15 @@ class Cart:
         """Sum of price times quantity over every item in the cart."""
         return sum(p.price * q for p, q in self.items)
 ''',
-    "shop/payment.go": '''
+    "shop/payment.go": """
 package shop
 
 // ChargeCard charges a credit card through the payment gateway and returns the receipt id.
 func ChargeCard(card string, amountCents int) (string, error) {
 	return gateway.Charge(card, amountCents)
 }
-''',
-    "web/src/login.ts": '''
+""",
+    "web/src/login.ts": """
 /** Check a user's password against the stored bcrypt hash. */
 export async function verifyPassword(user: User, password: string): Promise<boolean> {
   return bcrypt.compare(password, user.passwordHash);
@@ -55,8 +55,8 @@ export class SessionStore {
     return this.sessions.deleteWhere((s) => s.expires < now);
   }
 }
-''',
-    "shop/Inventory.java": '''
+""",
+    "shop/Inventory.java": """
 package shop;
 
 public class Inventory {
@@ -65,15 +65,15 @@ public class Inventory {
         warehouse.decrement(sku, count);
     }
 }
-''',
-    "tests/test_cart.py": '''
+""",
+    "tests/test_cart.py": """
 from shop.cart import Cart
 
 
 def test_total_price():
     cart = Cart()
     assert cart.total_price() == 0
-''',
+""",
     "README.md": "# Shop\\n\\nA demo shop: cart, payments, inventory and logins.\\n",
 }
 
@@ -116,7 +116,10 @@ def test_a_known_question_finds_the_known_function_in_the_top_3(searcher, query,
 def test_names_rank_their_definition_first(searcher):
     assert searcher.search("total_price", k=1)[0].id == "shop.cart.Cart.total_price"
     assert searcher.search("ChargeCard", k=1)[0].id == "shop.payment.ChargeCard"
-    assert searcher.search("SessionStore.purgeExpired", k=1)[0].id == "web.src.login.SessionStore.purgeExpired"
+    assert (
+        searcher.search("SessionStore.purgeExpired", k=1)[0].id
+        == "web.src.login.SessionStore.purgeExpired"
+    )
 
 
 def test_source_outranks_its_test(searcher):
@@ -124,7 +127,10 @@ def test_source_outranks_its_test(searcher):
     assert ids.index("shop.cart.Cart.total_price") < ids.index("tests.test_cart.test_total_price")
 
 
-@pytest.mark.parametrize("query", ["foo(bar", "a:b", '"unclosed', "[a-z]+*?", "ünïcödé ☃", "", "   ", "AND OR NOT", "-x +y"])
+@pytest.mark.parametrize(
+    "query",
+    ["foo(bar", "a:b", '"unclosed', "[a-z]+*?", "ünïcödé ☃", "", "   ", "AND OR NOT", "-x +y"],
+)
 def test_any_text_is_a_valid_query(searcher, query):
     for mode in ("hybrid", "bm25", "vector"):
         assert isinstance(searcher.search(query, k=5, mode=mode), list)
@@ -160,7 +166,9 @@ def test_unknown_mode_and_vectors_missing_are_clear_errors(shop, tmp_path):
 
 
 def run(*args, cwd):
-    return subprocess.run([sys.executable, "-m", "codebot.cli", *args], cwd=cwd, capture_output=True, text=True)
+    return subprocess.run(
+        [sys.executable, "-m", "codebot.cli", *args], cwd=cwd, capture_output=True, text=True
+    )
 
 
 def test_cli_end_to_end_with_the_builtin_embedder(shop, tmp_path, validate):
@@ -172,7 +180,16 @@ def test_cli_end_to_end_with_the_builtin_embedder(shop, tmp_path, validate):
     assert built["manifest"]["embedder"]["provider"] == "builtin"
     assert built["manifest"]["counts"]["vectors"] == built["manifest"]["counts"]["symbols"]
 
-    out = run("search", "how do I charge a credit card", "--json", "-k", "3", "--index-dir", index_dir, cwd=shop)
+    out = run(
+        "search",
+        "how do I charge a credit card",
+        "--json",
+        "-k",
+        "3",
+        "--index-dir",
+        index_dir,
+        cwd=shop,
+    )
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)
     validate(data, "search-result.schema.json")
@@ -180,8 +197,23 @@ def test_cli_end_to_end_with_the_builtin_embedder(shop, tmp_path, validate):
 
     batch = '{"query": "verify password hash"}\nremove expired sessions\n'
     out = subprocess.run(
-        [sys.executable, "-m", "codebot.cli", "search", "--batch", "-", "-k", "3", "--code", "--index-dir", index_dir],
-        cwd=shop, input=batch, capture_output=True, text=True,
+        [
+            sys.executable,
+            "-m",
+            "codebot.cli",
+            "search",
+            "--batch",
+            "-",
+            "-k",
+            "3",
+            "--code",
+            "--index-dir",
+            index_dir,
+        ],
+        cwd=shop,
+        input=batch,
+        capture_output=True,
+        text=True,
     )
     assert out.returncode == 0, out.stderr
     lines = [json.loads(line) for line in out.stdout.splitlines()]

@@ -33,9 +33,12 @@ def test_manifest_is_the_commit_point_and_validates(make_repo, validate):
     data = json.loads((index_dir / "manifest.json").read_text())
     validate(data, "manifest.schema.json")
     assert data["generation"] == "gen-1"
-    assert data["commit"] == subprocess.run(
-        ["git", "rev-parse", "HEAD"], cwd=repo, capture_output=True, text=True
-    ).stdout.strip()
+    assert (
+        data["commit"]
+        == subprocess.run(
+            ["git", "rev-parse", "HEAD"], cwd=repo, capture_output=True, text=True
+        ).stdout.strip()
+    )
     assert data["counts"]["symbols"] == 2 and data["embedder"] is None
     assert verify(index_dir, read_manifest(index_dir)) == []
 
@@ -80,7 +83,9 @@ def test_interrupted_build_leaves_the_previous_index_and_resumes(make_repo):
 def test_killed_process_leaves_a_readable_index(make_repo):
     files = dict(FILES)
     for i in range(1500):
-        files[f"gen/mod_{i}.py"] = "".join(f"def f{j}(x):\n    return g(x) + {j}\n\n" for j in range(20))
+        files[f"gen/mod_{i}.py"] = "".join(
+            f"def f{j}(x):\n    return g(x) + {j}\n\n" for j in range(20)
+        )
     repo = make_repo(files)
     build_index(repo, Config(embedder="none"))
     index_dir = repo / ".git" / "codebot"
@@ -90,7 +95,11 @@ def test_killed_process_leaves_a_readable_index(make_repo):
         stderr=subprocess.DEVNULL,
     )
     deadline = time.monotonic() + 60
-    while not (index_dir / "gen-2.tmp").exists() and proc.poll() is None and time.monotonic() < deadline:
+    while (
+        not (index_dir / "gen-2.tmp").exists()
+        and proc.poll() is None
+        and time.monotonic() < deadline
+    ):
         time.sleep(0.002)
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait()

@@ -230,12 +230,14 @@ class Searcher:
         if row is not None:
             return [index.symbols[row]]
         found = [index.symbols[r] for r in index.by_name.get(name, [])]
+        ids = index.symbols.column("id")
         if not found and "." in name:
             suffix = "." + name
-            found = [s for s in index.symbols if s.id.endswith(suffix)]
+            found = [index.symbols[row] for row, sid in enumerate(ids) if sid.endswith(suffix)]
         if found:
             return sorted(found, key=lambda s: (s.kind == "chunk", s.path, s.start_line))
-        pool = list(index.by_name) + [s.id for s in index.symbols if s.kind != "chunk"]
+        kinds = index.symbols.column("kind")
+        pool = list(index.by_name) + [sid for sid, kind in zip(ids, kinds) if kind != "chunk"]
         raise NotFound(name, difflib.get_close_matches(name, pool, n=5, cutoff=0.6))
 
 

@@ -78,7 +78,7 @@ def test_definitions_ids_kinds_lines(parse):
         Parameter("*args"),
         Parameter("**kw"),
     )
-    assert fetch.signature.startswith("@cache @app.route(\"/items\") async def fetch(url: str")
+    assert fetch.signature.startswith('@cache @app.route("/items") async def fetch(url: str')
     attempt = p["src.pkg.repo.fetch.attempt"]
     assert (attempt.kind, attempt.parent, attempt.class_name) == ("function", fetch.id, None)
     assert p.calls("src.pkg.repo.fetch.attempt") == ["os.path.join"]

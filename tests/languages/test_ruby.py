@@ -218,7 +218,9 @@ def test_imports(parse):
 def test_module_code_becomes_chunks(parse):
     p = parse("ruby", PATH, SOURCE)
     chunks = [s for s in p.result.symbols if s.kind == "chunk"]
-    assert [(c.start_line, c.end_line) for c in chunks] == [(1, 4)]  # the comment above `module App` is its docstring, not a chunk
+    assert [(c.start_line, c.end_line) for c in chunks] == [
+        (1, 4)
+    ]  # the comment above `module App` is its docstring, not a chunk
 
 
 def test_module_functions_and_singletons(parse):

@@ -1,0 +1,959 @@
+"""Call resolution: the Python suite (precision/recall per category) and programs per language.
+
+The suite lives in ``tests/fixtures/callgraph/``: one small program per directory with its
+expected call graph (``expected.json``). All programs are resolved together, as one repository,
+so a name defined in two programs is ambiguous the way it would be in a real repository.
+"""
+
+from __future__ import annotations
+
+import json
+import textwrap
+import time
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+
+from codebot.model import Call, FileResult, Import, Symbol
+from codebot.parse import module_id, parse_source
+from codebot.resolve import Resolution, resolve
+
+SUITE = Path(__file__).parent / "fixtures" / "callgraph"
+
+
+def _parse(files: dict[str, str], language: str | None = None) -> list[FileResult]:
+    langs = {".py": "python", ".ts": "typescript", ".js": "javascript", ".go": "go"}
+    langs |= {".java": "java", ".rs": "rust", ".cpp": "cpp", ".hpp": "cpp", ".rb": "ruby"}
+    langs |= {".kt": "kotlin", ".cs": "csharp", ".php": "php", ".swift": "swift"}
+    langs |= {".scala": "scala", ".c": "c", ".h": "c"}
+    modules = {p: module_id(p) for p in files}
+    clash = [m for m in modules.values() if list(modules.values()).count(m) > 1]
+    out = []
+    for path, code in files.items():
+        lang = language or langs[Path(path).suffix]
+        module = modules[path] + (Path(path).suffix if modules[path] in clash else "")
+        data = textwrap.dedent(code).lstrip("\n").encode()
+        out.append(parse_source(path, data, lang, module=module))
+    return out
+
+
+def _calls(res: Resolution) -> dict[tuple[str, str], str]:
+    return {(e.src, e.dst): e.resolution for e in res.edges if e.kind == "calls"}
+
+
+def _from(res: Resolution, src: str) -> set[str]:
+    return {dst for (s, dst) in _calls(res) if s == src}
+
+
+# --- the Python suite --------------------------------------------------------------------------
+
+
+def _suite() -> tuple[list[FileResult], dict[str, tuple[str, set[tuple[str, str]]]]]:
+    files = []
+    for path in sorted(SUITE.rglob("*.py")):
+        rel = path.relative_to(SUITE).as_posix()
+        files.append(parse_source(rel, path.read_bytes(), "python"))
+    programs = {}
+    for exp in sorted(SUITE.glob("*/expected.json")):
+        prog = exp.parent.name
+        data = json.loads(exp.read_text())
+        want = {(f"{prog}.{a}", f"{prog}.{b}") for a, b in data["calls"]}
+        programs[prog] = (data["category"], want)
+    return files, programs
+
+
+def suite_scores() -> tuple[dict[str, tuple[int, int, int]], Resolution]:
+    """(true positives, false positives, false negatives) per category, and the resolution."""
+    files, programs = _suite()
+    res = resolve(files)
+    found = set(_calls(res))
+    scores: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
+    for prog, (category, want) in programs.items():
+        got = {e for e in found if e[0].startswith(prog + ".")}
+        s = scores[category]
+        s[0] += len(want & got)
+        s[1] += len(got - want)
+        s[2] += len(want - got)
+    return {k: (v[0], v[1], v[2]) for k, v in scores.items()}, res
+
+
+def test_suite_covers_the_categories():
+    _, programs = _suite()
+    categories = {c for c, _ in programs.values()}
+    assert categories == {
+        "arguments",
+        "assignments",
+        "builtins",
+        "classes",
+        "decorators",
+        "dicts_lists",
+        "direct_calls",
+        "dynamic_dispatch",
+        "exceptions",
+        "external",
+        "generators",
+        "imports",
+        "kwargs",
+        "lambdas",
+        "mro",
+        "nested",
+        "returns",
+    }
+    # every expected id names a symbol the parser found
+    files, _ = _suite()
+    ids = {s.id for f in files for s in f.symbols}
+    for prog, (_, want) in programs.items():
+        for src, dst in want:
+            assert src in ids and dst in ids, (prog, src, dst)
+
+
+def test_suite_precision_and_recall(capsys):
+    scores, _ = suite_scores()
+    tp = sum(s[0] for s in scores.values())
+    fp = sum(s[1] for s in scores.values())
+    fn = sum(s[2] for s in scores.values())
+    with capsys.disabled():
+        print("\ncategory            precision  recall")
+        for cat, (t, f, n) in sorted(scores.items()):
+            print(f"{cat:18s}  {t / max(t + f, 1):9.3f}  {t / max(t + n, 1):6.3f}")
+        print(f"{'overall':18s}  {tp / (tp + fp):9.3f}  {tp / (tp + fn):6.3f}")
+    assert tp / (tp + fp) >= 0.95
+    assert tp / (tp + fn) >= 0.75
+    # Calls into builtins and libraries never make edges.
+    assert scores["builtins"][1] == 0 and scores["external"][1] == 0
+
+
+def test_suite_counts_external_and_unresolved():
+    _, res = suite_scores()
+    assert res.external["external_1.loader.load"] >= 3  # os.path.exists, open, json.load, ...
+    assert res.external["builtins_1.stats.main"] >= 5
+    assert "dicts_lists_1.commands.dispatch" in res.unresolved  # HANDLERS[command]()
+    s = res.stats
+    assert s["calls"] == s["resolved"] + s["external"] + s["unresolved"] + s["ignored"]
+
+
+# --- Python rules ------------------------------------------------------------------------------
+
+
+def test_python_src_layout_and_ambiguous_suffix():
+    files = _parse(
+        {
+            "src/shop/__init__.py": "",
+            "src/shop/cart.py": "def total():\n    pass\n",
+            "app/main.py": "from shop.cart import total\n\ndef main():\n    total()\n",
+            # `util` is ambiguous: two directories that are no packages hold one
+            "a/util.py": "def helper():\n    pass\n",
+            "b/util.py": "def helper():\n    pass\n",
+            "c/run.py": "import util\n\ndef go():\n    util.helper()\n",
+        }
+    )
+    res = resolve(files)
+    assert _calls(res)[("app.main.main", "src.shop.cart.total")] == "exact"
+    assert _from(res, "c.run.go") == set()
+    assert res.unresolved["c.run.go"] == 1
+
+
+def test_python_stdlib_names_are_not_repository_modules():
+    files = _parse(
+        {
+            "pkg/__init__.py": "",
+            "pkg/json.py": "def loads(s):\n    pass\n",
+            "pkg/api.py": "import json\n\ndef read(s):\n    return json.loads(s)\n",
+            "pkg/local.py": "from . import json\n\ndef read(s):\n    return json.loads(s)\n",
+        }
+    )
+    res = resolve(files)
+    assert _from(res, "pkg.api.read") == set()
+    assert res.external["pkg.api.read"] == 1
+    assert _from(res, "pkg.local.read") == {"pkg.json.loads"}
+
+
+def test_python_fallback_unique_only():
+    files = _parse(
+        {
+            "m.py": """
+            class A:
+                def only_here(self):
+                    pass
+                def twice(self):
+                    pass
+                def append(self, x):
+                    pass
+
+            class B:
+                def twice(self):
+                    pass
+
+            def use(x):
+                x.only_here()
+                x.twice()
+                x.append(1)
+                x.nowhere()
+            """
+        }
+    )
+    res = resolve(files)
+    calls = _calls(res)
+    assert calls[("m.use", "m.A.only_here")] == "unique_name"
+    assert _from(res, "m.use") == {"m.A.only_here"}  # twice is ambiguous, append a list's
+    assert res.unresolved["m.use"] == 2
+    assert res.external["m.use"] == 1  # nowhere: defined nowhere in the repository
+
+
+def test_python_structure_edges_and_decorators():
+    files = _parse(
+        {
+            "pkg/__init__.py": "",
+            "pkg/base.py": "class Base:\n    def run(self):\n        pass\n",
+            "pkg/deco.py": "def traced(f):\n    return f\n",
+            "pkg/impl.py": """
+            import os
+            from .base import Base
+            from .deco import traced
+
+            class Impl(Base):
+                @traced
+                @property
+                def value(self):
+                    return self.run()
+            """,
+        }
+    )
+    res = resolve(files)
+    kinds = {(e.src, e.dst, e.kind) for e in res.edges}
+    assert ("pkg.impl.Impl", "pkg.base.Base", "inherits") in kinds
+    assert ("pkg.impl.Impl", "pkg.impl.Impl.value", "contains") in kinds
+    assert ("pkg.impl.Impl.value", "pkg.deco.traced", "calls") in kinds
+    assert ("pkg.impl.Impl.value", "pkg.base.Base.run", "calls") in kinds
+    assert ("pkg.impl.<module>", "pkg.base.Base", "imports") in kinds
+    assert ("pkg.impl.<module>", "pkg.deco.traced", "imports") in kinds
+    assert res.external["pkg.impl.Impl.value"] == 1  # @property
+
+
+def test_python_external_base_makes_missing_methods_external():
+    files = _parse(
+        {
+            "w.py": """
+            import threading
+
+            class Worker(threading.Thread):
+                def go(self):
+                    self.start()
+                    self.missing_attr_callable()
+                    return self.helper()
+
+                def helper(self):
+                    pass
+
+            class Plain:
+                def go(self):
+                    return self.callback()
+            """
+        }
+    )
+    res = resolve(files)
+    assert _from(res, "w.Worker.go") == {"w.Worker.helper"}
+    assert res.external["w.Worker.go"] == 2  # inherited from threading.Thread, maybe
+    assert res.unresolved["w.Plain.go"] == 1  # an attribute holding a callable
+
+
+# --- JavaScript / TypeScript ---------------------------------------------------------------------
+
+JS = {
+    "src/lib/math.ts": """
+        export function add(a: number, b: number) { return a + b; }
+        export default function mul(a: number, b: number) { return a * b; }
+        export class Vector {
+          constructor(public x: number) {}
+          scale(k: number): Vector { return new Vector(mul(this.x, k)); }
+          norm() { return this.scale(1); }
+        }
+    """,
+    "src/lib/index.ts": """
+        export * from './math';
+        export { default as times } from './math';
+    """,
+    "src/shapes.js": """
+        const { Vector } = require('./lib/math');
+        class Shape {
+          area() { return 0; }
+          describe() { return this.area(); }
+        }
+        class Square extends Shape {
+          constructor(s) { super(); this.s = s; }
+          area() { return helper(this.s); }
+        }
+        function helper(x) { return new Vector(x).norm(); }
+        module.exports = { Square };
+    """,
+    "src/app.ts": """
+        import { add, Vector } from './lib';
+        import * as lib from './lib/index';
+        import { times } from './lib';
+        import lodash from 'lodash';
+        import { Square } from './shapes';
+
+        export function main(v: Vector) {
+          add(1, 2);
+          lib.add(3, 4);
+          times(2, 3);
+          v.norm();
+          new Square(2).describe();
+          lodash.map([], (x) => x);
+          console.log(render());
+        }
+
+        class A { run() { return 1; } }
+        class B { run() { return 2; } }
+        export function ambiguous(x) { return x.run(); }
+    """,
+}
+
+
+def test_javascript_typescript_program():
+    res = resolve(_parse(JS))
+    calls = _calls(res)
+    assert _from(res, "src.lib.math.Vector.scale") == {
+        "src.lib.math.Vector.constructor",
+        "src.lib.math.mul",
+    }
+    assert _from(res, "src.lib.math.Vector.norm") == {"src.lib.math.Vector.scale"}
+    assert _from(res, "src.shapes.Shape.describe") == {
+        "src.shapes.Shape.area",
+        "src.shapes.Square.area",  # an override reached through `this`
+    }
+    assert _from(res, "src.shapes.Square.constructor") == {"src.shapes.Shape"}
+    assert _from(res, "src.shapes.helper") == {
+        "src.lib.math.Vector.constructor",
+        "src.lib.math.Vector.norm",
+    }
+    assert _from(res, "src.app.main") == {
+        "src.lib.math.add",  # through `export *`, and through a namespace import
+        "src.lib.math.mul",  # a default export re-exported under another name
+        "src.lib.math.Vector.norm",  # a typed parameter
+        "src.shapes.Square.constructor",  # `module.exports = { Square }`... found by name
+        "src.shapes.Shape.describe",  # an inherited method of a new instance
+    }
+    assert all(calls[("src.app.main", d)] == "exact" for d in _from(res, "src.app.main"))
+    assert _from(res, "src.app.ambiguous") == set()  # two `run` methods: no edge
+    assert res.external["src.app.main"] >= 2  # lodash.map, console.log
+    assert res.unresolved["src.app.main"] == 1  # render
+    inherits = {(e.src, e.dst) for e in res.edges if e.kind == "inherits"}
+    assert ("src.shapes.Square", "src.shapes.Shape") in inherits
+
+
+# --- Go ------------------------------------------------------------------------------------------
+
+GO = {
+    "server/server.go": """
+        package server
+
+        import (
+            "fmt"
+
+            "example.com/app/store"
+        )
+
+        type Base struct{}
+
+        func (b *Base) Log(msg string) { fmt.Println(msg) }
+
+        type Server struct {
+            Base
+            repo *store.Store
+        }
+
+        func New(r *store.Store) *Server { return &Server{repo: r} }
+
+        func (s *Server) Respond(id int) string {
+            s.Log("respond")
+            v := s.repo.Lookup(id)
+            return s.format(v)
+        }
+
+        func (s *Server) format(v string) string { return fmt.Sprintf("%s", v) }
+    """,
+    "store/store.go": """
+        package store
+
+        type Store struct{ items map[int]string }
+
+        func NewStore() *Store { return &Store{} }
+
+        func (st *Store) Lookup(id int) string { return st.items[id] }
+
+        func (st *Store) Close() {}
+    """,
+    "store/cache.go": """
+        package store
+
+        type Cache struct{}
+
+        func (c *Cache) Lookup(id int) string { return "" }
+
+        func (c *Cache) Warm() { c.Lookup(1) }
+    """,
+    "cmd/main.go": """
+        package main
+
+        import (
+            "example.com/app/server"
+            st "example.com/app/store"
+        )
+
+        func main() {
+            db := st.NewStore()
+            srv := server.New(db)
+            srv.Respond(1)
+            run(db)
+        }
+
+        func run(db *st.Store) { db.Close() }
+    """,
+}
+
+
+def test_go_program():
+    res = resolve(_parse(GO))
+    assert _from(res, "server.server.Server.Respond") == {
+        "server.server.Base.Log",  # promoted from the embedded Base
+        "server.server.Server.format",
+        # s.repo.Lookup: a field of unknown type, and two Lookup methods: no edge
+    }
+    assert _from(res, "store.cache.Cache.Warm") == {"store.cache.Cache.Lookup"}
+    assert _from(res, "cmd.main.main") == {
+        "store.store.NewStore",
+        "server.server.New",
+        "server.server.Server.Respond",  # srv.s type is unknown; Respond is unique
+        "cmd.main.run",
+    }
+    assert _calls(res)[("cmd.main.main", "server.server.Server.Respond")] == "unique_name"
+    assert _from(res, "cmd.main.run") == {"store.store.Store.Close"}  # a typed parameter
+    assert res.external["server.server.Base.Log"] == 1
+    contains = {(e.src, e.dst) for e in res.edges if e.kind == "contains"}
+    assert ("server.server.Server", "server.server.Server.Respond") in contains
+
+
+# --- Java ----------------------------------------------------------------------------------------
+
+JAVA = {
+    "src/main/java/com/acme/model/Order.java": """
+        package com.acme.model;
+
+        public class Order {
+            private int qty;
+            public Order(int q) { qty = q; }
+            public int total() { return price() * qty; }
+            private int price() { return 3; }
+            public void reset() { qty = 0; }
+        }
+    """,
+    "src/main/java/com/acme/model/Cart.java": """
+        package com.acme.model;
+
+        public class Cart {
+            public void reset() {}
+        }
+    """,
+    "src/main/java/com/acme/service/BaseService.java": """
+        package com.acme.service;
+
+        public abstract class BaseService {
+            protected void audit(String s) { record(s); }
+            private void record(String s) {}
+        }
+    """,
+    "src/main/java/com/acme/service/OrderService.java": """
+        package com.acme.service;
+
+        import com.acme.model.Order;
+        import static com.acme.util.Strings.trimAll;
+
+        public class OrderService extends BaseService {
+            public Order place(int q) {
+                audit("place");
+                Order o = new Order(q);
+                trimAll("x");
+                o.reset();
+                return o;
+            }
+        }
+    """,
+    "src/main/java/com/acme/util/Strings.java": """
+        package com.acme.util;
+
+        public final class Strings {
+            public static String trimAll(String s) { return s.trim(); }
+        }
+    """,
+}
+
+
+def test_java_program():
+    res = resolve(_parse(JAVA))
+    calls = _calls(res)
+    m = "src.main.java.com.acme"
+    assert _from(res, f"{m}.model.Order.Order.total") == {f"{m}.model.Order.Order.price"}
+    assert _from(res, f"{m}.service.BaseService.BaseService.audit") == {
+        f"{m}.service.BaseService.BaseService.record"
+    }
+    assert _from(res, f"{m}.service.OrderService.OrderService.place") == {
+        f"{m}.service.BaseService.BaseService.audit",
+        f"{m}.model.Order.Order.Order",  # `new Order(q)`: the constructor
+        f"{m}.util.Strings.Strings.trimAll",  # a static import
+        # `o.reset()` reads `reset`: two classes define it, so no edge
+    }
+    place = f"{m}.service.OrderService.OrderService.place"
+    assert calls[(place, f"{m}.model.Order.Order.Order")] == "exact"
+    assert calls[(place, f"{m}.util.Strings.Strings.trimAll")] == "exact"
+    # Java drops receivers: a bare name claimed by the class hierarchy is marked as a guess
+    assert calls[(place, f"{m}.service.BaseService.BaseService.audit")] == "unique_name"
+    inherits = {(e.src, e.dst) for e in res.edges if e.kind == "inherits"}
+    assert (f"{m}.service.OrderService.OrderService", f"{m}.service.BaseService.BaseService") in (
+        inherits
+    )
+
+
+# --- other languages: a few checks each --------------------------------------------------------
+
+
+def test_rust_use_paths_impl_methods_and_self():
+    res = resolve(
+        _parse(
+            {
+                "src/lib.rs": """
+                mod store;
+                mod error;
+                pub fn run() {
+                    let s = store::MemoryStore::new();
+                    helper();
+                }
+                fn helper() {}
+                """,
+                "src/store.rs": """
+                use crate::error::Error;
+                pub struct MemoryStore {}
+                impl MemoryStore {
+                    pub fn new() -> Self { Self::build() }
+                    fn build() -> Self { MemoryStore {} }
+                    pub fn load(&self) -> Result<(), Error> {
+                        self.check()?;
+                        Err(Error::create())
+                    }
+                    fn check(&self) -> Result<(), Error> { Ok(()) }
+                }
+                pub struct Other {}
+                impl Other { fn check(&self) {} }
+                pub fn probe(x: u8) { x.check(); }
+                """,
+                "src/error.rs": """
+                pub struct Error;
+                impl Error {
+                    pub fn create() -> Self { Error }
+                }
+                """,
+            }
+        )
+    )
+    assert _from(res, "src.lib.run") == {"src.store.MemoryStore.new", "src.lib.helper"}
+    assert _from(res, "src.store.MemoryStore.new") == {"src.store.MemoryStore.build"}
+    assert _from(res, "src.store.MemoryStore.load") == {
+        "src.store.MemoryStore.check",
+        "src.error.Error.create",
+    }
+    assert _from(res, "src.store.probe") == set()  # two `check` methods
+    contains = {(e.src, e.dst) for e in res.edges if e.kind == "contains"}
+    assert ("src.store.MemoryStore", "src.store.MemoryStore.load") in contains
+
+
+def test_cpp_out_of_line_methods_namespaces_and_free_functions():
+    res = resolve(
+        _parse(
+            {
+                "src/pool.hpp": """
+                namespace net {
+                class Pool {
+                public:
+                    Pool(int n);
+                    static Pool *create(int n);
+                    int size() const { return n_; }
+                    void drain();
+                private:
+                    int n_;
+                };
+                }
+                """,
+                "src/pool.cpp": """
+                #include "pool.hpp"
+                namespace net {
+                Pool::Pool(int n) : n_(n) { drain(); }
+                void Pool::drain() {}
+                Pool *Pool::create(int n) { return new Pool(n); }
+                int helper() { return Pool::create(1)->size() + util_max(1, 2); }
+                }
+                """,
+                "src/util.c": "int util_max(int a, int b) { return a > b ? a : b; }\n",
+                "src/other.cpp": "struct Q { void drain() {} };\nvoid use(Q *q) { q->drain(); }\n",
+            }
+        )
+    )
+    pool = "src.pool.cpp.net.Pool"
+    assert _from(res, f"{pool}.Pool") == {f"{pool}.drain"}
+    assert _from(res, f"{pool}.create") == {f"{pool}.Pool"}
+    assert _from(res, "src.pool.cpp.net.helper") == {
+        f"{pool}.create",
+        "src.pool.hpp.net.Pool.size",  # a method of the call's result
+        "src.util.util_max",  # a C function of another file
+    }
+    assert _from(res, "src.other.use") == {"src.other.Q.drain"}  # a typed parameter
+
+
+def test_ruby_self_mixins_constants_and_new():
+    res = resolve(
+        _parse(
+            {
+                "lib/shapes.rb": """
+                module Shapes
+                  module Named
+                    def label
+                      "shape"
+                    end
+                  end
+
+                  class Base
+                    include Named
+
+                    def area
+                      0
+                    end
+
+                    def describe
+                      label() + ": " + area().to_s
+                    end
+                  end
+
+                  class Square < Base
+                    def initialize(side)
+                      @side = side
+                    end
+
+                    def area
+                      @side * @side
+                    end
+
+                    def self.unit
+                      new(1)
+                    end
+                  end
+                end
+                """,
+                "lib/app.rb": """
+                class App
+                  def run
+                    Shapes::Square.unit
+                  end
+                end
+
+                def ambiguous(shape)
+                  shape.area
+                end
+                """,
+            }
+        )
+    )
+    s = "lib.shapes.Shapes"
+    calls = _calls(res)
+    # `label` and `area` in `describe`: methods of the class, its mixin and its subclass
+    assert _from(res, f"{s}.Base.describe") == {
+        f"{s}.Named.label",
+        f"{s}.Base.area",
+        f"{s}.Square.area",
+    }
+    assert _from(res, f"{s}.Square.unit") == {f"{s}.Square.initialize"}
+    assert _from(res, "lib.app.App.run") == {f"{s}.Square.unit"}
+    assert calls[("lib.app.App.run", f"{s}.Square.unit")] == "exact"
+    assert _from(res, "lib.app.ambiguous") == set()  # two `area` methods
+
+
+def test_kotlin_companion_this_and_top_level_functions():
+    res = resolve(
+        _parse(
+            {
+                "src/main/kotlin/com/acme/Orders.kt": """
+                package com.acme
+
+                import com.acme.util.slug
+
+                open class Base {
+                    fun audit(s: String) {}
+                }
+
+                class OrderService(private val repo: Repo) : Base() {
+                    fun place(id: String): Order {
+                        audit(slug(id))
+                        this.repo.save(id)
+                        return OrderService.copy(Order(id))
+                    }
+
+                    companion object {
+                        fun copy(o: Order): Order = o
+                    }
+                }
+
+                class Order(val id: String)
+
+                class Repo {
+                    fun save(id: String) {}
+                }
+
+                class Archive {
+                    fun save(id: String) {}
+                }
+
+                fun touch(r: Repo, x: Any) {
+                    r.save("1")
+                }
+                """,
+                "src/main/kotlin/com/acme/util/Text.kt": """
+                package com.acme.util
+
+                fun slug(s: String): String = s.lowercase()
+                """,
+            }
+        )
+    )
+    m = "src.main.kotlin.com.acme.Orders"
+    assert _from(res, f"{m}.OrderService.place") == {
+        f"{m}.Base.audit",
+        "src.main.kotlin.com.acme.util.Text.slug",
+        f"{m}.OrderService.Companion.copy",
+        f"{m}.Order",
+        # this.repo.save: a property of unknown type, and two `save` methods: no edge
+    }
+    assert _from(res, f"{m}.touch") == {f"{m}.Repo.save"}  # a typed parameter
+
+
+def test_csharp_namespaces_usings_and_base():
+    res = resolve(
+        _parse(
+            {
+                "src/Core/Entity.cs": """
+                namespace Acme.Core
+                {
+                    public class Entity
+                    {
+                        public Entity(int id) { }
+                        public virtual void Validate() { }
+                    }
+                }
+                """,
+                "src/Orders/Order.cs": """
+                using Acme.Core;
+                using Fmt = Acme.Util.Format;
+
+                namespace Acme.Orders
+                {
+                    public class Order : Entity
+                    {
+                        public Order(int id) : base(id) { }
+                        public override void Validate() { base.Validate(); Check(); }
+                        private void Check() { Fmt.Money(1); }
+                    }
+                }
+                """,
+                "src/Util/Format.cs": """
+                namespace Acme.Util
+                {
+                    public static class Format
+                    {
+                        public static string Money(int cents) { return cents.ToString(); }
+                    }
+                }
+                """,
+            }
+        )
+    )
+    o = "src.Orders.Order.Acme.Orders.Order"
+    e = "src.Core.Entity.Acme.Core.Entity"
+    assert _from(res, f"{o}.Order") == {f"{e}.Entity"}
+    assert _from(res, f"{o}.Validate") == {f"{e}.Validate", f"{o}.Check"}
+    assert _from(res, f"{o}.Check") == {"src.Util.Format.Acme.Util.Format.Money"}
+    assert (o, e) in {(x.src, x.dst) for x in res.edges if x.kind == "inherits"}
+
+
+def test_php_use_new_and_name_only_calls():
+    res = resolve(
+        _parse(
+            {
+                "app/Models/User.php": """
+                <?php
+                namespace App\\Models;
+
+                class User
+                {
+                    public function __construct(string $name) {}
+                    public static function findAdmin(): User { return new User('root'); }
+                    public function save(): void {}
+                }
+                """,
+                "app/Support/helpers.php": """
+                <?php
+                namespace App\\Support;
+
+                function format_name(string $s): string { return $s; }
+                """,
+                "app/Http/UserController.php": """
+                <?php
+                namespace App\\Http;
+
+                use App\\Models\\User;
+                use function App\\Support\\format_name;
+
+                class Controller
+                {
+                    public function audit(): void {}
+                }
+
+                class UserController extends Controller
+                {
+                    public function show(): void
+                    {
+                        $user = new User('ann');
+                        $this->audit();
+                        $user->save();
+                        format_name('x');
+                    }
+                }
+
+                class Cache
+                {
+                    public function save(): void {}
+                }
+                """,
+            }
+        )
+    )
+    c = "app.Http.UserController.App.Http"
+    assert _from(res, f"{c}.UserController.show") == {
+        "app.Models.User.App.Models.User.__construct",
+        f"{c}.Controller.audit",
+        "app.Support.helpers.App.Support.format_name",
+        # `$user->save()` reads `save`: two classes define it, so no edge
+    }
+    assert _from(res, "app.Models.User.App.Models.User.findAdmin") == {
+        "app.Models.User.App.Models.User.__construct"
+    }
+
+
+def test_swift_initializers_extensions_and_self():
+    res = resolve(
+        _parse(
+            {
+                "Sources/App/Store.swift": """
+                class Repo {
+                    func fetch() -> Int { return 1 }
+                }
+
+                final class Store {
+                    let repo: Repo
+                    init(repo: Repo) { self.repo = repo }
+                    func load() -> Int { return self.count() + repo.fetch() }
+                }
+
+                extension Store {
+                    func count() -> Int { return 0 }
+                }
+
+                func makeStore() -> Store {
+                    return Store(repo: Repo())
+                }
+                """,
+            }
+        )
+    )
+    m = "Sources.App.Store"
+    assert _from(res, f"{m}.Store.load") == {f"{m}.Store.count", f"{m}.Repo.fetch"}
+    assert _from(res, f"{m}.makeStore") == {f"{m}.Store.init", f"{m}.Repo"}
+    contains = {(e.src, e.dst) for e in res.edges if e.kind == "contains"}
+    assert (f"{m}.Store", f"{m}.Store.count") in contains  # a method of an extension
+
+
+def test_scala_companion_object_and_new():
+    res = resolve(
+        _parse(
+            {
+                "src/main/scala/com/acme/Orders.scala": """
+                package com.acme
+
+                class Order(val id: String)
+
+                class OrderService(repo: Repo) {
+                  def place(id: String): Order = {
+                    val order = new Order(id)
+                    repo.save(order)
+                    OrderService.copy(order)
+                  }
+                }
+
+                object OrderService {
+                  def copy(o: Order): Order = o
+                }
+
+                class Repo {
+                  def save(o: Order): Unit = ()
+                }
+
+                class Ledger {
+                  def save(o: Order): Unit = ()
+                }
+                """,
+            }
+        )
+    )
+    m = "src.main.scala.com.acme.Orders"
+    assert _from(res, f"{m}.OrderService.place") == {
+        f"{m}.Order",
+        f"{m}.OrderService#2.copy",
+        # repo.save: a constructor parameter of unknown type, two `save` methods: no edge
+    }
+
+
+def test_resolution_is_fast():
+    # 2,000 modules, 20,000 symbols, 120,000 calls: well under the budget of 50k symbols and
+    # 300k calls in a few seconds that the index needs (see benchmarks/resolution.py).
+    files = []
+    for m in range(2000):
+        module = f"pkg.m{m}"
+        imports = [Import(f"pkg.m{(m + 1) % 2000}", "f0", None, 0, 1)]
+        symbols = []
+        for k in range(10):
+            calls = tuple(
+                Call(name, 2)
+                for name in ("f0", f"f{(k + 1) % 10}", "self.x.run", "len", "os.path.join", "g")
+            )
+            symbols.append(
+                Symbol(
+                    f"{module}.f{k}",
+                    f"f{k}",
+                    "function",
+                    "python",
+                    f"pkg/m{m}.py",
+                    1,
+                    2,
+                    calls=calls,
+                )
+            )
+        files.append(FileResult(f"pkg/m{m}.py", "python", "source", module, symbols, imports))
+    start = time.perf_counter()
+    res = resolve(files)
+    elapsed = time.perf_counter() - start
+    assert res.stats["calls"] == 120_000
+    assert elapsed < 6.0, elapsed
+
+
+@pytest.mark.parametrize("language", ["python", "typescript", "go", "java", "ruby", "cpp"])
+def test_empty_and_odd_input(language):
+    files = [FileResult("x", language, "source", "x")]
+    assert resolve(files).edges == []
+    assert resolve([]).edges == []
