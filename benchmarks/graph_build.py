@@ -93,6 +93,13 @@ def main() -> None:
         hub = int(np.argmax(loaded.pagerank))
         first_s, found = timed(lambda: CodeGraph.load(path).callers(hub), args.repeat)
         row("load + first callers()", first_s, f"{len(found)} callers of the top PageRank symbol")
+    # The target is stated at 200k edges: a graph of that size with random ends, decoded in memory.
+    rng, m = np.random.default_rng(0), 200_000
+    ends = [rng.integers(0, graph.n, m) for _ in range(2)]
+    big = CodeGraph(graph.n, *ends, rng.integers(0, 4, m), rng.integers(0, 2, m), ends[0] % 997)
+    blob = big.to_bytes()
+    big_s, _ = timed(lambda: CodeGraph.from_bytes(blob), args.repeat)
+    row("load 200k random edges", big_s, f"{len(blob) / 1e6:.2f} MB decoded from memory")
     entry = int(loaded.entry_points[0]) if len(loaded.entry_points) else hub
     chain_s, tree = timed(lambda: loaded.chain(entry, depth=6), args.repeat)
     row("chain(depth 6)", chain_s, f"{tree.size()} nodes below {symbols[entry].id}")

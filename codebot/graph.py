@@ -4,7 +4,7 @@ A node is a row of the symbol table (``index.symbols[row]``); an edge is five pa
 arrays (source row, destination row, kind code, resolution code, line), sorted by source. On disk
 (``graph.msgpack`` in a generation) the arrays are raw little-endian bytes in a msgpack map: loading
 200k edges is a few ``np.frombuffer`` calls, not 200k Python objects (STACK.md: < 1 ms against
-35 ms for string edge lists and 0.4 s for a networkx DiGraph).
+35 ms for string edge lists and 0.4 s for a networkx DiGraph). The format: :mod:`codebot.graph_io`.
 
 Queries (callers, callees, chains, neighbourhoods) walk compressed adjacency arrays; networkx is
 only built on demand (:meth:`CodeGraph.to_networkx`) for algorithms that need it. The analytics
@@ -14,7 +14,6 @@ computed at index time (entry points, leaves, isolated symbols, PageRank, commun
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -45,9 +44,9 @@ RESOLUTION_CODE = {r: i for i, r in enumerate(RESOLUTIONS)}
 CALLS = ("calls",)
 
 # Fixed byte order and widths, so a file written on one machine reads the same on another.
-_I32 = np.dtype("<i4")
-_U8 = np.dtype("u1")
-_F64 = np.dtype("<f8")
+I32 = np.dtype("<i4")
+U8 = np.dtype("u1")
+F64 = np.dtype("<f8")
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,24 +108,22 @@ class CodeGraph:
             src, dst, kind, resolution, line = (
                 a[order] for a in (src, dst, kind, resolution, line)
             )
-        self.src, self.dst = src.astype(_I32, copy=False), dst.astype(_I32, copy=False)
+        self.src, self.dst = src.astype(I32, copy=False), dst.astype(I32, copy=False)
         self.kind, self.resolution = (
-            kind.astype(_U8, copy=False),
-            resolution.astype(_U8, copy=False),
+            kind.astype(U8, copy=False),
+            resolution.astype(U8, copy=False),
         )
-        self.line = line.astype(_I32, copy=False)
-        zeros = np.zeros(n, dtype=_I32)
-        self.external = zeros if external is None else external.astype(_I32, copy=False)
-        self.unresolved = (
-            zeros.copy() if unresolved is None else unresolved.astype(_I32, copy=False)
-        )
+        self.line = line.astype(I32, copy=False)
+        zeros = np.zeros(n, dtype=I32)
+        self.external = zeros if external is None else external.astype(I32, copy=False)
+        self.unresolved = zeros.copy() if unresolved is None else unresolved.astype(I32, copy=False)
         # Index-time analytics (see graph_analytics.analyze); empty until computed or loaded.
-        self.pagerank = np.full(n, 1.0 / n if n else 0.0, dtype=_F64)
-        self.community = np.full(n, -1, dtype=_I32)
+        self.pagerank = np.full(n, 1.0 / n if n else 0.0, dtype=F64)
+        self.community = np.full(n, -1, dtype=I32)
         self.communities: list[Community] = []
-        self.entry_points = np.zeros(0, dtype=_I32)
-        self.leaves = np.zeros(0, dtype=_I32)
-        self.isolated = np.zeros(0, dtype=_I32)
+        self.entry_points = np.zeros(0, dtype=I32)
+        self.leaves = np.zeros(0, dtype=I32)
+        self.isolated = np.zeros(0, dtype=I32)
         self.meta: dict[str, Any] = {}
         self.timings: dict[str, float] = {}  # of the analytics, when built here (not persisted)
         # Adjacency: edges are sorted by source, so the out-pointer is a cumulative count.
@@ -322,100 +319,18 @@ class CodeGraph:
             self._nx[key] = g
         return self._nx[key]
 
-    # --- persistence ------------------------------------------------------------------------------
+    # --- persistence (the format lives in graph_io) -----------------------------------------------
 
     def to_bytes(self) -> bytes:
-        import msgpack
+        from .graph_io import pack_graph
 
-        def raw(a: np.ndarray, dtype: np.dtype) -> bytes:
-            return np.ascontiguousarray(a, dtype=dtype).tobytes()
-
-        data = {
-            "format": GRAPH_FORMAT,
-            "symbols": self.n,
-            "kinds": list(EDGE_KINDS),  # the code tables travel with the codes
-            "resolutions": list(RESOLUTIONS),
-            "src": raw(self.src, _I32),
-            "dst": raw(self.dst, _I32),
-            "kind": raw(self.kind, _U8),
-            "resolution": raw(self.resolution, _U8),
-            "line": raw(self.line, _I32),
-            "external": raw(self.external, _I32),
-            "unresolved": raw(self.unresolved, _I32),
-            "pagerank": raw(self.pagerank, _F64),
-            "community": raw(self.community, _I32),
-            "communities": [
-                [c.id, c.size, list(c.central), [list(p) for p in c.paths]]
-                for c in self.communities
-            ],
-            "entry_points": raw(self.entry_points, _I32),
-            "leaves": raw(self.leaves, _I32),
-            "isolated": raw(self.isolated, _I32),
-            "meta": self.meta,
-        }
-        return msgpack.packb(data, use_bin_type=True)
+        return pack_graph(self)
 
     @classmethod
     def from_bytes(cls, blob: bytes, where: str = GRAPH_FILE) -> CodeGraph:
-        import msgpack
+        from .graph_io import unpack_graph
 
-        def broken(why: object) -> StoreError:
-            return StoreError(f"{where}: unreadable call graph ({why}); rebuild: codebot index")
-
-        gc.disable()  # bulk load: the collector would only get in the way (STACK.md)
-        try:
-            data = msgpack.unpackb(blob, raw=False)
-        except (ValueError, TypeError) as exc:
-            raise broken(exc) from exc
-        finally:
-            gc.enable()
-        version = data.get("format") if isinstance(data, dict) else None
-        if version != GRAPH_FORMAT:
-            newer = isinstance(version, int) and version > GRAPH_FORMAT
-            hint = "upgrade codebot" if newer else "rebuild it with: codebot index"
-            raise StoreError(
-                f"{where}: call graph format {version}, this codebot reads {GRAPH_FORMAT}; {hint}"
-            )
-        try:
-            return cls._from_dict(data)
-        except (KeyError, ValueError, TypeError) as exc:
-            raise broken(f"{exc.__class__.__name__}: {exc}") from exc
-
-    @classmethod
-    def _from_dict(cls, data: dict[str, Any]) -> CodeGraph:
-        def arr(name: str, dtype: np.dtype) -> np.ndarray:
-            return np.frombuffer(data[name], dtype=dtype)
-
-        n = int(data["symbols"])
-        kind, resolution = arr("kind", _U8), arr("resolution", _U8)
-        # The code tables travel with the codes: recode if they ever change order.
-        kinds = [KIND_CODE[k] for k in data["kinds"]]
-        resolutions = [RESOLUTION_CODE[r] for r in data["resolutions"]]
-        if kinds != list(range(len(kinds))):
-            kind = np.asarray(kinds, dtype=_U8)[kind]
-        if resolutions != list(range(len(resolutions))):
-            resolution = np.asarray(resolutions, dtype=_U8)[resolution]
-        src, dst, line = arr("src", _I32), arr("dst", _I32), arr("line", _I32)
-        per_symbol = [arr(k, _I32) for k in ("external", "unresolved", "community")]
-        pagerank = arr("pagerank", _F64)
-        # Cheap checks (well under a millisecond at 200k edges) so that a damaged file is an
-        # error that says rebuild, not an IndexError deep in a query.
-        if not len(src) == len(dst) == len(kind) == len(resolution) == len(line):
-            raise ValueError("edge arrays of different lengths")
-        if any(len(a) != n for a in (*per_symbol, pagerank)):
-            raise ValueError("per-symbol arrays do not match the symbol count")
-        if len(src) and (min(src.min(), dst.min()) < 0 or max(src.max(), dst.max()) >= n):
-            raise ValueError("an edge points outside the symbol table")
-        g = cls(n, src, dst, kind, resolution, line, *per_symbol[:2], presorted=True)
-        g.pagerank, g.community = pagerank, per_symbol[2]
-        g.communities = [
-            Community(i, size, tuple(central), tuple((p, c) for p, c in paths))
-            for i, size, central, paths in data["communities"]
-        ]
-        g.entry_points, g.leaves = arr("entry_points", _I32), arr("leaves", _I32)
-        g.isolated = arr("isolated", _I32)
-        g.meta = dict(data["meta"])
-        return g
+        return unpack_graph(blob, where)
 
     def save(self, path: Path) -> None:
         path.write_bytes(self.to_bytes())
@@ -463,7 +378,7 @@ def build_graph(
     n = len(symbols)
 
     def counts(by_id: dict[str, int] | None) -> np.ndarray:
-        out = np.zeros(n, dtype=_I32)
+        out = np.zeros(n, dtype=I32)
         for sid, c in (by_id or {}).items():
             if sid in rows:
                 out[rows[sid]] = c

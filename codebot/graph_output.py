@@ -243,7 +243,9 @@ def stats_doc(index: Index, top_communities: int = 10) -> dict[str, Any]:
     for kind in EDGE_KINDS:
         counts = {r: graph.count(kind, r) for r in RESOLUTIONS}
         by_kind[kind] = {"total": sum(counts.values()), **counts}
-    resolved = by_kind["calls"]["total"]
+    # Call sites that gave an edge; an edge merges every call from one symbol to another, so the
+    # edge count is only a stand-in when the build did not record call sites.
+    resolved = graph.meta.get("call_sites", {}).get("resolved", by_kind["calls"]["total"])
     external, unresolved = int(graph.external.sum()), int(graph.unresolved.sum())
     languages: dict[str, dict[str, int]] = {}
     files = Counter(f.language for f in index.files())
@@ -271,7 +273,7 @@ def stats_doc(index: Index, top_communities: int = 10) -> dict[str, Any]:
             "resolved": resolved,
             "external": external,
             "unresolved": unresolved,
-            # Of the calls into the repository's own code, the share that became an edge.
+            # Of the calls into the repository's own code, the share resolved.
             "resolution_rate": round(resolved / (resolved + unresolved), 4)
             if resolved + unresolved
             else 1.0,
@@ -314,16 +316,26 @@ def stats_text(doc: dict[str, Any]) -> list[str]:
         "",
         f"{'language':<12} {'files':>7} {'symbols':>8} {'calls':>8} {'external':>9} {'unresolved':>11}",
     ]
+    quiet: Counter[str] = Counter()
     for lang, v in doc["languages"].items():
+        if not v["call_edges"] + v["external_calls"] + v["unresolved_calls"]:
+            # Text, markup and data files make no calls: one summary line is enough.
+            quiet.update(files=v["files"], symbols=v["symbols"], languages=1)
+            continue
         out.append(
             f"{lang:<12} {v['files']:>7} {v['symbols']:>8} {v['call_edges']:>8} "
             f"{v['external_calls']:>9} {v['unresolved_calls']:>11}"
+        )
+    if quiet["languages"]:
+        out.append(
+            f"{'(others)':<12} {quiet['files']:>7} {quiet['symbols']:>8}  "
+            f"in {quiet['languages']} languages without calls"
         )
     if doc["communities"]:
         out += ["", "largest communities"]
         for m in doc["communities"]:
             paths = ", ".join(f"{p['path']} ({p['symbols']})" for p in m["paths"])
-            central = ", ".join(i.rsplit(".", 1)[-1] for i in m["central"])
+            central = ", ".join(".".join(i.split(".")[-2:]) for i in m["central"])
             out.append(
                 f"  #{m['id']:<4} {m['size']:>5} symbols  central: {central}  files: {paths}"
             )

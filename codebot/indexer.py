@@ -168,6 +168,8 @@ def _write_graph(gen: Path, report: ParseReport, symbols: list[Symbol]) -> dict[
 
     resolution = resolve(report.files)
     graph = build_graph(symbols, resolution.edges, resolution.external, resolution.unresolved)
+    # Call-site counts (an edge merges every call from one symbol to another): for `codebot stats`.
+    graph.meta["call_sites"] = {k: int(v) for k, v in resolution.stats.items()}
     graph.save(gen / GRAPH_FILE)
     return {
         "edges": len(graph),

@@ -115,6 +115,6 @@ def resolve(files: list[FileResult]) -> Resolution:
                 for line, dst in r.import_targets(f):
                     if dst != chunk:
                         add(chunk, dst, "imports", line)
-    for key in (EXTERNAL_CALL, UNRESOLVED, IGNORED, "resolved", "unique_name"):
+    for key in ("calls", "resolved", "unique_name", EXTERNAL_CALL, UNRESOLVED, IGNORED):
         stats.setdefault(key, 0)
     return Resolution(list(edges.values()), dict(external), dict(unresolved), dict(stats))

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from codebot.model import Call, FileResult, Import, Symbol
+from codebot.model import EDGE_KINDS, RESOLUTIONS, Call, FileResult, Import, Symbol
 from codebot.parse import module_id, parse_source
 from codebot.resolve import Resolution, resolve
 
@@ -957,3 +957,16 @@ def test_empty_and_odd_input(language):
     files = [FileResult("x", language, "source", "x")]
     assert resolve(files).edges == []
     assert resolve([]).edges == []
+
+
+@pytest.mark.parametrize("program", [JS, GO, JAVA])
+def test_edges_join_known_symbols(program):
+    files = _parse(program)
+    ids = {s.id for f in files for s in f.symbols}
+    res = resolve(files)
+    assert res.edges
+    for e in res.edges:
+        assert e.src in ids and e.dst in ids, e
+        assert e.kind in EDGE_KINDS and e.resolution in RESOLUTIONS
+        assert e.kind == "calls" or e.resolution == "exact"
+    assert len({(e.src, e.dst, e.kind) for e in res.edges}) == len(res.edges)  # no duplicates

@@ -227,7 +227,7 @@ class EcmaResolver(Resolver):
         if "default" in local:
             return (SYM, local["default"])
         for s in file.symbols:
-            if s.parent is None and s.signature.startswith("export default"):
+            if s.parent is None and s.kind != "chunk" and s.signature.startswith("export default"):
                 return (SYM, s.id)
         return None
 
@@ -272,6 +272,8 @@ class EcmaResolver(Resolver):
         if target[0] == SYM and not self.index.is_type(target[1]):
             # `Server.create = function`, `Server.prototype.listen = ...`: members of a function
             sid = target[1]
+            if sid not in self.index.file_of:
+                return None
             module = self.index.file_of[sid].module
             hit = self.index.local.get(module, {}).get(f"{self.index.local_name[sid]}.{name}")
             return (SYM, hit) if hit is not None else None

@@ -86,8 +86,10 @@ class JvmResolver(Resolver):
         self.packages: dict[str, dict[str, str]] = {}  # directory (dotted) -> name -> id
         self.fqn: dict[str, list[str]] = {}  # dotted suffix (2+ parts) of a full name -> ids
         self.dirs: dict[str, list[str]] = {}  # dotted suffix of a directory -> directories
+        self.dir_modules: dict[str, list[str]] = {}  # directory (dotted) -> its files' modules
         for f in self.files:
             d = _dir(f)
+            self.dir_modules.setdefault(d, []).append(f.module)
             scope = self.packages.setdefault(d, {})
             for s in f.symbols:
                 if s.kind == "chunk":
@@ -277,9 +279,6 @@ class JvmResolver(Resolver):
             return self.index.members.get(type_id, {}).get("constructor", type_id)
         return type_id  # Scala: the primary constructor is the class
 
-    def super_ctor(self, type_id: str) -> Outcome:
-        return super().super_ctor(type_id)
-
     def bare_fallback(self, ctx: Ctx, name: str) -> Outcome:
         if name in _BUILTINS:
             return EXTERNAL_CALL
@@ -296,6 +295,24 @@ class JvmResolver(Resolver):
 
     def fallback_candidate(self, sid: str) -> bool:
         return self.index.by_id[sid].kind in ("method", "function")
+
+    def direct_imports(self, file: FileResult) -> set[str] | None:
+        found = self._direct.get(file.module)
+        if found is None:
+            found = set(self.dir_modules.get(_dir(file), ()))  # the package
+            for imp in file.imports:
+                if imp.name == "*":
+                    for d in self.dirs.get(imp.module, ()):
+                        found.update(self.dir_modules.get(d, ()))
+                    owner = self.unique(self.fqn.get(imp.module))
+                    if owner is not None:
+                        found.add(self.index.file_of[owner].module)
+                elif imp.name:
+                    t = self._import(imp)
+                    if t[0] == SYM:
+                        found.add(self.index.file_of[t[1]].module)
+            self._direct[file.module] = found
+        return found
 
     def import_targets(self, file: FileResult) -> list[tuple[int, str]]:
         out = []

@@ -437,5 +437,4 @@ __all__ = [
     "PhpResolver",
     "RubyResolver",
     "SwiftResolver",
-    "UNRESOLVED",
 ]

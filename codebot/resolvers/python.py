@@ -105,7 +105,7 @@ class PythonResolver(Resolver):
         found: list[str] = []
         open_ = False
         for text in cls.bases:
-            t = self.value_of(ctx, _type_text(text, keep_generic_base=True))
+            t = self.value_of(ctx, _type_text(text))
             if t is not None and t[0] in (SYM, CLS) and self.index.is_type(t[1]):
                 if t[1] != cls.id:
                     found.append(t[1])
@@ -350,7 +350,7 @@ class PythonResolver(Resolver):
             found = set()
             for imp in file.imports:
                 if imp.name is None:
-                    base = self._path(imp.module if imp.alias else imp.module, file.module)
+                    base = self._path(imp.module, file.module)
                 else:
                     base = self._from_base(file.module, imp)
                 if isinstance(base, str):
@@ -376,7 +376,7 @@ def _is_init(path: str) -> bool:
     )
 
 
-def _type_text(text: str, keep_generic_base: bool = False) -> str:
+def _type_text(text: str) -> str:
     """``Optional["Repo"]`` -> ``Repo``; ``Repo | None`` -> ``Repo``; ``list[Repo]`` -> ``list``."""
     t = text.strip().strip("'\"").strip()
     for wrapper in ("Optional[", "typing.Optional[", "Annotated[", "typing.Annotated[", "Final["):
