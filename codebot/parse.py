@@ -14,8 +14,9 @@ import os
 from bisect import bisect_left
 from collections.abc import Callable
 from dataclasses import dataclass
-from operator import attrgetter, itemgetter, neg
+from operator import attrgetter, itemgetter
 
+import numpy as np
 from tree_sitter import Node, QueryCursor
 
 from .chunks import ChunkLimits, content_hash, end_line, line_chunks, module_chunks
@@ -251,8 +252,11 @@ def _assign_calls(
     found: list[list[Call]] = [[] for _ in spans]
     starts = list(map(_start_byte, call_nodes))
     ends = list(map(_end_byte, call_nodes))
-    keys = list(zip(starts, map(neg, ends)))
-    order = sorted(range(len(call_nodes)), key=keys.__getitem__)
+    # One integer key per call, sorted in C: start ascending, then end descending.
+    order = sorted(range(len(call_nodes)), key=list(map(_order_key, starts, ends)).__getitem__)
+    # Lines of all calls at once: count the newlines before each start, in numpy.
+    newlines = np.flatnonzero(np.frombuffer(data, dtype=np.uint8) == 10)
+    lines = (np.searchsorted(newlines, np.array(starts, dtype=np.int64)) + 1).tolist()
     stack: list[tuple[int, int]] = []  # (end, symbol index)
     n_spans = len(spans)
     j = 0
@@ -271,11 +275,15 @@ def _assign_calls(
             raw = data[s : ends[i]].decode("utf-8", "replace")
             if len(raw) > _MAX_CALL_TEXT or "\n" in raw or "  " in raw:
                 raw = squash(raw, _MAX_CALL_TEXT)
-            found[stack[-1][1]].append(Call(raw, call_nodes[i].start_point[0] + 1))
+            found[stack[-1][1]].append(Call(raw, lines[i]))
     return [tuple(c) for c in found]
 
 
 _NEVER = float("inf")
+
+
+def _order_key(start: int, end: int) -> int:
+    return (start << 32) - end
 _start_byte = attrgetter("start_byte")
 _end_byte = attrgetter("end_byte")
 _position = itemgetter(0, 1, 2)
