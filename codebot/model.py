@@ -19,8 +19,7 @@ KINDS = FUNCTION_KINDS + TYPE_KINDS + ("chunk",)
 ROLES = ("source", "test", "example", "vendor", "generated", "docs", "config")
 
 
-@dataclass(frozen=True, slots=True)
-class Parameter:
+class Parameter(NamedTuple):
     name: str
     type: str | None = None
     default: str | None = None
@@ -75,7 +74,8 @@ class Symbol:
 
     def to_dict(self) -> dict:
         out = asdict(self)
-        out["calls"] = [{"name": c.name, "line": c.line} for c in self.calls]
+        out["parameters"] = [p._asdict() for p in self.parameters]
+        out["calls"] = [c._asdict() for c in self.calls]
         return out
 
 
