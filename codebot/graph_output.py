@@ -33,15 +33,7 @@ __all__ = [
 
 def brief(s: Symbol) -> dict[str, Any]:
     """The fields that locate a symbol (schemas: ``$defs/symbol_ref``)."""
-    return {
-        "id": s.id,
-        "name": s.name,
-        "kind": s.kind,
-        "language": s.language,
-        "path": s.path,
-        "start_line": s.start_line,
-        "end_line": s.end_line,
-    }
+    return s.ref()
 
 
 def label(s: Symbol) -> str:

@@ -72,6 +72,18 @@ class Symbol:
     calls: tuple[Call, ...] = ()
     content_hash: str = ""
 
+    def ref(self) -> dict:
+        """The fields that locate a symbol: what every listing of symbols prints."""
+        return {
+            "id": self.id,
+            "name": self.name,
+            "kind": self.kind,
+            "language": self.language,
+            "path": self.path,
+            "start_line": self.start_line,
+            "end_line": self.end_line,
+        }
+
     def to_dict(self) -> dict:
         out = asdict(self)
         out["parameters"] = [p._asdict() for p in self.parameters]

@@ -78,16 +78,7 @@ class Hit:
 
     def to_dict(self) -> dict:
         s = self.symbol
-        out = {
-            "id": s.id,
-            "name": s.name,
-            "kind": s.kind,
-            "language": s.language,
-            "path": s.path,
-            "start_line": s.start_line,
-            "end_line": s.end_line,
-            "score": round(self.score, 6),
-        }
+        out = {**s.ref(), "score": round(self.score, 6)}
         if s.signature:
             out["signature"] = s.signature
         if self.code is not None:
