@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import textwrap
-import time
 from collections import defaultdict
 from pathlib import Path
 
@@ -919,9 +918,9 @@ def test_scala_companion_object_and_new():
     }
 
 
-def test_resolution_is_fast():
-    # 2,000 modules, 20,000 symbols, 120,000 calls: well under the budget of 50k symbols and
-    # 300k calls in a few seconds that the index needs (see benchmarks/resolution.py).
+def test_a_large_repository_resolves_whole():
+    # 2,000 modules, 20,000 symbols, 120,000 calls; its speed is measured by
+    # benchmarks/resolution.py --synthetic, not here (timed tests fail on a busy machine).
     files = []
     for m in range(2000):
         module = f"pkg.m{m}"
@@ -945,11 +944,13 @@ def test_resolution_is_fast():
                 )
             )
         files.append(FileResult(f"pkg/m{m}.py", "python", "source", module, symbols, imports))
-    start = time.perf_counter()
     res = resolve(files)
-    elapsed = time.perf_counter() - start
     assert res.stats["calls"] == 120_000
-    assert elapsed < 6.0, elapsed
+    # Two calls per symbol resolve (f0, the next f); len, os.path.join and the undefined g
+    # are external; self.x.run (an attribute of unknown type) stays unresolved.
+    assert res.stats["resolved"] == 2 * 20_000
+    assert res.stats["external"] == 3 * 20_000
+    assert res.stats["unresolved"] == 20_000
 
 
 @pytest.mark.parametrize("language", ["python", "typescript", "go", "java", "ruby", "cpp"])
