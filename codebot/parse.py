@@ -152,6 +152,9 @@ def _extract(
         defs.append((outer.start_byte, -outer.end_byte, len(defs), cap, node, names[i], outer))
     defs.sort(key=_position)  # outer before inner
     call_nodes = caps.get("call", [])
+    # `@call.expr`: a whole call whose callee text has no node of its own (Java's
+    # `this.repo.save(x)` has `this.repo` and `save` as siblings): record from its start.
+    receivers = {(n.start_byte, n.end_byte) for n in caps.get("call.expr", ())}
 
     symbols: list[Symbol] = []
     spans: list[tuple[int, int]] = []  # byte span of each symbol, in symbol order
@@ -207,7 +210,7 @@ def _extract(
         spans.append((start, end))
         stack.append((end, sym_id, name, is_type, sym_id))
 
-    for sym, found_calls in zip(symbols, _assign_calls(call_nodes, spans, data)):
+    for sym, found_calls in zip(symbols, _assign_calls(call_nodes, spans, data, receivers)):
         if found_calls:  # frozen, but still ours: setting the field beats rebuilding the symbol
             object.__setattr__(sym, "calls", found_calls)
     result.symbols = symbols
@@ -243,7 +246,10 @@ def _name_of(
 
 
 def _assign_calls(
-    call_nodes: list[Node], spans: list[tuple[int, int]], data: bytes
+    call_nodes: list[Node],
+    spans: list[tuple[int, int]],
+    data: bytes,
+    receivers: set[tuple[int, int]],
 ) -> list[tuple[Call, ...]]:
     """Give each call to the innermost symbol around it; calls outside every symbol are dropped.
 
@@ -273,7 +279,12 @@ def _assign_calls(
         while stack and stack[-1][0] <= s:
             stack.pop()
         if stack:
-            raw = data[s : ends[i]].decode("utf-8", "replace")
+            start = s
+            if receivers:
+                parent = call_nodes[i].parent
+                if parent is not None and (parent.start_byte, parent.end_byte) in receivers:
+                    start = parent.start_byte
+            raw = data[start : ends[i]].decode("utf-8", "replace")
             if len(raw) > _MAX_CALL_TEXT or "\n" in raw or "  " in raw:
                 raw = squash(raw, _MAX_CALL_TEXT)
             found[stack[-1][1]].append(Call(raw, lines[i]))

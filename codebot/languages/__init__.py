@@ -18,6 +18,9 @@ The query file uses these capture names (the engine in ``codebot.parse`` knows n
     ``extension``): it prefixes ids, and the functions directly inside it are methods of that type.
 ``@call``
     the callee expression of a call, recorded as written.
+``@call.expr``
+    a whole call whose callee has no node of its own; the ``@call`` that is its direct child is
+    recorded from the start of this node (Java: ``this.repo.save``).
 ``@import``
     an import statement, turned into :class:`~codebot.model.Import` by ``SPEC.imports``.
 

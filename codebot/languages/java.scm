@@ -13,10 +13,9 @@
 (annotation_type_element_declaration name: (identifier) @name) @definition.function
 
 ; Calls. A method_invocation has no node spanning just `this.repo.save` (object and name are
-; siblings of the arguments), so the method name is recorded: `save`, `findById`, `init`. When
-; the receiver is a plain name (`this.repo`, `repo`, `OrderService`, `super`), `@call.expr` marks
-; the whole call, for an engine that would record the text from its start to the end of `@call`
-; (`this.repo.save`); today's engine ignores it.
+; siblings of the arguments). When the receiver is a plain name (`this.repo`, `repo`,
+; `OrderService`, `super`), `@call.expr` marks the whole call and the engine records the text
+; from its start to the end of `@call` (`this.repo.save`); otherwise just the method name.
 ((method_invocation object: (_) @_obj name: (identifier) @call) @call.expr
  (#match? @_obj "^[A-Za-z0-9_$.]+$"))
 ((method_invocation object: (_) @_obj name: (identifier) @call)

@@ -189,19 +189,19 @@ def test_calls(parse):
     p = parse("java", PATH, SOURCE)
     assert p.calls(f"{M}.OrderService.OrderService") == ["super", "requireNonNull"]
     assert p.calls(f"{M}.OrderService.OrderService#2") == ["this", "InMemoryRepository"]
-    # The method name only: the grammar has no node for `this.repo.save` without its arguments.
+    # With a plain receiver the call reads as written (`@call.expr`); after a call, the name only.
     assert p.calls(f"{M}.OrderService.place") == [
         "Order",
-        "save",
-        "findById",
+        "this.repo.save",
+        "repo.findById",
         "map",
         "OrderService::copy",
         "orElseThrow",
     ]
-    assert p.calls(f"{M}.OrderService.place#2") == ["stream", "map", "this::place", "toList"]
+    assert p.calls(f"{M}.OrderService.place#2") == ["ids.stream", "map", "this::place", "toList"]
     assert p.calls(f"{M}.OrderService.copy") == ["com.acme.orders.Order"]
-    assert p.calls(f"{M}.OrderService.close") == ["close"]
-    assert p.calls(f"{M}.OrderService.Builder.Step.run") == ["repo"]
+    assert p.calls(f"{M}.OrderService.close") == ["super.close"]
+    assert p.calls(f"{M}.OrderService.Builder.Step.run") == ["Builder.this.repo"]
     assert p.calls(f"{M}.OrderService.Line.Line") == ["check"]
     # A field initializer's call belongs to the class.
     assert p.calls(f"{M}.OrderService") == ["ArrayList"]
