@@ -10,7 +10,6 @@ vectors. Exact lookup by name (:meth:`Searcher.find`) bypasses ranking altogethe
 from __future__ import annotations
 
 import difflib
-import time
 from dataclasses import dataclass
 
 from ..config import Config
@@ -231,10 +230,3 @@ class Searcher:
         kinds = index.symbols.column("kind")
         pool = list(index.by_name) + [sid for sid, kind in zip(ids, kinds) if kind != "chunk"]
         raise NotFound(name, difflib.get_close_matches(name, pool, n=5, cutoff=0.6))
-
-
-def timed_search(searcher: Searcher, query: str, **kwargs) -> tuple[list[Hit], float]:
-    """Hits and the milliseconds they took: for benchmarks and ``eval``."""
-    start = time.perf_counter()
-    hits = searcher.search(query, **kwargs)
-    return hits, (time.perf_counter() - start) * 1000

@@ -6,7 +6,6 @@ never be a syntax error, whatever the user typed.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from pathlib import Path
 
 FIELDS = ("name", "path", "doc", "code", "parts")
@@ -68,14 +67,6 @@ class LexicalWriter:
         self._writer.commit()
         self._writer.wait_merging_threads()
         return self.count
-
-
-def build_lexical(directory: Path, docs: Iterable[tuple[int, str, dict[str, str]]]) -> int:
-    """Write a new index of ``(row, id, fields)`` documents into ``directory``; returns the count."""
-    writer = LexicalWriter(directory)
-    for row, symbol_id, fields in docs:
-        writer.add(row, symbol_id, fields)
-    return writer.close()
 
 
 class LexicalIndex:
