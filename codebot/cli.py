@@ -186,6 +186,14 @@ def _searcher(index_dir: str | None, path: str = "."):
     help="Read queries from FILE (- for stdin): one per line, or JSONL with a 'query' key. "
     "Writes one JSON line per query.",
 )
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["tree", "list", "json", "markdown"]),
+    help="tree: the call trees that connect the hits (default); list: the flat ranking; "
+    "json: schemas/answer.schema.json; markdown: for a PR or a prompt.",
+)
+@click.option("--no-graph", is_flag=True, help="Skip the graph stage: the flat ranking only.")
 @_index_options
 @json_option
 def search(
@@ -194,13 +202,16 @@ def search(
     mode: str,
     with_code: bool,
     batch: Any,
+    fmt: str | None,
+    no_graph: bool,
     index_dir: str | None,
     as_json: bool,
 ) -> None:
     """Find the functions that answer QUERY: a question or a name.
 
-    Results are ranked by keywords and meaning together; --json follows
-    schemas/search-result.schema.json.
+    Results are ranked by keywords and meaning together, then the graph stage connects them into
+    call trees (each node marked hit, neighbour or bridge). --json keeps the flat ranking of
+    schemas/search-result.schema.json; --format json follows schemas/answer.schema.json.
     """
     if (query is None) == (batch is None):
         raise click.UsageError("give a QUERY or --batch FILE (not both)")
@@ -216,19 +227,23 @@ def search(
                 json.dumps({"query": q, "results": [h.to_dict() for h in hits]}, ensure_ascii=False)
             )
         return
-    hits = searcher.search(query, k=k, mode=mode, with_code=with_code)
-    if as_json:
+    if as_json:  # the flat ranking, as scripts have read it since the first release
+        hits = searcher.search(query, k=k, mode=mode, with_code=with_code)
         _print_json({"query": query, "results": [h.to_dict() for h in hits]})
         return
-    for h in hits:
-        s = h.symbol
-        click.echo(f"{h.score:7.4f}  {s.path}:{s.start_line}-{s.end_line}  {s.kind:<9} {s.id}")
-        if h.code is not None:
-            click.echo(_indent(h.code))
+    from .context import answer_for
+    from .render import render
 
+    answer = answer_for(searcher, query, k=k, mode=mode, graph=not no_graph)
+    if with_code:
+        from dataclasses import replace
 
-def _indent(code: str) -> str:
-    return "".join("    " + line for line in code.splitlines(keepends=True)).rstrip() + "\n"
+        code = searcher.index.code  # replace(): keeps any field the graph stage added (why)
+        answer.hits = [replace(h, code=code(h.symbol)) for h in answer.hits]
+        if fmt is None:
+            fmt = "list"  # code reads best under each ranked hit
+    text = render(answer, fmt or ("list" if no_graph else "tree"), not no_graph, with_code)
+    click.echo(text, nl=False)
 
 
 @main.command()
@@ -326,6 +341,78 @@ def eval_(file: str, k: int, mode: str, index_dir: str | None, as_json: bool) ->
         _print_json(report.to_dict())
     else:
         click.echo(report.format_text())
+
+
+# --- context and map: what an agent reads -------------------------------------------------------
+
+
+def _tokens_note(counter: str) -> None:
+    """Which tokenizer counted the budget: budgets are only exact by the counter's measure."""
+    click.echo(f"codebot: tokens counted with {counter}", err=True)
+
+
+@main.command()
+@click.argument("query")
+@click.option("--tokens", "budget", type=click.IntRange(1), default=4000, show_default=True)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["markdown", "text", "json"]),
+    default="markdown",
+    show_default=True,
+)
+@click.option("-k", "--limit", "k", type=click.IntRange(1, 1000), default=10, show_default=True)
+@click.option(
+    "--mode", type=click.Choice(["hybrid", "bm25", "vector"]), default="hybrid", show_default=True
+)
+@click.option("--no-graph", is_flag=True, help="Pack the flat ranking only.")
+@_index_options
+def context(
+    query: str, budget: int, fmt: str, k: int, mode: str, no_graph: bool, index_dir: str | None
+) -> None:
+    """The code that answers QUERY, packed into --tokens N tokens for a prompt.
+
+    Full bodies for the hits and then the best call tree's nodes, signatures and docstrings for
+    what does not fit, paths and line ranges always. Never more than N tokens (tiktoken's
+    cl100k_base if installed, else the built-in model's tokenizer, else characters / 4; the one
+    used is named on stderr, and in the JSON).
+    """
+    from .context import answer_for, pack_context
+    from .tokens import token_counter
+
+    searcher = _searcher(index_dir)
+    answer = answer_for(searcher, query, k=k, mode=mode, graph=not no_graph)
+    counter = token_counter()
+    packed = pack_context(searcher.index, answer, budget, counter, "text" if fmt == "text" else fmt)
+    if fmt == "json":
+        _print_json(packed.to_dict())
+        return
+    _tokens_note(f"{counter.name}: {packed.tokens}/{budget}")
+    click.echo(packed.text, nl=False)
+
+
+@main.command("map")
+@click.option("--tokens", "budget", type=click.IntRange(1), default=1024, show_default=True)
+@click.option("--focus", help="A file or directory (its symbols), or a query (its hits).")
+@_index_options
+@json_option
+def map_(budget: int, focus: str | None, index_dir: str | None, as_json: bool) -> None:
+    """A map of the repository: its most important symbols' signatures, grouped by file.
+
+    Ranked by PageRank on the call graph, personalised to --focus; as many symbols as fit in
+    --tokens N (the tokenizer used is named on stderr, and in the JSON).
+    """
+    from .repomap import repo_map
+    from .tokens import token_counter
+
+    searcher = _searcher(index_dir)
+    counter = token_counter()
+    result = repo_map(searcher.index, budget, counter, focus, searcher)
+    if as_json:
+        _print_json(result.to_dict(searcher.index))
+        return
+    _tokens_note(f"{counter.name}: {result.tokens}/{budget}, {result.symbols} symbols")
+    click.echo(result.text, nl=False)
 
 
 # --- the call graph -------------------------------------------------------------------------------

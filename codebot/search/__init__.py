@@ -16,9 +16,10 @@ from ..config import Config
 from ..errors import CodebotError, StoreError
 from ..model import TYPE_KINDS, Symbol
 from ..store import Index
+from .answer import Answer, AnswerNode
 from .text import is_symbol_like, query_words, split_identifier
 
-__all__ = ["Hit", "Searcher", "NotFound", "MODES"]
+__all__ = ["Answer", "AnswerNode", "Hit", "Searcher", "NotFound", "MODES"]
 
 MODES = ("hybrid", "bm25", "vector")
 _CANDIDATES = 100  # how deep each retriever looks before fusion
@@ -58,6 +59,7 @@ class Hit:
     symbol: Symbol
     score: float
     code: str | None = None
+    why: str = "hit"  # hit, neighbour or bridge (see answer.WHY): how the graph stage found it
 
     # The fields tools read most, at the top level (evaluate and render use these).
     @property
@@ -138,6 +140,48 @@ class Searcher:
         self, query: str, k: int = 10, mode: str = "hybrid", with_code: bool = False
     ) -> list[Hit]:
         """The ``k`` best symbols for ``query``. Any text is a valid query."""
+        symbols = self.index.symbols
+        hits = [Hit(symbols[row], score) for row, score in self.ranked(query, mode)[:k]]
+        return self._with_code(hits) if with_code else hits
+
+    def answer(
+        self,
+        query: str,
+        k: int = 10,
+        mode: str = "hybrid",
+        graph: bool = True,
+        seeds: int = 8,
+        with_code: bool = False,
+    ) -> Answer:
+        """The flat ranked list and, with ``graph``, the call trees that connect the best hits.
+
+        ``seeds`` is how many of the top hits the graph stage starts from. Without ``graph`` (or
+        for an index without a call graph) this is :meth:`search` wrapped in an :class:`Answer`.
+        """
+        ranked = self.ranked(query, mode)
+        symbols = self.index.symbols
+        code_graph = None
+        if graph:
+            try:
+                code_graph = self.index.graph
+            except StoreError:  # an index from before the graph: still answer, flat
+                code_graph = None
+        if code_graph is None:
+            hits = [Hit(symbols[row], score) for row, score in ranked[:k]]
+            return Answer(query, self._with_code(hits) if with_code else hits)
+        from .graph_stage import graph_stage
+
+        staged = graph_stage(
+            self.index, code_graph, query, ranked, k, seeds, lambda q: self.ranked(q, mode)
+        )
+        hits = [Hit(symbols[row], score, why=why) for row, score, why in staged.flat]
+        return Answer(query, self._with_code(hits) if with_code else hits, staged.trees)
+
+    def _with_code(self, hits: list[Hit]) -> list[Hit]:
+        return [Hit(h.symbol, h.score, self.index.code(h.symbol), h.why) for h in hits]
+
+    def ranked(self, query: str, mode: str = "hybrid") -> list[tuple[int, float]]:
+        """Every candidate row for ``query`` with its final score, best first (before the cut)."""
         if mode not in MODES:
             raise CodebotError(f"unknown search mode {mode!r}; choose one of {', '.join(MODES)}")
         if mode == "vector" and not self.has_vectors:
@@ -155,12 +199,7 @@ class Searcher:
         for weight, ranking in rankings:
             for rank, (row, _) in enumerate(ranking):
                 fused[row] = fused.get(row, 0.0) + weight / (_RRF_K + rank + 1)
-        scored = self._rerank(query, fused, symbol_like)
-        symbols = self.index.symbols
-        hits = [Hit(symbols[row], score) for row, score in scored[:k]]
-        if with_code:
-            hits = [Hit(h.symbol, h.score, self.index.code(h.symbol)) for h in hits]
-        return hits
+        return self._rerank(query, fused, symbol_like)
 
     def _rerank(
         self, query: str, fused: dict[int, float], symbol_like: bool
