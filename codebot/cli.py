@@ -190,8 +190,8 @@ def _searcher(index_dir: str | None, path: str = "."):
     "--format",
     "fmt",
     type=click.Choice(["tree", "list", "json", "markdown"]),
-    help="tree: the call trees that connect the hits (default); list: the flat ranking; "
-    "json: schemas/answer.schema.json; markdown: for a PR or a prompt.",
+    help="list: the ranking, graph stage included (default); tree: the call trees that connect "
+    "the hits; json: schemas/answer.schema.json; markdown: for a PR or a prompt.",
 )
 @click.option("--no-graph", is_flag=True, help="Skip the graph stage: the flat ranking only.")
 @_index_options
@@ -240,9 +240,9 @@ def search(
 
         code = searcher.index.code  # replace(): keeps any field the graph stage added (why)
         answer.hits = [replace(h, code=code(h.symbol)) for h in answer.hits]
-        if fmt is None:
-            fmt = "list"  # code reads best under each ranked hit
-    text = render(answer, fmt or ("list" if no_graph else "tree"), not no_graph, with_code)
+    # The ranked list is the default view: the trees are unmeasured yet (no benchmark scores
+    # them), so they are one --format away rather than in the way.
+    text = render(answer, fmt or "list", not no_graph, with_code)
     click.echo(text, nl=False)
 
 
