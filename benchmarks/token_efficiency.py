@@ -61,7 +61,9 @@ def run_repo(entry: dict, index_root: Path, mode: str, graph: bool, counter) -> 
         for h in hits:
             s = h.symbol
             # What an agent reads: the location line and the code, as `codebot context` prints.
-            used += counter.count(f"# {s.path}:{s.start_line}-{s.end_line}\n{index.code(s)}")
+            used += counter.count(
+                f"# {s.path}:{s.start_line}-{s.end_line}\n{index.code(s, outline=True)}"
+            )
             if used > BUDGETS[-1]:
                 break
             r = _Located(h, prefix)

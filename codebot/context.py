@@ -119,7 +119,9 @@ def pack_context(
         add(_header(Answer(answer.query, []), fmt))
     for symbol, why in context_items(answer):
         ref = {**symbol.ref(), "why": why}
-        if not add(_section(symbol, why, index.code(symbol), fmt), {**ref, "shown": "full"}):
+        if not add(
+            _section(symbol, why, index.code(symbol, outline=True), fmt), {**ref, "shown": "full"}
+        ):
             add(_section(symbol, why, None, fmt), {**ref, "shown": "signature"})
         # else: skip it; a smaller one further down may still fit
 

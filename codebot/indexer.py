@@ -22,6 +22,7 @@ from .store import (
     index_location,
     lock_for_writing,
     new_generation_dir,
+    outline_lines,
     pack_files,
     pack_symbols,
     write_generation,
@@ -54,16 +55,15 @@ def _indexed_code(f: FileResult, data: bytes) -> list[str]:
     their bodies would outrank the one method a question is about.
     """
     lines = data.splitlines(keepends=True)
-    children: dict[str, list[Symbol]] = {}
+    members: dict[str, list[tuple[int, int]]] = {}
     for s in f.symbols:
         if s.parent is not None:
-            children.setdefault(s.parent, []).append(s)
+            members.setdefault(s.parent, []).append((s.start_line, s.end_line))
     out = []
     for s in f.symbols:
         kept = lines[s.start_line - 1 : s.end_line]
-        if s.kind in TYPE_KINDS and s.id in children:
-            drop = {n for c in children[s.id] for n in range(c.start_line + 1, c.end_line + 1)}
-            kept = [line for n, line in enumerate(kept, s.start_line) if n not in drop]
+        if s.kind in TYPE_KINDS and s.id in members:
+            kept = outline_lines(kept, s.start_line, members[s.id])
         out.append(b"".join(kept).decode("utf-8", "replace"))
     return out
 

@@ -21,7 +21,7 @@ import json
 import os
 import shutil
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from operator import attrgetter
@@ -32,7 +32,7 @@ from . import __version__
 from .config import Config
 from .errors import StoreError
 from .files import locate
-from .model import Call, Parameter, Symbol
+from .model import TYPE_KINDS, Call, Parameter, Symbol
 
 if TYPE_CHECKING:
     from .graph import CodeGraph
@@ -340,6 +340,14 @@ def load_files(gen_dir: Path) -> list[FileEntry]:
     return [FileEntry(p, b, lang, role, tuple(s)) for p, b, lang, role, s in rows]
 
 
+def outline_lines(
+    lines: list[bytes], first: int, members: Iterable[tuple[int, int]]
+) -> list[bytes]:
+    """A type's lines (the first one numbered ``first``) with each member cut to its first line."""
+    drop = {n for start, end in members for n in range(start + 1, end + 1)}
+    return [line for n, line in enumerate(lines, first) if n not in drop]
+
+
 class Index:
     """A read-only view of the current generation. Symbols and lookups load on first use."""
 
@@ -399,11 +407,33 @@ class Index:
     def files(self) -> list[FileEntry]:
         return load_files(self.gen_dir)
 
-    def code(self, symbol: Symbol) -> str:
-        """The symbol's code as indexed: from the work tree if unchanged, else from git."""
+    def code(self, symbol: Symbol, outline: bool = False) -> str:
+        """The symbol's code as indexed: from the work tree if unchanged, else from git.
+
+        ``outline``: a type's own code only (header, docstring, fields), each member cut to its
+        first line, as the index sees it; the members are symbols of their own. For an agent on a
+        token budget a class costs its outline, not its whole body.
+        """
         data = self._file_bytes(symbol.path)
         lines = data.splitlines(keepends=True)
-        return b"".join(lines[symbol.start_line - 1 : symbol.end_line]).decode("utf-8", "replace")
+        kept = lines[symbol.start_line - 1 : symbol.end_line]
+        if outline and symbol.kind in TYPE_KINDS:
+            kept = outline_lines(kept, symbol.start_line, self._members().get(symbol.id, ()))
+        return b"".join(kept).decode("utf-8", "replace")
+
+    def _members(self) -> dict[str, list[tuple[int, int]]]:
+        """Line spans of each symbol's direct members, by parent id (built once, from columns)."""
+        members = self.__dict__.get("_member_spans")
+        if members is None:
+            table = self.symbols
+            members = {}
+            for parent, start, end in zip(
+                table.column("parent"), table.column("start_line"), table.column("end_line")
+            ):
+                if parent is not None:
+                    members.setdefault(parent, []).append((start, end))
+            self.__dict__["_member_spans"] = members
+        return members
 
     def _file_bytes(self, path: str) -> bytes:
         from .parse import blob_id
