@@ -24,7 +24,6 @@ from pathlib import Path
 from statistics import mean
 
 from codebot.config import Config
-from codebot.context import answer_for
 from codebot.evaluate import load_queries
 from codebot.search import Searcher
 from codebot.store import open_index
@@ -56,7 +55,7 @@ def run_repo(entry: dict, index_root: Path, mode: str, graph: bool, counter) -> 
     out = []
     for q in load_queries(SEMBLE / "annotations" / f"{entry['name']}.json"):
         targets = q.relevant or q.targets
-        hits = answer_for(searcher, q.query, k=DEPTH, mode=mode, graph=graph).hits
+        hits = searcher.answer(q.query, k=DEPTH, mode=mode, graph=graph).hits
         used, found_at = 0, {}  # target index -> tokens spent when first covered
         for h in hits:
             s = h.symbol

@@ -231,10 +231,9 @@ def search(
         hits = searcher.search(query, k=k, mode=mode, with_code=with_code)
         _print_json({"query": query, "results": [h.to_dict() for h in hits]})
         return
-    from .context import answer_for
     from .render import render
 
-    answer = answer_for(searcher, query, k=k, mode=mode, graph=not no_graph)
+    answer = searcher.answer(query, k=k, mode=mode, graph=not no_graph)
     if with_code:
         from dataclasses import replace
 
@@ -377,11 +376,11 @@ def context(
     cl100k_base if installed, else the built-in model's tokenizer, else characters / 4; the one
     used is named on stderr, and in the JSON).
     """
-    from .context import answer_for, pack_context
+    from .context import pack_context
     from .tokens import token_counter
 
     searcher = _searcher(index_dir)
-    answer = answer_for(searcher, query, k=k, mode=mode, graph=not no_graph)
+    answer = searcher.answer(query, k=k, mode=mode, graph=not no_graph)
     counter = token_counter()
     packed = pack_context(searcher.index, answer, budget, counter, "text" if fmt == "text" else fmt)
     if fmt == "json":

@@ -18,22 +18,11 @@ from .tokens import TokenCounter, fit_text
 
 if TYPE_CHECKING:
     from .model import Symbol
-    from .search import Searcher
     from .store import Index
 
-__all__ = ["Packed", "answer_for", "context_items", "pack_context"]
+__all__ = ["Packed", "context_items", "pack_context"]
 
 _DOC_CHARS = 300  # a docstring's first paragraph, cut here: the signature view is a pointer
-
-
-def answer_for(
-    searcher: Searcher, query: str, k: int = 10, mode: str = "hybrid", graph: bool = True
-) -> Answer:
-    """The searcher's answer with call trees when it has a graph stage; else the flat hits as an
-    answer without trees (the same shape, so the renderers need not care)."""
-    if hasattr(searcher, "answer"):
-        return searcher.answer(query, k=k, mode=mode, graph=graph)
-    return Answer(query, searcher.search(query, k=k, mode=mode))
 
 
 def context_items(answer: Answer) -> list[tuple[Symbol, str]]:

@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from codebot.config import Config
-from codebot.context import answer_for, context_items, pack_context
+from codebot.context import context_items, pack_context
 from codebot.indexer import build_index
 from codebot.render import answer_doc, render, tree_lines
 from codebot.repomap import focus_vector, personalized_pagerank, rank_symbols, repo_map
@@ -128,12 +128,12 @@ def test_list_markdown_and_json_follow_the_schema(indexed, validate):
     validate(answer_doc(Answer("q", [])), "answer.schema.json")
 
 
-def test_answer_for_works_with_or_without_a_graph_stage(indexed, validate):
+def test_answer_with_and_without_the_graph_stage(indexed, validate):
     _, _, searcher = indexed
-    answer = answer_for(searcher, "build the dataset", k=5)
+    answer = searcher.answer("build the dataset", k=5)
     assert answer.hits and answer.query == "build the dataset"
     validate(answer_doc(answer), "answer.schema.json")
-    flat = answer_for(searcher, "build the dataset", k=5, graph=False)
+    flat = searcher.answer("build the dataset", k=5, graph=False)
     assert [h.id for h in flat.hits]
 
 
