@@ -30,6 +30,7 @@ _RRF_K = (
 _WEIGHTS = {True: (2.0, 1.0), False: (1.0, 2.0)}
 _SAME_FILE_DECAY = 0.5
 _COHERENCE_TOP = 20
+_CHUNK_WEIGHT = 0.85  # code between definitions: searchable, but a definition answers better
 _COHERENCE_BOOST = 0.1  # per further strong candidate in the same file, up to three
 
 # Multipliers by role: a question about behaviour wants the code that implements it, not its tests.
@@ -228,7 +229,7 @@ class Searcher:
                 score *= 1.3
             score *= _ROLE_WEIGHT.get(s.role, 1.0)
             if s.kind == "chunk":
-                score *= 0.85
+                score *= _CHUNK_WEIGHT
             score *= 1.0 + _COHERENCE_BOOST * min(max(per_file.get(s.path, 0) - 1, 0), 3)
             out.append((row, score))
         out.sort(key=lambda item: (-item[1], item[0]))
