@@ -209,6 +209,22 @@ class Resolver:
 
     # --- context --------------------------------------------------------------------------------
 
+    def _resolve_bases(self, sym: Symbol, file: FileResult) -> None:
+        """Record the bases of a type that resolve; any that does not leaves the hierarchy open
+        (a method may then come from outside the repository)."""
+        found, open_ = [], False
+        for text in sym.bases:
+            t = self.base_type(sym, file, text)
+            if t is not None and t != sym.id:
+                found.append(t)
+            else:
+                open_ = True
+        self.index.set_bases(sym.id, found, open_)
+
+    def base_type(self, sym: Symbol, file: FileResult, text: str) -> str | None:
+        """The type id a base written as ``text`` names, or None: each language says how."""
+        return None
+
     def context(self, sym: Symbol, file: FileResult) -> Ctx:
         by_id = self.index.by_id
         chain: list[Symbol] = []

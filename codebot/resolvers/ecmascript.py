@@ -106,16 +106,9 @@ class EcmaResolver(Resolver):
                 if s.kind in TYPES:
                     self._resolve_bases(s, f)
 
-    def _resolve_bases(self, cls: Symbol, file: FileResult) -> None:
-        found, open_ = [], False
-        for text in cls.bases:
-            name = text.split("<", 1)[0].strip()
-            t = self._path_value(file, name)
-            if t is not None and t[0] == SYM and self.index.is_type(t[1]) and t[1] != cls.id:
-                found.append(t[1])
-            else:
-                open_ = True
-        self.index.set_bases(cls.id, found, open_)
+    def base_type(self, sym: Symbol, file: FileResult, text: str) -> str | None:
+        t = self._path_value(file, text.split("<", 1)[0].strip())
+        return t[1] if t is not None and t[0] == SYM and self.index.is_type(t[1]) else None
 
     def _path_value(self, file: FileResult, dotted: str) -> Target | None:
         parts = dotted.split(".")

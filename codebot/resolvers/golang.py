@@ -119,15 +119,8 @@ class GoResolver(Resolver):
             self._imports[file.path] = found
         return found
 
-    def _resolve_bases(self, sym: Symbol, file: FileResult) -> None:
-        found, open_ = [], False
-        for text in sym.bases:
-            t = self._type(file, text)
-            if t is not None:
-                found.append(t)
-            else:
-                open_ = True
-        self.index.set_bases(sym.id, found, open_)
+    def base_type(self, sym: Symbol, file: FileResult, text: str) -> str | None:
+        return self._type(file, text)
 
     def _type(self, file: FileResult, text: str) -> str | None:
         t = text.strip().lstrip("*").split("[", 1)[0].strip()

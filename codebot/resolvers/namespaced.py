@@ -101,16 +101,8 @@ class NamespacedResolver(Resolver):
                     index.attach(t, s.id)
                     self.attached[s.id] = t
 
-    def _resolve_bases(self, sym: Symbol, file: FileResult) -> None:
-        found, open_ = [], False
-        nest = self._nest(sym)
-        for text in sym.bases:
-            t = self._type_name(file, nest, text)
-            if t is not None and t != sym.id:
-                found.append(t)
-            else:
-                open_ = True
-        self.index.set_bases(sym.id, found, open_)
+    def base_type(self, sym: Symbol, file: FileResult, text: str) -> str | None:
+        return self._type_name(file, self._nest(sym), text)
 
     def _type_name(self, file: FileResult, nest: list[str], text: str) -> str | None:
         name = text.split("<", 1)[0].split("(", 1)[0].strip().lstrip("\\").lstrip(":")

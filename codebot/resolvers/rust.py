@@ -106,15 +106,8 @@ class RustResolver(Resolver):
                     index.attach(t, s.id)
                     self.attached[s.id] = t
 
-    def _resolve_bases(self, sym: Symbol, file: FileResult) -> None:
-        found, open_ = [], False
-        for text in sym.bases:
-            t = self._type(file, text)
-            if t is not None and t != sym.id:
-                found.append(t)
-            else:
-                open_ = True
-        self.index.set_bases(sym.id, found, open_)
+    def base_type(self, sym: Symbol, file: FileResult, text: str) -> str | None:
+        return self._type(file, text)
 
     def _type(self, file: FileResult, text: str) -> str | None:
         t = text.strip()
