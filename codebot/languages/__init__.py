@@ -2,8 +2,9 @@
 
 Each supported language is a module ``codebot/languages/<name>.py`` that defines ``SPEC``, a
 :class:`LanguageSpec`, next to a query file ``<name>.scm`` written for the pinned grammars of
-tree-sitter-language-pack 0.13. Modules are imported on first use, so a run over a Python-only
-repository never loads the Swift query.
+tree-sitter-language-pack 0.13 (grammars that share node types share query files too: JavaScript,
+TypeScript and TSX are built from ``ecmascript.scm``, their own file, and ``jsx.scm``). Modules are
+imported on first use, so a run over a Python-only repository never loads the Swift query.
 
 The query file uses these capture names (the engine in ``codebot.parse`` knows nothing else):
 

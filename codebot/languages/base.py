@@ -160,6 +160,8 @@ class LanguageSpec:
     name: str
     grammar: str  # the tree-sitter-language-pack name
     query_path: Path
+    # Query files shared with other grammars (JavaScript's with TypeScript's), appended in order.
+    query_parts: tuple[Path, ...] = ()
     # (definition node, name as captured) -> (owner names, short name). Go receivers, C++ `A::f`.
     owner: Callable[[Node, str], tuple[tuple[str, ...], str]] = no_owner
     # The node whose range is the symbol's: e.g. Python's decorated_definition around a def.
@@ -182,7 +184,8 @@ class LanguageSpec:
 
     @cached_property
     def query(self) -> Query:
-        return Query(self.language, self.query_path.read_text())
+        parts = (self.query_path, *self.query_parts)
+        return Query(self.language, "\n".join(p.read_text() for p in parts))
 
     @cached_property
     def capture_rank(self) -> dict[str, int]:

@@ -9,5 +9,6 @@ SPEC = LanguageSpec(
     name="javascript",
     grammar="javascript",
     query_path=query_file(__file__, "javascript"),
+    query_parts=(query_file(__file__, "ecmascript"), query_file(__file__, "jsx")),
     **HOOKS,
 )

@@ -1,27 +1,14 @@
-"""TSX: TypeScript with JSX. The query is typescript.scm followed by tsx.scm (JSX components)."""
+"""TSX: TypeScript with JSX components."""
 
 from __future__ import annotations
-
-from dataclasses import dataclass
-from functools import cached_property
-
-from tree_sitter import Query
 
 from ._ecmascript import HOOKS
 from .base import LanguageSpec, query_file
 
-
-@dataclass(frozen=True)
-class _TsxSpec(LanguageSpec):
-    @cached_property
-    def query(self) -> Query:
-        source = query_file(__file__, "typescript").read_text() + self.query_path.read_text()
-        return Query(self.language, source)
-
-
-SPEC = _TsxSpec(
+SPEC = LanguageSpec(
     name="tsx",
     grammar="tsx",
-    query_path=query_file(__file__, "tsx"),
+    query_path=query_file(__file__, "typescript"),
+    query_parts=(query_file(__file__, "ecmascript"), query_file(__file__, "jsx")),
     **HOOKS,
 )

@@ -10,5 +10,6 @@ SPEC = LanguageSpec(
     name="typescript",
     grammar="typescript",
     query_path=query_file(__file__, "typescript"),
+    query_parts=(query_file(__file__, "ecmascript"),),
     **HOOKS,
 )

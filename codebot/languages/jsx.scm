@@ -1,5 +1,3 @@
-; TSX: the whole of typescript.scm (see tsx.py), plus JSX.
-
 ; JSX components are calls of their function: `<Button/>`, `<Layout.Main>`; not `<div>`.
 (jsx_opening_element name: (identifier) @call (#match? @call "^[A-Z]"))
 (jsx_self_closing_element name: (identifier) @call (#match? @call "^[A-Z]"))
