@@ -75,6 +75,10 @@ def parse_source(
     if spec is None:
         result.symbols = line_chunks(path, data, language, role, module, limits)
         return result
+    # Compile the query here, outside the guard below: a query that does not fit its grammar is
+    # codebot's bug (QueryError is a ValueError) and must fail loudly, not turn every file of
+    # the language into line chunks with a per-file note.
+    spec.query  # noqa: B018
     try:
         _extract(spec, path, data, role, module, limits, result)
     except (RecursionError, ValueError, RuntimeError) as exc:  # a grammar or nesting limit

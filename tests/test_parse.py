@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from codebot.chunks import ChunkLimits
 from codebot.parse import module_id, parse_source
 
@@ -109,3 +111,21 @@ def test_content_hash_depends_only_on_the_symbol_text():
     assert a.content_hash == f.content_hash
     c = parse_source("m.py", b"def f():\n    return 2\n", "python").symbols[0]
     assert c.content_hash != a.content_hash
+
+
+def test_a_broken_query_is_a_bug_not_a_bad_file(tmp_path):
+    from tree_sitter import QueryError
+
+    from codebot.languages.base import LanguageSpec
+
+    bad = tmp_path / "bad.scm"
+    bad.write_text("(function_definition nme: (identifier) @name) @definition.function\n")
+    spec = LanguageSpec(name="python", grammar="python", query_path=bad)
+    import codebot.languages as languages
+
+    languages._loaded["python-broken"] = spec
+    try:
+        with pytest.raises(QueryError):
+            parse_source("m.py", b"def f():\n    pass\n", "python-broken")
+    finally:
+        del languages._loaded["python-broken"]
