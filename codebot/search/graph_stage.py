@@ -11,7 +11,7 @@ union of pairwise shortest paths is nearly the same tree in milliseconds).
 
 The flat list only gains evidence: a hit in the community of the strongest hits rises a little,
 and a bridge or neighbour enters below the strong hits only when its own score is high (a boost
-for hits linked to other hits is kept as a knob, off: it measured worse). The trees are extra.
+for hits linked to other hits measured worse and is not applied). The trees are extra.
 """
 
 from __future__ import annotations
@@ -42,11 +42,10 @@ _MAX_TREES = 3
 _TREE_DEPTH = 8
 # Flat-list reranking: mild, so the graph stage adds evidence without overriding retrieval.
 # Measured on the semble benchmark (15 repos, NDCG@10, hybrid 0.8575): a boost per linked seed of
-# 0.03-0.15 scored 0.853-0.859 against 0.860 without, so it is off but kept as a knob; the
-# community boost scored 0.855-0.861 over 0.05-0.2, best at 0.07.
-_LINK_BOOST = 0.0  # per other seed a candidate calls or is called by, up to three
+# 0.03-0.15 scored 0.853-0.859 against 0.860 without, so there is none; the community boost
+# scored 0.855-0.861 over 0.05-0.2, best at 0.07.
 _COMMUNITY_BOOST = 0.07  # a candidate in the community of the strongest hits
-_RERANK_DEPTH = 30  # candidates whose links are looked at
+_RERANK_DEPTH = 30  # candidates the community boost applies to
 _ENTRY = 0.3  # a graph-found node's score in the flat list, relative to the top hit's
 # The query is widened with the strongest community's terms when the top hits are scattered
 # (each of the top five in another community). Measured: triggering at four of five with weight
@@ -136,7 +135,7 @@ def graph_stage(
         if row not in nodes or nodes[row][0] == "neighbour":
             nodes[row] = ("bridge", max(score, nodes.get(row, ("", 0.0))[1]))
     trees = _trees(graph, nodes, seed_rows, index)
-    flat = _flat(graph, adj, ranked, nodes, seed_rows, k)
+    flat = _flat(graph, ranked, nodes, seed_rows, k)
     return GraphStage(flat, trees, expanded, nodes)
 
 
@@ -356,20 +355,17 @@ def _tree_score(tree: AnswerNode, seeds: list[int]) -> float:
 
 def _flat(
     graph: CodeGraph,
-    adj: _Adjacency,
     ranked: Ranked,
     nodes: dict[int, tuple[str, float]],
     seeds: list[int],
     k: int,
 ) -> list[tuple[int, float, str]]:
     """The hits reranked mildly with graph evidence, and strong graph-found nodes added."""
-    seed_set = set(seeds)
     strongest = [c for c in (int(graph.community[r]) for r in seeds[:3]) if _focused(graph, c)]
     home = max(set(strongest), key=strongest.count) if strongest else -1
     out: dict[int, tuple[float, str]] = {}
     for row, score in ranked[:_RERANK_DEPTH]:
-        linked = len(seed_set.intersection(adj.around(row)[0]) - {row})
-        boost = 1.0 + _LINK_BOOST * min(linked, 3)
+        boost = 1.0
         if home >= 0 and int(graph.community[row]) == home:
             boost += _COMMUNITY_BOOST
         why = nodes[row][0] if row in nodes else "hit"
