@@ -23,6 +23,7 @@ from .index import TYPES, Index, strip_duplicate
 # subclass (``cls``); the super-proxy of a type; a namespace (a module, a package, a directory:
 # the language decides); something from a library.
 SYM, INST, DECL, CLS, SUPER, MOD, EXT = "sym", "inst", "decl", "cls", "super", "mod", "ext"
+NOT_LOCAL = object()  # Resolver.local: the name is not bound in the enclosing functions
 Target = tuple[str, str]
 EXTERNAL: Target = (EXT, "")
 
@@ -189,6 +190,29 @@ class Resolver:
 
     def lookup(self, ctx: Ctx, name: str) -> Target | None:
         """The first piece of a call, a plain name in the caller's scope."""
+        return None
+
+    def local(self, ctx: Ctx, name: str) -> Target | None | object:
+        """A name bound in the enclosing functions: a nested definition, or a parameter (its
+        declared type, or None when it has none). ``NOT_LOCAL`` when the name is not bound
+        there, so that ``lookup`` goes on to the file's and the module's names."""
+        children = self.index.children
+        for fn in ctx.chain:
+            kids = children.get(fn.id)
+            if kids is not None and name in kids:
+                return (SYM, kids[name])
+            for p in fn.parameters:
+                if self.param_named(p.name, name):
+                    t = self.param_type(ctx, fn, p.type) if p.type else None
+                    return (DECL, t) if t is not None else None
+        return NOT_LOCAL
+
+    def param_named(self, param: str, name: str) -> bool:
+        """Whether a parameter written ``param`` binds ``name`` (sigils differ by language)."""
+        return param == name
+
+    def param_type(self, ctx: Ctx, fn: Symbol, text: str) -> str | None:
+        """The type id a parameter's declared type names."""
         return None
 
     def module_member(self, target: Target, name: str) -> Target | None:

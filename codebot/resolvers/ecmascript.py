@@ -19,6 +19,7 @@ from .base import (
     EXT,
     EXTERNAL,
     MOD,
+    NOT_LOCAL,
     SYM,
     Ctx,
     Dialect,
@@ -239,16 +240,16 @@ class EcmaResolver(Resolver):
 
     # --- calls ----------------------------------------------------------------------------------
 
+    def param_named(self, param: str, name: str) -> bool:
+        return param.lstrip(".").rstrip("?") == name  # `...rest`, `opt?`
+
+    def param_type(self, ctx: Ctx, fn: Symbol, text: str) -> str | None:
+        return self._type(ctx.file, text)
+
     def lookup(self, ctx: Ctx, name: str) -> Target | None:
-        children = self.index.children
-        for fn in ctx.chain:
-            kids = children.get(fn.id)
-            if kids is not None and name in kids:
-                return (SYM, kids[name])
-            for p in fn.parameters:
-                if p.name.lstrip(".").rstrip("?") == name:
-                    t = self._type(ctx.file, p.type) if p.type else None
-                    return (DECL, t) if t is not None else None
+        local = self.local(ctx, name)
+        if local is not NOT_LOCAL:
+            return local
         return self._global(ctx.file, name)
 
     def _type(self, file: FileResult, text: str) -> str | None:

@@ -19,10 +19,10 @@ import posixpath
 
 from ..model import FileResult, Import, Symbol
 from .base import (
-    DECL,
     EXACT,
     EXTERNAL,
     EXTERNAL_CALL,
+    NOT_LOCAL,
     PLAIN,
     SUPER,
     SYM,
@@ -215,16 +215,14 @@ class JvmResolver(Resolver):
                 return (SYM, member)
         return None
 
+    def param_type(self, ctx: Ctx, fn: Symbol, text: str) -> str | None:
+        return self._type(ctx.file, text)
+
     def lookup(self, ctx: Ctx, name: str) -> Target | None:
+        local = self.local(ctx, name)
+        if local is not NOT_LOCAL:
+            return local
         index = self.index
-        for fn in ctx.chain:
-            kids = index.children.get(fn.id)
-            if kids is not None and name in kids:
-                return (SYM, kids[name])
-            for p in fn.parameters:
-                if p.name == name:
-                    t = self._type(ctx.file, p.type) if p.type else None
-                    return (DECL, t) if t is not None else None
         cls = ctx.cls
         while cls is not None:  # nested types, and a type's own name
             hit = index.find_member(cls, name)[0]

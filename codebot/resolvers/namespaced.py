@@ -26,6 +26,7 @@ from .base import (
     EXTERNAL,
     EXTERNAL_CALL,
     MOD,
+    NOT_LOCAL,
     PLAIN,
     SYM,
     UNIQUE,
@@ -183,16 +184,17 @@ class NamespacedResolver(Resolver):
             return impl[-1]
         return None
 
+    def param_named(self, param: str, name: str) -> bool:
+        return param.lstrip("$&*") == name.lstrip("$")  # PHP `$x`, `&$x`; C `*p`
+
+    def param_type(self, ctx: Ctx, fn: Symbol, text: str) -> str | None:
+        return self._type_name(ctx.file, self._nest(fn), text)
+
     def lookup(self, ctx: Ctx, name: str) -> Target | None:
+        local = self.local(ctx, name)
+        if local is not NOT_LOCAL:
+            return local
         index = self.index
-        for fn in ctx.chain:
-            kids = index.children.get(fn.id)
-            if kids is not None and name in kids:
-                return (SYM, kids[name])
-            for p in fn.parameters:
-                if p.name.lstrip("$&*") == name.lstrip("$"):
-                    t = self._type_name(ctx.file, self._nest(fn), p.type) if p.type else None
-                    return (DECL, t) if t is not None else None
         cls = ctx.cls
         while cls is not None:
             hit = index.find_member(cls, name)[0]

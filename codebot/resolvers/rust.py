@@ -18,6 +18,7 @@ from .base import (
     DECL,
     EXTERNAL,
     MOD,
+    NOT_LOCAL,
     SYM,
     Ctx,
     Dialect,
@@ -247,15 +248,16 @@ class RustResolver(Resolver):
 
     # --- calls ----------------------------------------------------------------------------------
 
+    def param_named(self, param: str, name: str) -> bool:
+        return param == name and name != "self"  # `self` is the receiver, resolved elsewhere
+
+    def param_type(self, ctx: Ctx, fn: Symbol, text: str) -> str | None:
+        return self._type(ctx.file, text)
+
     def lookup(self, ctx: Ctx, name: str) -> Target | None:
-        for fn in ctx.chain:
-            kids = self.index.children.get(fn.id)
-            if kids is not None and name in kids:
-                return (SYM, kids[name])
-            for p in fn.parameters:
-                if p.name == name and name != "self":
-                    t = self._type(ctx.file, p.type) if p.type else None
-                    return (DECL, t) if t is not None else None
+        local = self.local(ctx, name)
+        if local is not NOT_LOCAL:
+            return local
         nest = self.index.local_name[ctx.sym.id].split(".")[:-1]
         return self._name(ctx.file, name, nest)
 
