@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .config import Config
+from .errors import ConfigError
 from .gitio import MODE_LINK, MODE_SUBMODULE, Repo, open_repo
 from .languages import language_for_path
 
@@ -177,8 +178,10 @@ def _ignore_spec(root: Path, config: Config, plain: bool):
     for name in names:
         try:
             lines += (root / name).read_text(encoding="utf-8", errors="replace").splitlines()
-        except OSError:
-            pass
+        except FileNotFoundError:
+            pass  # no such file: nothing more to ignore
+        except OSError as exc:
+            raise ConfigError(f"{root / name}: cannot read: {exc.strerror or exc}") from exc
     return pathspec.GitIgnoreSpec.from_lines(lines) if lines else None
 
 

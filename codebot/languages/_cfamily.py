@@ -205,3 +205,13 @@ def include(node: Node) -> list[Import]:
     if path.type in ("string_literal", "system_lib_string"):
         raw = raw[1:-1]
     return [Import(raw, line=node.start_point[0] + 1)]
+
+
+# The hooks C and C++ share; C++ adds decorators, bases and its own imports.
+HOOKS = {
+    "owner": owner,
+    "outer": outer,
+    "parameters": parameters,
+    "return_type": return_type,
+    "docstring": docstring,
+}

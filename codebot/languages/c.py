@@ -9,10 +9,6 @@ SPEC = LanguageSpec(
     name="c",
     grammar="c",
     query_path=query_file(__file__, "c"),
-    owner=_cfamily.owner,
-    outer=_cfamily.outer,
-    parameters=_cfamily.parameters,
-    return_type=_cfamily.return_type,
-    docstring=_cfamily.docstring,
     imports=_cfamily.include,
+    **_cfamily.HOOKS,
 )

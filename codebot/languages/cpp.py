@@ -54,12 +54,8 @@ SPEC = LanguageSpec(
     name="cpp",
     grammar="cpp",
     query_path=query_file(__file__, "cpp"),
-    owner=_cfamily.owner,
-    outer=_cfamily.outer,
-    parameters=_cfamily.parameters,
-    return_type=_cfamily.return_type,
-    docstring=_cfamily.docstring,
     decorators=_decorators,
     bases=_bases,
     imports=_imports,
+    **_cfamily.HOOKS,
 )
