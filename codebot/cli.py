@@ -139,9 +139,10 @@ def index(
 ) -> None:
     """Build the index of a repository, a subdirectory of one, or a plain directory.
 
-    Parses every tracked file, indexes keywords (BM25) and, unless --embedder none, embeds every
-    symbol with the built-in model. Vectors are cached by content: an interrupted build resumes
-    where it stopped, and a rebuild embeds only what changed.
+    In git, indexes the files of the commit HEAD points to (read from git: uncommitted edits are
+    the work tree overlay's, which every query applies). Indexes keywords (BM25) and, unless
+    --embedder none, embeds every symbol with the built-in model. Vectors are cached by content:
+    an interrupted build resumes where it stopped, and a rebuild embeds only what changed.
     """
     from .indexer import build_index
 
@@ -163,6 +164,83 @@ def index(
             f"{report.embedded} newly embedded) in {report.seconds:.1f}s -> {report.index_dir}"
         )
     _summary(report.parse, quiet_when_clean=True)
+
+
+@main.command()
+@click.argument("path", default=".", type=click.Path(exists=True, file_okay=False))
+@click.option("--to", "rev", metavar="REV", help="A commit to bring the index to (default HEAD).")
+@click.option(
+    "--worktree",
+    is_flag=True,
+    help="Refresh the overlay of uncommitted edits now (every query does it when needed).",
+)
+@click.option(
+    "--no-settle",
+    is_flag=True,
+    help="Skip the lexical rewrite that makes BM25 statistics match a fresh build.",
+)
+@_index_options
+@click.option(
+    "--wait", type=float, default=0.0, help="Seconds to wait if another build holds the lock."
+)
+@json_option
+def update(
+    path: str,
+    rev: str | None,
+    worktree: bool,
+    no_settle: bool,
+    index_dir: str | None,
+    wait: float,
+    as_json: bool,
+) -> None:
+    """Bring the index up to date with HEAD (or --to REV), touching only what changed.
+
+    git tells which files differ from the indexed commit (renames included); only those are
+    parsed, only symbols whose content changed are re-indexed and re-embedded (a revert or a
+    branch switch back embeds nothing), and the call graph is re-resolved from the stored calls.
+    The result is the index a fresh build would make. With no index yet, or after a settings
+    change, it builds from scratch and says why. The git hooks run this in the background.
+    """
+    from .update import update_index
+
+    config = _config(path, index_dir=index_dir)
+    report = update_index(path, config, rev, wait, _progress("parsing"), settle=not no_settle)
+    data = report.to_dict()
+    if worktree:
+        from .store import open_index
+
+        view = open_index(path, config)
+        data["worktree"] = {
+            "overlay": view.manifest.overlay is not None,
+            "generation": view.manifest.generation,
+            "files": sorted((view.manifest.overlay or {}).get("files", {})),
+        }
+    if as_json:
+        _print_json(data)
+        return
+    if report.action == "up-to-date":
+        click.echo(f"up to date at {_short(report.commit)}")
+    elif report.action == "rebuilt":
+        click.echo(f"rebuilt at {_short(report.commit)} ({report.reason}) in {report.seconds:.1f}s")
+    else:
+        f, s = report.files, report.symbols
+        click.echo(
+            f"updated {_short(report.base_commit)} -> {_short(report.commit)}: "
+            f"{f['added']} added, {f['modified']} modified, {f['renamed']} renamed, "
+            f"{f['deleted']} deleted files; symbols {s['added']} added, {s['changed']} changed, "
+            f"{s['removed']} removed ({report.embedded} embedded) in {report.seconds:.2f}s"
+        )
+    if worktree:
+        files = data["worktree"]["files"]
+        click.echo(
+            f"work tree: {len(files)} uncommitted file(s) in the overlay"
+            if files
+            else "work tree: clean"
+        )
+
+
+def _short(commit: str | None) -> str:
+    return commit[:10] if commit else "(no commit)"
 
 
 def _searcher(index_dir: str | None, path: str = "."):
@@ -314,6 +392,126 @@ def status(index_dir: str | None, as_json: bool) -> None:
     click.echo(f"skipped   {c['skipped']} files")
     for s in manifest.skipped:
         click.echo(f"  {s['path']}: {s['reason']}")
+
+
+# --- git hooks: the index follows HEAD ------------------------------------------------------------
+
+_GIT_HOOKS = ("post-commit", "post-merge", "post-checkout", "post-rewrite")  # = hooks.GIT_HOOKS
+
+
+@main.group()
+def hooks() -> None:
+    """Git hooks that bring the index to HEAD after each commit, merge, checkout and rebase."""
+
+
+def _hooks_report(report: Any, as_json: bool) -> None:
+    if as_json:
+        _print_json(report.to_dict())
+    else:
+        click.echo(f"hooks in {report.hooks_dir}")
+        for h in report.hooks:
+            chained = f" (chains {os.path.basename(h.chained)})" if h.chained else ""
+            if h.action == "removed" and h.chained:
+                chained = " (the hook it chained is back)"
+            click.echo(f"  {h.name:<14} {h.action}{chained}")
+            if h.reason:
+                click.echo(f"      {h.reason}")
+        for note in getattr(report, "notes", ()):
+            click.echo(f"note: {note}", err=True)
+    if getattr(report, "refused", False):
+        raise click.exceptions.Exit(1)
+
+
+@hooks.command("install")
+@click.argument("path", default=".", type=click.Path(exists=True, file_okay=False))
+@json_option
+def hooks_install(path: str, as_json: bool) -> None:
+    """Install post-commit, post-merge, post-checkout and post-rewrite hooks into the directory git
+    runs hooks from (core.hooksPath counts). Hooks already there keep running: each is renamed
+    <name>.codebot-legacy and run first. The update runs in the background; git never waits."""
+    from .hooks import install
+
+    _hooks_report(install(path), as_json)
+
+
+@hooks.command("uninstall")
+@click.argument("path", default=".", type=click.Path(exists=True, file_okay=False))
+@json_option
+def hooks_uninstall(path: str, as_json: bool) -> None:
+    """Remove codebot's hooks and put back the ones they chained."""
+    from .hooks import uninstall
+
+    _hooks_report(uninstall(path), as_json)
+
+
+@hooks.command("status")
+@click.argument("path", default=".", type=click.Path(exists=True, file_okay=False))
+@json_option
+def hooks_status(path: str, as_json: bool) -> None:
+    """Per hook: installed, outdated, not installed or someone else's; the hook it chains; whether
+    the Python it runs still exists. Also where the update log is."""
+    from .hooks import LOG, hooks_status
+    from .store import index_location
+
+    report = hooks_status(path)
+    log = str(index_location(path, _config(path))[1] / LOG)
+    if as_json:
+        _print_json({**report.to_dict(), "log": log})
+        return
+    click.echo(f"hooks in {report.hooks_dir}")
+    for h in report.hooks:
+        owner = f" ({h.owner})" if h.owner not in (None, "codebot") else ""
+        chained = f", chains {os.path.basename(h.chained)}" if h.chained else ""
+        missing = "" if h.interpreter_exists in (None, True) else f", {h.interpreter} is gone"
+        click.echo(f"  {h.name:<14} {h.state}{owner}{chained}{missing}")
+    click.echo(f"log in {log}")
+
+
+@main.command(context_settings={"ignore_unknown_options": True})
+@click.argument("name", type=click.Choice(_GIT_HOOKS))
+@click.argument("args", nargs=-1, type=click.UNPROCESSED)
+@click.option("--detached", is_flag=True, hidden=True, help="Already in the background.")
+def hook(name: str, args: tuple[str, ...], detached: bool) -> None:
+    """What the git hooks run: start an index update in the background and return at once.
+
+    ARGS are git's arguments to the hook (under pre-commit, its PRE_COMMIT_* variables). Always
+    exits 0: what goes wrong is written to update.log in the index directory.
+    """
+    from . import hooks as git_hooks  # nothing heavy before the update is in the background
+
+    try:
+        if not args and os.environ.get("PRE_COMMIT") == "1":
+            args = git_hooks.pre_commit_args(name, os.environ)
+        if not git_hooks.wants_update(name, args):
+            return
+        if not detached:
+            git_hooks.spawn_detached(git_hooks.detached_command(sys.executable, name, args))
+            return
+        _update_in_background(name)
+    except Exception:  # noqa: BLE001 - a hook never fails git
+        pass
+
+
+def _update_in_background(name: str) -> None:
+    from .hooks import run_hook
+    from .store import index_location
+
+    try:
+        os.setsid()  # out of the terminal's session: closing it does not stop the update
+    except OSError:
+        pass  # already a session leader (spawned detached)
+    try:
+        index_dir = index_location(".", _config("."))[1]
+    except CodebotError:  # a bad setting: log where the index would be; the update logs the error
+        index_dir = index_location(".", Config())[1]
+
+    def job() -> str:
+        from .update import update_index
+
+        r = update_index(".", _config("."))
+        return f"{r.action} {(r.base_commit or '-')[:12]} -> {(r.commit or '-')[:12]}"
+
+    run_hook(name, index_dir, job)
 
 
 @main.command("eval")

@@ -5,7 +5,8 @@ CodebotError
  ├── GitError          a repository that cannot be opened or read
  ├── ParseError        a file that cannot be read at all (a broken file is skipped, not raised)
  ├── StoreError        an index that is missing, locked, or written by an incompatible version
- │    └── StaleIndexError   the index describes another commit than the one asked for
+ │    ├── StaleIndexError   the index describes another commit than the one asked for
+ │    └── IndexBusy         another process holds the index's write lock
  └── SchemaError       output that does not match its JSON Schema
 """
 
@@ -34,6 +35,10 @@ class StoreError(CodebotError):
 
 class StaleIndexError(StoreError):
     pass
+
+
+class IndexBusy(StoreError):
+    """Another process is writing the index (a build or an update holds the lock)."""
 
 
 class SchemaError(CodebotError):

@@ -13,6 +13,7 @@ import re
 import stat
 from collections.abc import Iterable
 from dataclasses import dataclass
+from operator import attrgetter
 from pathlib import Path
 
 from .config import Config
@@ -24,6 +25,7 @@ __all__ = [
     "SourceFile",
     "Skipped",
     "Selection",
+    "Selector",
     "select_files",
     "role_for_path",
     "content_skip_reason",
@@ -36,20 +38,25 @@ class SourceFile:
     abspath: Path
     language: str
     role: str
+    blob: str | None = None  # read this git blob instead of the file on disk
 
 
 @dataclass(frozen=True, slots=True)
 class Skipped:
     path: str
     reason: str
+    content: bool = False  # selected, then rejected for what it holds (binary, generated...)
 
 
 @dataclass
 class Selection:
     root: Path
     repo: Repo | None
-    files: list[SourceFile]
+    files: list[SourceFile]  # in path order
     skipped: list[Skipped]
+    selector: Selector
+    commit: str | None = None  # the commit the files come from; None: the work tree
+    subtree: str = ""
 
 
 # Directories never worth indexing in a plain (non-git) directory: tools' caches and environments.
@@ -170,9 +177,13 @@ def content_skip_reason(data: bytes, config: Config) -> str | None:
     return None
 
 
-def _ignore_spec(root: Path, config: Config, plain: bool):
+def _ignore_spec(lines: list[str]):
     import pathspec
 
+    return pathspec.GitIgnoreSpec.from_lines(lines) if lines else None
+
+
+def _ignore_lines(root: Path, config: Config, plain: bool) -> list[str]:
     lines: list[str] = list(config.ignore)
     names = [".codebotignore"] + ([".gitignore"] if plain else [])
     for name in names:
@@ -182,7 +193,7 @@ def _ignore_spec(root: Path, config: Config, plain: bool):
             pass  # no such file: nothing more to ignore
         except OSError as exc:
             raise ConfigError(f"{root / name}: cannot read: {exc.strerror or exc}") from exc
-    return pathspec.GitIgnoreSpec.from_lines(lines) if lines else None
+    return lines
 
 
 def locate(path: str | Path) -> tuple[Path, Repo | None, str]:
@@ -201,61 +212,119 @@ def locate(path: str | Path) -> tuple[Path, Repo | None, str]:
     return (target if target.is_dir() else target.parent), None, ""
 
 
-def select_files(path: str | Path, config: Config) -> Selection:
+class Selector:
+    """Decides, file by file, what to index and what to skip: for a whole tree or for the few
+    paths an update touches, with the same rules (so an update selects what a build would).
+
+    ``commit``: take files from that commit's tree in git (the committed index); None: from the
+    work tree on disk.
+    """
+
+    def __init__(
+        self, root: Path, repo: Repo | None, config: Config, commit: str | None = None
+    ) -> None:
+        self.root, self.repo, self.config, self.commit = root, repo, config, commit
+        if commit is not None and repo is not None:
+            # The commit's own .codebotignore: an index of a commit depends on nothing else.
+            lines = list(config.ignore)
+            blob = dict((p, b) for p, _, b in repo.commit_files(commit)).get(".codebotignore")
+            if blob is not None:
+                lines += repo.blob(blob).decode("utf-8", "replace").splitlines()
+        else:
+            lines = _ignore_lines(root, config, plain=repo is None)
+        self.ignore_lines = lines
+        self._spec = _ignore_spec(lines)
+
+    def read(self, source: SourceFile) -> bytes:
+        if source.blob is not None and self.repo is not None:
+            return self.repo.blob(source.blob)
+        return source.abspath.read_bytes()
+
+    def ignored(self, rel: str) -> bool:
+        return self._spec is not None and self._spec.match_file(rel)
+
+    def classify(self, rel: str, mode: int, blob: str | None = None) -> SourceFile | Skipped | None:
+        """A file to index, a file skipped (with the reason), or None when ignored on purpose.
+
+        ``blob``: the entry's git blob in ``commit``; without it the file is read from disk.
+        """
+        config = self.config
+        if mode == MODE_SUBMODULE:
+            return Skipped(rel, "submodule (index it on its own)")
+        if mode == _MODE_PRUNED:
+            return Skipped(rel + "/", "vendored directory")
+        if self.ignored(rel):
+            return None  # ignored on purpose: not worth a line in the summary
+        abspath = os.path.join(self.root, rel)
+        if blob is not None:
+            if mode == MODE_LINK:
+                return Skipped(rel, "symbolic link")
+            size = self.repo.blob_size(blob)
+        else:
+            try:
+                st = os.lstat(abspath)  # one system call: is it a link, and how big
+            except OSError:
+                return Skipped(rel, "missing from the work tree")
+            if mode == MODE_LINK or stat.S_ISLNK(st.st_mode):
+                return Skipped(rel, "symbolic link")
+            size = st.st_size
+        if size > config.max_file_bytes:
+            return Skipped(rel, f"larger than {config.max_file_bytes:,} bytes ({size:,})")
+        head = b""
+        if "." not in rel.rsplit("/", 1)[-1]:  # no extension: the first line may say (#!)
+            head = self.repo.blob(blob)[:256] if blob is not None else _head(abspath)
+        language = language_for_path(rel, head)
+        role = role_for_path(rel, language)
+        if role == "vendor" and not config.include_vendor:
+            return Skipped(rel, "vendored")
+        if role == "generated" and not config.include_generated:
+            return Skipped(rel, "generated")
+        return SourceFile(rel, Path(abspath), language, role, blob)
+
+
+def select_files(path: str | Path, config: Config, at: str | None = None) -> Selection:
     """The files under ``path`` to index, and the ones skipped with their reasons.
 
     ``path`` may be a repository, a subdirectory of one (then only that subtree), a single file,
     or a directory outside git. Paths are relative to the repository root (or to ``path`` itself
-    outside git), so ids do not depend on where the command was run.
+    outside git), so ids do not depend on where the command was run. ``at``: a commit whose
+    files to take (from git, whatever the work tree holds); by default the work tree's.
     """
     root, repo, sub = locate(path)
-    if repo is not None:
-        entries: list[tuple[str, int]] = list(_tracked(repo, sub))
+    commit = None
+    if repo is not None and at is not None:
+        commit = repo.resolve_commit(at) if at != "HEAD" else repo.head_commit()
+        entries = [
+            (rel, mode, blob) for rel, mode, blob in repo.commit_files(commit) if _under(rel, sub)
+        ]
+    elif repo is not None:
+        entries = [(rel, mode, None) for rel, mode in _tracked(repo, sub)]
     else:
         target = Path(path).resolve()
         prune = set() if config.include_vendor else _VENDOR_DIRS
-        entries = _walk(root, prune) if target.is_dir() else [(target.name, 0)]
-    spec = _ignore_spec(root, config, plain=repo is None)
-    base = str(root)
+        walked = _walk(root, prune) if target.is_dir() else [(target.name, 0)]
+        entries = [(rel, mode, None) for rel, mode in walked]
+    selector = Selector(root, repo, config, commit)
     files: list[SourceFile] = []
     skipped: list[Skipped] = []
-    for rel, mode in entries:
-        if mode == MODE_SUBMODULE:
-            skipped.append(Skipped(rel, "submodule (index it on its own)"))
-            continue
-        if mode == _MODE_PRUNED:
-            skipped.append(Skipped(rel + "/", "vendored directory"))
-            continue
-        if spec is not None and spec.match_file(rel):
-            continue  # ignored on purpose: not worth a line in the summary
-        abspath = os.path.join(base, rel)
-        try:
-            st = os.lstat(abspath)  # one system call: is it a link, and how big
-        except OSError:
-            skipped.append(Skipped(rel, "missing from the work tree"))
-            continue
-        if mode == MODE_LINK or stat.S_ISLNK(st.st_mode):
-            skipped.append(Skipped(rel, "symbolic link"))
-            continue
-        size = st.st_size
-        if size > config.max_file_bytes:
-            skipped.append(Skipped(rel, f"larger than {config.max_file_bytes:,} bytes ({size:,})"))
-            continue
-        language = language_for_path(
-            rel, _head(abspath) if "." not in rel.rsplit("/", 1)[-1] else b""
-        )
-        role = role_for_path(rel, language)
-        if role == "vendor" and not config.include_vendor:
-            skipped.append(Skipped(rel, "vendored"))
-            continue
-        if role == "generated" and not config.include_generated:
-            skipped.append(Skipped(rel, "generated"))
-            continue
-        files.append(SourceFile(rel, Path(abspath), language, role))
-    return Selection(root, repo, files, skipped)
+    for rel, mode, blob in entries:
+        picked = selector.classify(rel, mode, blob)
+        if isinstance(picked, SourceFile):
+            files.append(picked)
+        elif picked is not None:
+            skipped.append(picked)
+    files.sort(key=_path_of)  # one order everywhere: a build and an update list rows alike
+    return Selection(root, repo, files, skipped, selector, commit, sub)
 
 
-def _head(path: Path) -> bytes:
+_path_of = attrgetter("path")
+
+
+def _under(rel: str, sub: str) -> bool:
+    return not sub or rel == sub or rel.startswith(sub.rstrip("/") + "/")
+
+
+def _head(path: str) -> bytes:
     try:
         with open(path, "rb") as f:
             return f.read(256)
@@ -264,9 +333,8 @@ def _head(path: Path) -> bytes:
 
 
 def _tracked(repo: Repo, sub: str) -> Iterable[tuple[str, int]]:
-    prefix = sub.rstrip("/") + "/" if sub else ""
     for rel, mode in repo.tracked():
-        if not prefix or rel.startswith(prefix) or rel == sub:
+        if _under(rel, sub):
             yield rel, mode
 
 

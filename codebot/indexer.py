@@ -8,12 +8,15 @@ the vector cache, so running it again resumes instead of starting over.
 from __future__ import annotations
 
 import gc
+import hashlib
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from .config import Config
+from .files import Selector, Skipped
 from .model import TYPE_KINDS, FileResult, Symbol
 from .parse import ParseReport, parse_path
 from .store import (
@@ -25,7 +28,9 @@ from .store import (
     outline_lines,
     pack_files,
     pack_symbols,
+    symbol_key,
     write_generation,
+    write_keys,
 )
 
 __all__ = ["BuildReport", "build_index"]
@@ -47,7 +52,7 @@ class BuildReport:
         return self.manifest.counts
 
 
-def _indexed_code(f: FileResult, data: bytes) -> list[str]:
+def indexed_code(f: FileResult, data: bytes) -> list[str]:
     """The text each symbol of a file is indexed by, in symbol order.
 
     A type is indexed by its own code: its header, docstring and fields, with each member cut
@@ -77,111 +82,186 @@ def build_index(
 ) -> BuildReport:
     """Index ``path`` (a repository, a subdirectory of one, or a plain directory) from scratch.
 
-    ``embedder`` overrides the one the config names (tests inject one to share a loaded model).
+    In a git repository the index describes the commit HEAD points to, read from git whatever
+    the work tree holds (the work tree's edits are the overlay's business, see ``overlay``);
+    an unborn branch has an empty committed index. ``embedder`` overrides the one the config
+    names (tests inject one to share a loaded model).
     """
+    root, index_dir, subtree = index_location(path, config)
+    with lock_for_writing(index_dir, wait=wait):
+        return build_locked(path, index_dir, config, progress, embedder)
+
+
+def build_locked(
+    path: str | Path,
+    index_dir: Path,
+    config: Config,
+    progress: Progress | None,
+    embedder,
+    at: str = "HEAD",
+) -> BuildReport:
+    """:func:`build_index` for a caller that already holds the write lock (an update that
+    finds it must start over); ``at``: the commit to index."""
     # A build makes millions of long-lived objects and no garbage cycles worth chasing: the
     # cyclic collector would rescan them again and again (a fifth of the build time).
     collecting = gc.isenabled()
     gc.disable()
     try:
-        return _build(path, config, progress, embedder, wait)
+        return _build(path, index_dir, config, progress, embedder, at)
     finally:
         if collecting:
             gc.enable()
 
 
 def _build(
-    path: str | Path, config: Config, progress: Progress | None, embedder, wait: float
+    path: str | Path,
+    index_dir: Path,
+    config: Config,
+    progress: Progress | None,
+    embedder,
+    at: str,
 ) -> BuildReport:
     from .search.lexical import LexicalWriter
     from .search.text import embedding_text, lexical_fields
 
     started = time.perf_counter()
     timings: dict[str, float] = {}
-    root, index_dir, subtree = index_location(path, config)
-    with lock_for_writing(index_dir, wait=wait):
-        gen = new_generation_dir(index_dir)
-        lexical = LexicalWriter(gen / "lexical")
-        code: list[str] = []  # indexed text of each symbol, by row
+    gen = new_generation_dir(index_dir)
+    lexical = LexicalWriter(gen / "lexical")
+    code: list[str] = []  # indexed text of each symbol, by row
 
-        def index_file(f: FileResult, data: bytes) -> None:
-            # Runs as each file is parsed: Tantivy indexes it on the other core meanwhile.
-            for s, text in zip(f.symbols, _indexed_code(f, data)):
-                lexical.add(len(code), s.id, lexical_fields(s, text))
-                code.append(text)
+    def index_file(f: FileResult, data: bytes) -> None:
+        # Runs as each file is parsed: Tantivy indexes it on the other core meanwhile.
+        for s, text in zip(f.symbols, indexed_code(f, data)):
+            lexical.add(symbol_key(s.id), s.id, lexical_fields(s, text))
+            code.append(text)
 
+    t = time.perf_counter()
+    report = parse_path(path, config, progress=progress, on_file=index_file, at=at)
+    timings["parse"] = time.perf_counter() - t
+
+    t = time.perf_counter()
+    lexical.close()
+    symbols = write_tables(gen, report.files)
+    timings["lexical"] = time.perf_counter() - t
+
+    t = time.perf_counter()
+    graph_counts = write_graph(gen, report.files, symbols)
+    timings["graph"] = time.perf_counter() - t
+
+    embedder = embedder_for(config, embedder)
+    embedded = 0
+    if embedder is not None:
         t = time.perf_counter()
-        report = parse_path(path, config, progress=progress, on_file=index_file)
-        timings["parse"] = time.perf_counter() - t
+        texts = [embedding_text(s, text) for s, text in zip(symbols, code)]
+        vectors, embedded = embed_texts(embedder, texts, index_dir / "cache", progress)
+        from .search.vector import build_vectors
 
-        t = time.perf_counter()
-        lexical.close()
-        symbols = [s for f in report.files for s in f.symbols]
-        (gen / "symbols.msgpack").write_bytes(pack_symbols(symbols))
-        files = [
-            FileEntry(f.path, f.content_hash, f.language, f.role, tuple(s.id for s in f.symbols))
-            for f in report.files
-        ]
-        (gen / "files.msgpack").write_bytes(pack_files(files))
-        timings["lexical"] = time.perf_counter() - t
+        build_vectors(gen / "vectors.usearch", symbol_keys(symbols), vectors)
+        timings["embed"] = time.perf_counter() - t
 
-        t = time.perf_counter()
-        graph_counts = _write_graph(gen, report, symbols)
-        timings["graph"] = time.perf_counter() - t
-
-        if embedder is None and config.embedder != "none":
-            from .embed import load_embedder
-
-            embedder = load_embedder(config.embedder)
-        embedded = 0
-        if embedder is not None:
-            t = time.perf_counter()
-            texts = [embedding_text(s, text) for s, text in zip(symbols, code)]
-            vectors, embedded = _embed(embedder, texts, index_dir / "cache", progress)
-            import numpy as np
-
-            from .search.vector import build_vectors
-
-            build_vectors(gen / "vectors.usearch", np.arange(len(symbols)), vectors)
-            timings["embed"] = time.perf_counter() - t
-
-        repo = report.repo
-        manifest = Manifest(
-            format_version=0,
-            codebot_version="",
-            generation="",
-            commit=repo.head_commit() if repo is not None else None,
-            root=subtree,
-            embedder=(
-                {"provider": config.embedder, **embedder.identity.to_dict()}
-                if embedder is not None
-                else None
-            ),
-            counts={
-                "files": len(files),
-                "symbols": len(symbols),
-                "chunks": sum(1 for s in symbols if s.kind == "chunk"),
-                "vectors": len(symbols) if embedder is not None else 0,
-                "skipped": len(report.skipped),
-                "issues": len(report.issues),
-                **graph_counts,
-            },
-            checksums={},
-            skipped=[{"path": s.path, "reason": s.reason} for s in report.skipped],
-        )
-        manifest = write_generation(index_dir, gen, manifest)
+    root, _, subtree = index_location(path, config)
+    manifest = make_manifest(
+        report.commit,
+        subtree,
+        config,
+        embedder,
+        report.files,
+        report.skipped,
+        graph_counts,
+        settings_of(config, report.selector),
+    )
+    manifest = write_generation(index_dir, gen, manifest)
     return BuildReport(
         index_dir, manifest, report, time.perf_counter() - started, timings, embedded
     )
 
 
-def _write_graph(gen: Path, report: ParseReport, symbols: list[Symbol]) -> dict[str, int]:
+def embedder_for(config: Config, embedder=None):
+    """The embedder to use: the one given, else the one the config names (None for "none")."""
+    if embedder is None and config.embedder != "none":
+        from .embed import load_embedder
+
+        embedder = load_embedder(config.embedder)
+    return embedder
+
+
+def settings_of(config: Config, selector: Selector) -> dict[str, Any]:
+    """The settings an index depends on: an update under other settings must rebuild."""
+    return {
+        "max_file_bytes": config.max_file_bytes,
+        "ignore": hashlib.sha256("\n".join(selector.ignore_lines).encode()).hexdigest()[:16],
+        "include_vendor": config.include_vendor,
+        "include_generated": config.include_generated,
+        "chunk_max_chars": config.chunk_max_chars,
+        "chunk_max_lines": config.chunk_max_lines,
+        "embedder": config.embedder,
+    }
+
+
+def symbol_keys(symbols: list[Symbol]):
+    import numpy as np
+
+    return np.fromiter((symbol_key(s.id) for s in symbols), dtype=np.uint64, count=len(symbols))
+
+
+def write_tables(gen: Path, files: list[FileResult]) -> list[Symbol]:
+    """Write the symbol table, the file list and the symbol keys; returns the symbols by row."""
+    symbols = [s for f in files for s in f.symbols]
+    (gen / "symbols.msgpack").write_bytes(pack_symbols(symbols))
+    (gen / "files.msgpack").write_bytes(pack_files([FileEntry.of(f) for f in files]))
+    write_keys(gen, (s.id for s in symbols))
+    return symbols
+
+
+def make_manifest(
+    commit: str | None,
+    subtree: str,
+    config: Config,
+    embedder,
+    files: list[FileResult],
+    skipped: list[Skipped],
+    graph_counts: dict[str, int],
+    settings: dict[str, Any],
+) -> Manifest:
+    symbols = sum(len(f.symbols) for f in files)
+    return Manifest(
+        format_version=0,
+        codebot_version="",
+        generation="",
+        commit=commit,
+        root=subtree,
+        embedder=(
+            {"provider": config.embedder, **embedder.identity.to_dict()}
+            if embedder is not None
+            else None
+        ),
+        counts={
+            "files": len(files),
+            "symbols": symbols,
+            "chunks": sum(1 for f in files for s in f.symbols if s.kind == "chunk"),
+            "vectors": symbols if embedder is not None else 0,
+            "skipped": len(skipped),
+            "issues": sum(len(f.issues) for f in files),
+            "lexical_deleted": 0,  # documents deleted but still in Tantivy's statistics
+            **graph_counts,
+        },
+        checksums={},
+        skipped=[
+            {"path": s.path, "reason": s.reason, **({"content": True} if s.content else {})}
+            for s in sorted(skipped, key=lambda s: s.path)
+        ],
+        settings=settings,
+    )
+
+
+def write_graph(gen: Path, files: list[FileResult], symbols: list[Symbol]) -> dict[str, int]:
     """Resolve the calls, build the graph and its analytics, write ``graph.msgpack``; returns the
     counts the manifest records."""
     from .graph import GRAPH_FILE, build_graph
     from .resolve import resolve
 
-    resolution = resolve(report.files)
+    resolution = resolve(files)
     graph = build_graph(symbols, resolution.edges, resolution.external, resolution.unresolved)
     # Call-site counts (an edge merges every call from one symbol to another): for `codebot stats`.
     graph.meta["call_sites"] = {k: int(v) for k, v in resolution.stats.items()}
@@ -193,8 +273,13 @@ def _write_graph(gen: Path, report: ParseReport, symbols: list[Symbol]) -> dict[
     }
 
 
-def _embed(embedder, texts: list[str], cache_dir: Path, progress: Progress | None):
-    """Vectors for ``texts``: from the cache where it has them, computed (and cached) otherwise."""
+def embed_texts(
+    embedder, texts: list[str], cache_dir: Path, progress: Progress | None, compact: bool = True
+):
+    """Vectors for ``texts``: from the cache where it has them, computed (and cached) otherwise.
+
+    ``compact``: ``texts`` are all the index holds, so the cache may drop the other vectors
+    once they outnumber these (an update embeds a few texts and must not)."""
     import numpy as np
 
     from .embed.cache import VectorCache, text_key
@@ -218,5 +303,6 @@ def _embed(embedder, texts: list[str], cache_dir: Path, progress: Progress | Non
                 progress(n, len(missing), "embedding")
     finally:
         cache.flush()  # an interrupted build keeps what it embedded: the next run resumes
-    cache.compact(set(keys))
+    if compact:
+        cache.compact(set(keys))
     return out, len(missing)

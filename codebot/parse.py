@@ -22,7 +22,7 @@ from tree_sitter import Node, QueryCursor
 
 from .chunks import ChunkLimits, content_hash, end_line, line_chunks, module_chunks
 from .config import Config
-from .files import Selection, Skipped, content_skip_reason, select_files
+from .files import Selection, Selector, Skipped, SourceFile, content_skip_reason, select_files
 from .gitio import Repo
 from .languages import get_spec
 from .languages.base import LanguageSpec, squash
@@ -332,6 +332,8 @@ class ParseReport:
     files: list[FileResult]
     skipped: list[Skipped]
     repo: Repo | None = None
+    commit: str | None = None  # the commit the files were read from; None: the work tree
+    selector: Selector | None = None  # the rules that picked the files (an update reuses them)
 
     @property
     def issues(self) -> list[ParseIssue]:
@@ -361,8 +363,10 @@ def parse_path(
     config: Config,
     progress: Callable[[int, int, str], None] | None = None,
     on_file: Callable[[FileResult, bytes], None] | None = None,
+    at: str | None = None,
 ) -> ParseReport:
-    """Parse every file :func:`~codebot.files.select_files` picks under ``path``.
+    """Parse every file :func:`~codebot.files.select_files` picks under ``path`` (in the work
+    tree, or in commit ``at``).
 
     A file that cannot be read or is not text is skipped with its reason; a file that parses
     badly keeps what could be extracted and carries the problem in its ``issues``. ``on_file``
@@ -373,7 +377,7 @@ def parse_path(
     collecting = gc.isenabled()
     gc.disable()
     try:
-        return _parse_selection(select_files(path, config), config, progress, on_file)
+        return _parse_selection(select_files(path, config, at), config, progress, on_file)
     finally:
         if collecting:
             gc.enable()
@@ -388,31 +392,40 @@ def _parse_selection(
     limits = ChunkLimits(config.chunk_max_chars, config.chunk_max_lines)
     results: list[FileResult] = []
     skipped = list(selection.skipped)
-    modules = _module_ids([f.path for f in selection.files])
+    modules = module_ids([f.path for f in selection.files])
     total = len(selection.files)
     for n, source in enumerate(selection.files, 1):
         if progress is not None:
             progress(n, total, source.path)
-        try:
-            data = source.abspath.read_bytes()
-        except OSError as exc:
-            skipped.append(Skipped(source.path, f"cannot read: {exc.strerror or exc}"))
+        result, data = parse_file(selection.selector, source, config, modules[source.path], limits)
+        if isinstance(result, Skipped):
+            skipped.append(result)
             continue
-        reason = content_skip_reason(data, config)
-        if reason is not None:
-            skipped.append(Skipped(source.path, reason))
-            continue
-        result = parse_source(
-            source.path, data, source.language, source.role, limits, modules[source.path]
-        )
         results.append(result)
         if on_file is not None:
             on_file(result, data)
     skipped.sort(key=lambda s: s.path)
-    return ParseReport(str(selection.root), results, skipped, selection.repo)
+    return ParseReport(
+        str(selection.root), results, skipped, selection.repo, selection.commit, selection.selector
+    )
 
 
-def _module_ids(paths: list[str]) -> dict[str, str]:
+def parse_file(
+    selector: Selector, source: SourceFile, config: Config, module: str, limits: ChunkLimits
+) -> tuple[FileResult | Skipped, bytes]:
+    """Read and parse one selected file; a file that cannot be read or is not text comes back
+    as Skipped with the reason."""
+    try:
+        data = selector.read(source)
+    except OSError as exc:
+        return Skipped(source.path, f"cannot read: {exc.strerror or exc}", True), b""
+    reason = content_skip_reason(data, config)
+    if reason is not None:
+        return Skipped(source.path, reason, True), data
+    return parse_source(source.path, data, source.language, source.role, limits, module), data
+
+
+def module_ids(paths: list[str]) -> dict[str, str]:
     """Module ids for all paths, unique: a clash (``a.js`` and ``a.ts``) keeps the extension."""
     ids = {p: module_id(p) for p in paths}
     seen: dict[str, int] = {}

@@ -4,7 +4,8 @@ Layout of an index directory (``.git/codebot/`` in a repository, ``.codebot/`` e
 
     manifest.json      the commit point: names the current generation (schemas/manifest.schema.json)
     write.lock         held by the one writer
-    gen-<n>/           one complete index: symbols.msgpack, files.msgpack, lexical/, vectors.usearch
+    gen-<n>/           one complete index: symbols.msgpack, files.msgpack, keys.u64, graph.msgpack,
+                       lexical/, vectors.usearch
     cache/             embedding vectors by text hash, kept across builds (resume, no re-embedding)
 
 A writer builds a new generation in ``gen-<n>.tmp``, renames it into place, then replaces
@@ -30,9 +31,9 @@ from typing import TYPE_CHECKING, Any
 
 from . import __version__
 from .config import Config
-from .errors import StoreError
+from .errors import IndexBusy, StoreError
 from .files import locate
-from .model import TYPE_KINDS, Call, Parameter, Symbol
+from .model import TYPE_KINDS, Call, FileResult, Import, Parameter, ParseIssue, Symbol
 
 if TYPE_CHECKING:
     from .graph import CodeGraph
@@ -52,19 +53,46 @@ __all__ = [
     "load_files",
 ]
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2  # 2: symbols keyed by a hash of their id; files keep imports (for updates)
 MANIFEST = "manifest.json"
+KEYS_FILE = "keys.u64"
 
 
 @dataclass(frozen=True, slots=True)
 class FileEntry:
-    """An indexed file: ``blob`` is its git blob id (the same for the worktree file and a commit)."""
+    """An indexed file: ``blob`` is its git blob id (the same for the worktree file and a commit).
+
+    It keeps what an update needs to re-resolve the file's calls without parsing it again: its
+    module id, imports and parse problems (the symbols, with their raw calls, are in the table).
+    """
 
     path: str
     blob: str
     language: str
     role: str
     symbols: tuple[str, ...] = ()
+    module: str = ""
+    imports: tuple[Import, ...] = ()
+    issues: tuple[tuple[str, int | None], ...] = ()  # (reason, line)
+
+    @classmethod
+    def of(cls, f: FileResult) -> FileEntry:
+        return cls(
+            f.path,
+            f.content_hash,
+            f.language,
+            f.role,
+            tuple(s.id for s in f.symbols),
+            f.module,
+            tuple(f.imports),
+            tuple((i.reason, i.line) for i in f.issues),
+        )
+
+
+def symbol_key(symbol_id: str) -> int:
+    """The key of a symbol in the lexical and vector indexes: a hash of its id, so it stays the
+    same while rows move, and an update and a build agree. 63 bits: usearch reserves 2^64-1."""
+    return int.from_bytes(hashlib.blake2b(symbol_id.encode(), digest_size=8).digest()) >> 1
 
 
 @dataclass
@@ -78,7 +106,9 @@ class Manifest:
     counts: dict[str, int]
     checksums: dict[str, str]  # sha256 of every file of the generation, by relative path
     created: str = ""
-    skipped: list[dict[str, str]] = field(default_factory=list)
+    skipped: list[dict[str, Any]] = field(default_factory=list)
+    settings: dict[str, Any] = field(default_factory=dict)  # what an update must build under
+    overlay: dict[str, Any] | None = None  # a work tree overlay: what it was made from
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -92,6 +122,8 @@ class Manifest:
             "counts": self.counts,
             "checksums": self.checksums,
             "skipped": self.skipped,
+            "settings": self.settings,
+            **({"overlay": self.overlay} if self.overlay is not None else {}),
         }
 
 
@@ -138,7 +170,7 @@ def lock_for_writing(index_dir: Path, wait: float = 0.0) -> Iterator[None]:
                     holder = (
                         os.pread(fd, 64, 0).decode(errors="replace").strip() or "another process"
                     )
-                    raise StoreError(
+                    raise IndexBusy(
                         f"{index_dir}: the index is being written by {holder}; "
                         "wait for it to finish, or run again with --wait SECONDS"
                     ) from None
@@ -179,11 +211,20 @@ def new_generation_dir(index_dir: Path) -> Path:
     return tmp
 
 
-def write_generation(index_dir: Path, tmp: Path, manifest: Manifest) -> Manifest:
-    """Make ``tmp`` the current generation: checksum it, move it into place, write the manifest."""
-    manifest.checksums = {
-        p.relative_to(tmp).as_posix(): _sha256(p) for p in sorted(tmp.rglob("*")) if p.is_file()
-    }
+def write_generation(
+    index_dir: Path, tmp: Path, manifest: Manifest, known: dict[str, str] | None = None
+) -> Manifest:
+    """Make ``tmp`` the current generation: checksum it, move it into place, write the manifest.
+
+    ``known``: checksums of files linked unchanged from the previous generation (not re-read).
+    """
+    known = known or {}
+    checksums = {}
+    for p in sorted(tmp.rglob("*")):
+        if p.is_file():
+            rel = p.relative_to(tmp).as_posix()
+            checksums[rel] = known.get(rel) or _sha256(p)
+    manifest.checksums = checksums
     final = index_dir / tmp.name.removesuffix(".tmp")
     os.replace(tmp, final)
     manifest.generation = final.name
@@ -329,7 +370,19 @@ def load_symbols(gen_dir: Path) -> SymbolTable:
 def pack_files(files: list[FileEntry]) -> bytes:
     import msgpack
 
-    rows = [(f.path, f.blob, f.language, f.role, list(f.symbols)) for f in files]
+    rows = [
+        (
+            f.path,
+            f.blob,
+            f.language,
+            f.role,
+            f.symbols,
+            f.module,
+            [(i.module, i.name, i.alias, i.level, i.line) for i in f.imports],
+            f.issues,
+        )
+        for f in files
+    ]
     return msgpack.packb(rows, use_bin_type=True)
 
 
@@ -337,7 +390,31 @@ def load_files(gen_dir: Path) -> list[FileEntry]:
     import msgpack
 
     rows = msgpack.unpackb((gen_dir / "files.msgpack").read_bytes(), use_list=False)
-    return [FileEntry(p, b, lang, role, tuple(s)) for p, b, lang, role, s in rows]
+    return [
+        FileEntry(p, b, lang, role, s, mod, tuple(Import(*i) for i in imports), issues)
+        for p, b, lang, role, s, mod, imports, issues in rows
+    ]
+
+
+def file_result(entry: FileEntry, symbols: list[Symbol]) -> FileResult:
+    """A file as the parser gave it, from what the index keeps (for re-resolving its calls)."""
+    return FileResult(
+        entry.path,
+        entry.language,
+        entry.role,
+        entry.module,
+        symbols,
+        list(entry.imports),
+        [ParseIssue(entry.path, reason, line) for reason, line in entry.issues],
+        entry.blob,
+    )
+
+
+def write_keys(gen_dir: Path, symbol_ids: Iterable[str]) -> None:
+    import numpy as np
+
+    keys = np.fromiter((symbol_key(i) for i in symbol_ids), dtype="<u8")
+    (gen_dir / KEYS_FILE).write_bytes(keys.tobytes())
 
 
 def outline_lines(
@@ -407,6 +484,17 @@ class Index:
     def files(self) -> list[FileEntry]:
         return load_files(self.gen_dir)
 
+    def rows_of_keys(self, keys: Sequence[int]) -> list[int | None]:
+        """Rows of the symbols with these lexical/vector keys (None for a key not in the table)."""
+        lookup = self.__dict__.get("_rows_of_key")
+        if lookup is None:
+            import numpy as np
+
+            table = np.fromfile(self.gen_dir / KEYS_FILE, dtype="<u8")
+            lookup = dict(zip(table.tolist(), range(len(table))))
+            self.__dict__["_rows_of_key"] = lookup
+        return [lookup.get(int(k)) for k in keys]
+
     def code(self, symbol: Symbol, outline: bool = False) -> str:
         """The symbol's code as indexed: from the work tree if unchanged, else from git.
 
@@ -460,7 +548,17 @@ class Index:
         raise StoreError(f"{path}: no longer on disk nor in git; update the index: codebot index")
 
 
-def open_index(path: str | Path, config: Config) -> Index:
-    """The index of the repository or directory containing ``path``."""
-    root, index_dir, _ = index_location(path, config)
-    return Index(index_dir, root, read_manifest(index_dir))
+def open_index(path: str | Path, config: Config, worktree: bool = True) -> Index:
+    """The index of the repository or directory containing ``path``.
+
+    ``worktree``: in a git repository, the index as the work tree sees it (uncommitted edits,
+    new and deleted files included: see ``overlay``); otherwise the committed index as it is.
+    """
+    root, repo, _ = locate(path)
+    index_dir = index_dir_for(root, repo.gitdir if repo else None, config.index_dir)
+    index = Index(index_dir, root, read_manifest(index_dir))
+    if worktree and repo is not None:
+        from .overlay import worktree_index
+
+        return worktree_index(index, repo, config)
+    return index

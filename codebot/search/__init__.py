@@ -191,16 +191,24 @@ class Searcher:
         rankings: list[tuple[float, list[tuple[int, float]]]] = []
         if mode in ("hybrid", "bm25"):
             lexical = self._lexical_index().search(query_words(query), _CANDIDATES)
-            rankings.append((_WEIGHTS[symbol_like][0], lexical))
+            rankings.append((_WEIGHTS[symbol_like][0], self._by_row(lexical)))
         if mode in ("hybrid", "vector") and self.has_vectors:
             vector = self.embedder().embed_queries([query])[0]
             nearest = self._vector_index().search(vector, _CANDIDATES)
-            rankings.append((_WEIGHTS[symbol_like][1], nearest))
+            rankings.append((_WEIGHTS[symbol_like][1], self._by_row(nearest)))
         fused: dict[int, float] = {}
         for weight, ranking in rankings:
             for rank, (row, _) in enumerate(ranking):
                 fused[row] = fused.get(row, 0.0) + weight / (_RRF_K + rank + 1)
         return self._rerank(query, fused, symbol_like)
+
+    def _by_row(self, hits: list[tuple[int, float]]) -> list[tuple[int, float]]:
+        """Retriever hits (symbol key, score) as (row, score), best first, equal scores in row
+        order: an index updated in place and one built afresh then rank alike."""
+        rows = self.index.rows_of_keys([key for key, _ in hits])
+        out = [(row, score) for row, (_, score) in zip(rows, hits) if row is not None]
+        out.sort(key=lambda item: (-item[1], item[0]))
+        return out
 
     def _rerank(
         self, query: str, fused: dict[int, float], symbol_like: bool

@@ -6,6 +6,7 @@ never be a syntax error, whatever the user typed.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 FIELDS = ("name", "path", "doc", "code", "parts")
@@ -25,7 +26,7 @@ def _schema():
 
     b = tantivy.SchemaBuilder()
     b.add_text_field("id", stored=True, tokenizer_name="raw")  # raw: delete-by-term needs it
-    b.add_unsigned_field("row", stored=True, indexed=False)
+    b.add_unsigned_field("key", stored=True, indexed=False)  # store.symbol_key: rows move
     for name in FIELDS:
         b.add_text_field(
             name, stored=False, tokenizer_name="camel" if name == "parts" else "en_stem"
@@ -46,22 +47,37 @@ def _register(index) -> None:
 
 
 class LexicalWriter:
-    """Writes a new index. Tantivy tokenizes and indexes in its own threads, without the GIL, so
-    documents fed while files are still being parsed are indexed on the other core meanwhile."""
+    """Writes a new index, or (``base``) the next version of an existing one.
 
-    def __init__(self, directory: Path) -> None:
+    Tantivy tokenizes and indexes in its own threads, without the GIL, so documents fed while
+    files are still being parsed are indexed on the other core meanwhile. An update starts from
+    hard links to the base's files: Tantivy never changes a file it wrote (deletions go to new
+    ``.del`` files, ``meta.json`` is replaced by a rename), so the base stays intact for the
+    readers that still use it, and an update copies nothing.
+    """
+
+    def __init__(self, directory: Path, base: Path | None = None) -> None:
         import tantivy
 
         directory.mkdir(parents=True, exist_ok=True)
         self._tantivy = tantivy
-        index = tantivy.Index(_schema(), path=str(directory))
+        if base is None:
+            index = tantivy.Index(_schema(), path=str(directory))
+        else:
+            for f in base.iterdir():
+                if not f.name.startswith(".tantivy-"):  # lock files belong to their directory
+                    os.link(f, directory / f.name)
+            index = tantivy.Index.open(str(directory))
         _register(index)
         self._writer = index.writer(heap_size=_HEAP, num_threads=1)
         self.count = 0
 
-    def add(self, row: int, symbol_id: str, fields: dict[str, str]) -> None:
-        self._writer.add_document(self._tantivy.Document(id=symbol_id, row=row, **fields))
+    def add(self, key: int, symbol_id: str, fields: dict[str, str]) -> None:
+        self._writer.add_document(self._tantivy.Document(id=symbol_id, key=key, **fields))
         self.count += 1
+
+    def delete(self, symbol_id: str) -> None:
+        self._writer.delete_documents_by_term("id", symbol_id)
 
     def close(self) -> int:
         self._writer.commit()
@@ -78,9 +94,9 @@ class LexicalIndex:
         self._searcher = self._index.searcher()
 
     def search(self, words: list[str], limit: int) -> list[tuple[int, float]]:
-        """(row, score) of the best ``limit`` documents for these words, best first."""
+        """(key, score) of the best ``limit`` documents for these words, best first."""
         if not words:
             return []
         query = self._index.parse_query(" ".join(words), list(FIELDS), field_boosts=BOOSTS)
         hits = self._searcher.search(query, limit).hits
-        return [(self._searcher.doc(addr)["row"][0], score) for score, addr in hits]
+        return [(self._searcher.doc(addr)["key"][0], score) for score, addr in hits]

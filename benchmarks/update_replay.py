@@ -1,0 +1,182 @@
+"""The incremental-update invariant on real history, and what an update costs.
+
+Replays the last N first-parent commits of a git repository through ``update_index`` one commit
+at a time (read from git: the work tree is never touched), and every K commits compares the
+updated index with a fresh build of the same commit: same symbols in the same rows, same files
+and skips, same edges with their resolution kinds, same PageRank and communities, same top-10
+for a set of queries (BM25, and hybrid when vectors are on). Prints the update and build times
+of each checked commit and their ratio.
+
+    python benchmarks/update_replay.py /path/to/repo --commits 60 --check-every 10
+    python benchmarks/update_replay.py /path/to/repo --commits 20 --embedder builtin
+
+Writes ``benchmarks/results/update_replay-<repo>.json``. Exit status 1 if any check differs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from codebot.config import Config
+from codebot.indexer import build_locked
+from codebot.store import index_location, lock_for_writing, open_index
+from codebot.update import update_index
+
+RESULTS = Path(__file__).resolve().parent / "results"
+
+
+def first_parent_history(repo: Path, n: int) -> list[str]:
+    out = subprocess.run(
+        ["git", "rev-list", "--first-parent", f"-n{n}", "HEAD"],
+        cwd=repo,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.split()
+    return out[::-1]
+
+
+def differences(updated, built, queries: list[str], modes: list[str]) -> list[str]:
+    """What differs between two indexes of the same commit (empty: identical)."""
+    from codebot.search import Searcher
+
+    out = []
+    a, b = updated.symbols, built.symbols
+    if len(a) != len(b):
+        out.append(f"symbols: {len(a)} updated, {len(b)} built")
+    else:
+        rows = [i for i in range(len(a)) if a[i] != b[i]]
+        if rows:
+            out.append(f"symbols: {len(rows)} rows differ, first {a[rows[0]].id}")
+    if updated.files() != built.files():
+        out.append("file entries differ")
+    ma, mb = updated.manifest, built.manifest
+    if ma.counts != mb.counts:
+        out.append(f"counts: {ma.counts} != {mb.counts}")
+    if ma.skipped != mb.skipped:
+        out.append("skipped files differ")
+    ga, gb = updated.graph, built.graph
+    ea = {(e.src, e.dst, e.kind, e.line, e.resolution) for e in ga.to_edges(a)}
+    eb = {(e.src, e.dst, e.kind, e.line, e.resolution) for e in gb.to_edges(b)}
+    if ea != eb:
+        out.append(f"edges: {len(ea - eb)} only updated, {len(eb - ea)} only built")
+    if (ga.external != gb.external).any() or (ga.unresolved != gb.unresolved).any():
+        out.append("external/unresolved call counts differ")
+    if len(ga.pagerank) == len(gb.pagerank) and abs(ga.pagerank - gb.pagerank).max(initial=0) > 1e-9:
+        out.append("pagerank differs")
+    if (ga.community != gb.community).any() if len(ga.community) == len(gb.community) else True:
+        out.append("communities differ")
+    sa, sb = Searcher(updated), Searcher(built)
+    for mode in modes:
+        for q in queries:
+            ta = [h.id for h in sa.search(q, 10, mode=mode)]
+            tb = [h.id for h in sb.search(q, 10, mode=mode)]
+            if ta != tb:
+                out.append(f"{mode} top-10 for {q!r} differs")
+    return out
+
+
+def sample_queries(index, n: int, seed: int = 0) -> list[str]:
+    """Names of symbols (symbol-like queries) and short phrases from docstrings (questions)."""
+    rng = random.Random(seed)
+    table = index.symbols
+    names = sorted({s for s in table.column("name") if len(s) > 3 and not s.startswith("<")})
+    docs = [d for d in table.column("docstring") if d and len(d.split()) >= 4]
+    queries = rng.sample(names, min(n, len(names)))
+    for d in rng.sample(docs, min(n, len(docs))):
+        queries.append(" ".join(d.split()[:6]))
+    return queries
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("repo", type=Path)
+    ap.add_argument("--commits", type=int, default=60)
+    ap.add_argument("--check-every", type=int, default=10)
+    ap.add_argument("--queries", type=int, default=15, help="of each kind")
+    ap.add_argument("--embedder", default="none")
+    args = ap.parse_args()
+    repo = args.repo.resolve()
+    history = first_parent_history(repo, args.commits + 1)
+    with tempfile.TemporaryDirectory() as tmp:
+        updated_cfg = Config(embedder=args.embedder, index_dir=f"{tmp}/updated")
+        built_cfg = Config(embedder=args.embedder, index_dir=f"{tmp}/built")
+        _, built_dir, _ = index_location(repo, built_cfg)
+        t = time.perf_counter()
+        update_index(repo, updated_cfg, to=history[0])  # no index yet: builds the first commit
+        first = time.perf_counter() - t
+        modes = ["bm25"] + (["hybrid"] if args.embedder != "none" else [])
+        checks, update_times, fresh_times = [], [], []
+        failures = 0
+        for n, commit in enumerate(history[1:], 1):
+            t = time.perf_counter()
+            report = update_index(repo, updated_cfg, to=commit)
+            update_times.append(time.perf_counter() - t)
+            fresh_times.append(report.timings.get("fresh", update_times[-1]))
+            if n % args.check_every and n != len(history) - 1:
+                continue
+            t = time.perf_counter()
+            with lock_for_writing(built_dir):
+                build_locked(repo, built_dir, built_cfg, None, None, at=commit)
+            build_time = time.perf_counter() - t
+            updated = open_index(repo, updated_cfg, worktree=False)
+            built = open_index(repo, built_cfg, worktree=False)
+            diff = differences(updated, built, sample_queries(built, args.queries), modes)
+            failures += bool(diff)
+            checks.append(
+                {
+                    "commit": commit,
+                    "after": n,
+                    "files_changed": sum(report.files.values()),
+                    "symbols": built.manifest.counts["symbols"],
+                    "update_s": round(update_times[-1], 3),
+                    "fresh_s": round(fresh_times[-1], 3),
+                    "build_s": round(build_time, 3),
+                    "identical": not diff,
+                    "differences": diff,
+                }
+            )
+            print(
+                f"{n:>4} {commit[:10]} {sum(report.files.values()):>4} files "
+                f"{built.manifest.counts['symbols']:>6} symbols  update {update_times[-1]:.2f}s "
+                f"(fresh {fresh_times[-1]:.2f}s) "
+                f"build {build_time:.2f}s  {'identical' if not diff else '; '.join(diff)}"
+            )
+    median_update = statistics.median(update_times)
+    median_fresh = statistics.median(fresh_times)
+    median_build = statistics.median(c["build_s"] for c in checks)
+    summary = {
+        "repository": repo.name,
+        "commits": len(history) - 1,
+        "embedder": args.embedder,
+        "first_build_s": round(first, 3),
+        "update_median_s": round(median_update, 3),
+        "build_median_s": round(median_build, 3),
+        "update_to_build": round(median_update / median_build, 3),
+        "fresh_median_s": round(median_fresh, 3),
+        "fresh_to_build": round(median_fresh / median_build, 3),
+        "checks": checks,
+        "all_identical": failures == 0,
+    }
+    print(
+        f"{len(history) - 1} commits replayed, {len(checks)} checked, "
+        f"{len(checks) - failures} identical; update median {median_update:.2f}s, build median "
+        f"{median_build:.2f}s: update/build {median_update / median_build:.3f}, fresh (new commit "
+        f"answerable, before the lexical rewrite) {median_fresh:.2f}s: "
+        f"{median_fresh / median_build:.3f}"
+    )
+    RESULTS.mkdir(exist_ok=True)
+    (RESULTS / f"update_replay-{repo.name}.json").write_text(json.dumps(summary, indent=1) + "\n")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
