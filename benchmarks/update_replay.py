@@ -70,7 +70,10 @@ def differences(updated, built, queries: list[str], modes: list[str]) -> list[st
         out.append(f"edges: {len(ea - eb)} only updated, {len(eb - ea)} only built")
     if (ga.external != gb.external).any() or (ga.unresolved != gb.unresolved).any():
         out.append("external/unresolved call counts differ")
-    if len(ga.pagerank) == len(gb.pagerank) and abs(ga.pagerank - gb.pagerank).max(initial=0) > 1e-9:
+    if (
+        len(ga.pagerank) == len(gb.pagerank)
+        and abs(ga.pagerank - gb.pagerank).max(initial=0) > 1e-9
+    ):
         out.append("pagerank differs")
     if (ga.community != gb.community).any() if len(ga.community) == len(gb.community) else True:
         out.append("communities differ")

@@ -548,11 +548,12 @@ class Index:
         raise StoreError(f"{path}: no longer on disk nor in git; update the index: codebot index")
 
 
-def open_index(path: str | Path, config: Config, worktree: bool = True) -> Index:
+def open_index(path: str | Path, config: Config, worktree: bool = True, embedder=None) -> Index:
     """The index of the repository or directory containing ``path``.
 
     ``worktree``: in a git repository, the index as the work tree sees it (uncommitted edits,
     new and deleted files included: see ``overlay``); otherwise the committed index as it is.
+    ``embedder``: the one to embed edited symbols with (default: the index's own).
     """
     root, repo, _ = locate(path)
     index_dir = index_dir_for(root, repo.gitdir if repo else None, config.index_dir)
@@ -560,5 +561,5 @@ def open_index(path: str | Path, config: Config, worktree: bool = True) -> Index
     if worktree and repo is not None:
         from .overlay import worktree_index
 
-        return worktree_index(index, repo, config)
+        return worktree_index(index, repo, config, embedder)
     return index

@@ -39,7 +39,6 @@ from .files import Selector, Skipped, SourceFile, locate
 from .gitio import Repo
 from .indexer import (
     embed_texts,
-    embedder_for,
     indexed_code,
     make_manifest,
     settings_of,
@@ -418,7 +417,7 @@ def _apply(
     graph_counts = write_graph(gen, files, symbols)
     timings["graph"] = time.perf_counter() - t
 
-    embedder = embedder_for(config, embedder) if base.manifest.embedder is not None else None
+    embedder = _embedder_of(base.manifest, embedder)
     embedded = 0
     if embedder is not None:
         t = time.perf_counter()
@@ -473,6 +472,17 @@ def _apply(
         seconds=time.perf_counter() - started,
         timings=timings,
     )
+
+
+def _embedder_of(manifest: Manifest, embedder):
+    """The embedder the base index was built with (None when it has no vectors)."""
+    if manifest.embedder is None:
+        return None
+    if embedder is None:
+        from .embed import load_embedder
+
+        embedder = load_embedder(manifest.embedder["provider"])
+    return embedder
 
 
 def _same_embedder(manifest: Manifest, config: Config, embedder) -> None:

@@ -68,7 +68,7 @@ def test_interrupted_build_leaves_the_previous_index_and_resumes(make_repo):
 
     with pytest.raises(KeyboardInterrupt):
         build_index(repo, Config(), progress=interrupt, embedder=embedder)
-    index = open_index(repo, Config())
+    index = open_index(repo, Config(), worktree=False)  # the committed index, as it was
     assert index.manifest.generation == "gen-1"
     assert index.manifest.counts["symbols"] == 2
     hits = Searcher(index, Config(), embedder=embedder).search("invoice total", k=1)
@@ -105,7 +105,7 @@ def test_killed_process_leaves_a_readable_index(make_repo):
     proc.wait()
     if (index_dir / "gen-2").exists():
         pytest.skip("the build finished before it could be killed")
-    index = open_index(repo, Config())
+    index = open_index(repo, Config(), worktree=False)  # the committed index, as it was
     assert index.manifest.generation == "gen-1"
     assert Searcher(index, Config()).find("total")[0].id == "billing.invoice.total"
     assert build_index(repo, Config(embedder="none")).manifest.generation == "gen-2"

@@ -14,6 +14,20 @@ import numpy as np
 _EXACT_BELOW = 20_000
 
 
+def _usearch_index():
+    """usearch's Index class, imported after onnxruntime: a process that imports usearch 2.26
+    (its numkong kernels) first crashes with a segmentation fault when it later imports
+    onnxruntime 1.2x, which an update does when the built-in embedder loads after vectors were
+    written (measured: ``import usearch.index, onnxruntime`` segfaults; the reverse order runs)."""
+    try:
+        import onnxruntime  # noqa: F401
+    except ImportError:  # keyword-only installs may lack it; then nothing can crash either
+        pass
+    from usearch.index import Index
+
+    return Index
+
+
 def build_vectors(
     path: Path,
     keys: np.ndarray,
@@ -23,7 +37,7 @@ def build_vectors(
 ) -> None:
     """Write the vectors of ``keys`` to ``path``: a new index, or ``base`` less the ``remove``
     keys plus these (an update: one load and one save, the HNSW graph patched, not rebuilt)."""
-    from usearch.index import Index
+    Index = _usearch_index()
 
     if base is None:
         index = Index(ndim=vectors.shape[1], metric="cos", dtype="f16")
@@ -40,7 +54,7 @@ def build_vectors(
 
 class VectorIndex:
     def __init__(self, path: Path) -> None:
-        from usearch.index import Index
+        Index = _usearch_index()
 
         self._index = Index.restore(str(path), view=True)
 
