@@ -28,7 +28,7 @@ from pathlib import Path
 from codebot.config import Config
 from codebot.indexer import build_locked
 from codebot.store import index_location, lock_for_writing, open_index
-from codebot.update import update_index
+from codebot.update import index_differences, update_index
 
 RESULTS = Path(__file__).resolve().parent / "results"
 
@@ -42,49 +42,6 @@ def first_parent_history(repo: Path, n: int) -> list[str]:
         text=True,
     ).stdout.split()
     return out[::-1]
-
-
-def differences(updated, built, queries: list[str], modes: list[str]) -> list[str]:
-    """What differs between two indexes of the same commit (empty: identical)."""
-    from codebot.search import Searcher
-
-    out = []
-    a, b = updated.symbols, built.symbols
-    if len(a) != len(b):
-        out.append(f"symbols: {len(a)} updated, {len(b)} built")
-    else:
-        rows = [i for i in range(len(a)) if a[i] != b[i]]
-        if rows:
-            out.append(f"symbols: {len(rows)} rows differ, first {a[rows[0]].id}")
-    if updated.files() != built.files():
-        out.append("file entries differ")
-    ma, mb = updated.manifest, built.manifest
-    if ma.counts != mb.counts:
-        out.append(f"counts: {ma.counts} != {mb.counts}")
-    if ma.skipped != mb.skipped:
-        out.append("skipped files differ")
-    ga, gb = updated.graph, built.graph
-    ea = {(e.src, e.dst, e.kind, e.line, e.resolution) for e in ga.to_edges(a)}
-    eb = {(e.src, e.dst, e.kind, e.line, e.resolution) for e in gb.to_edges(b)}
-    if ea != eb:
-        out.append(f"edges: {len(ea - eb)} only updated, {len(eb - ea)} only built")
-    if (ga.external != gb.external).any() or (ga.unresolved != gb.unresolved).any():
-        out.append("external/unresolved call counts differ")
-    if (
-        len(ga.pagerank) == len(gb.pagerank)
-        and abs(ga.pagerank - gb.pagerank).max(initial=0) > 1e-9
-    ):
-        out.append("pagerank differs")
-    if (ga.community != gb.community).any() if len(ga.community) == len(gb.community) else True:
-        out.append("communities differ")
-    sa, sb = Searcher(updated), Searcher(built)
-    for mode in modes:
-        for q in queries:
-            ta = [h.id for h in sa.search(q, 10, mode=mode)]
-            tb = [h.id for h in sb.search(q, 10, mode=mode)]
-            if ta != tb:
-                out.append(f"{mode} top-10 for {q!r} differs")
-    return out
 
 
 def sample_queries(index, n: int, seed: int = 0) -> list[str]:
@@ -132,7 +89,7 @@ def main() -> int:
             build_time = time.perf_counter() - t
             updated = open_index(repo, updated_cfg, worktree=False)
             built = open_index(repo, built_cfg, worktree=False)
-            diff = differences(updated, built, sample_queries(built, args.queries), modes)
+            diff = index_differences(updated, built, sample_queries(built, args.queries), modes)
             failures += bool(diff)
             checks.append(
                 {

@@ -411,7 +411,7 @@ def run_hook(hook: str, index_dir: Path, job: Callable[[], object]) -> None:
 
     try:
         if not run_coalesced(index_dir, logged_job):
-            _log(index_dir, f"{hook}: another update is running; it will include this commit")
+            _log(index_dir, f"{hook}: another update is running; it will catch up")
     except Exception:
         _log(index_dir, f"{hook}: {traceback.format_exc().rstrip()}")
 

@@ -530,3 +530,87 @@ def test_an_installed_script_is_executable(make_repo):
     for name in GIT_HOOKS:
         mode = (repo / ".git" / "hooks" / name).stat().st_mode
         assert mode & stat.S_IXUSR
+
+
+# --- end to end: real commits, real updates ------------------------------------------------------
+
+
+def settled(repo: Path, fired: Path):
+    """True once every hook that fired has logged, nothing is pending and the index is at HEAD."""
+    from codebot.store import read_manifest
+
+    def check() -> bool:
+        index_dir = repo / ".git" / "codebot"
+        hooks_fired = len(fired.read_text().splitlines()) if fired.exists() else 0
+        pids = {line.split("]")[0] for line in log_of(repo).splitlines() if line[:1].isdigit()}
+        if len(pids) < hooks_fired or (index_dir / "update.pending").exists():
+            return False
+        try:
+            return read_manifest(index_dir).commit == git(repo, "rev-parse", "HEAD")
+        except Exception:
+            return False
+
+    return check
+
+
+def count_hooks(repo: Path, fired: Path) -> None:
+    """Chain a hook before each of codebot's that counts how often git fires it."""
+    for name in GIT_HOOKS:
+        path = repo / ".git" / "hooks" / f"{name}.codebot-legacy"
+        path.write_text(f"#!/bin/sh\necho {name} >> {fired}\n")
+        path.chmod(0o755)
+    install(repo)
+
+
+def test_a_commit_brings_the_index_to_head(make_repo, tmp_path):
+    repo = make_repo(FAST)
+    fired = tmp_path / "fired"
+    count_hooks(repo, fired)
+
+    write_files(repo, {"b.py": "def g():\n    return f()\n"})
+    git(repo, "add", "b.py")
+    git(repo, "commit", "-q", "-m", "two")
+
+    assert wait_for(settled(repo, fired)), log_of(repo)
+    assert "post-commit: updated in" in log_of(repo)
+    assert "update failed" not in log_of(repo)
+
+
+def test_a_rebase_coalesces_into_fewer_updates_than_hooks(make_repo, tmp_path):
+    repo = make_repo(FAST)
+    git(repo, "checkout", "-q", "-b", "topic")
+    for i in range(12):
+        write_files(repo, {f"m{i}.py": f"def g{i}():\n    return {i}\n"})
+        git(repo, "add", "-A")
+        git(repo, "commit", "-q", "-m", f"c{i}")
+    git(repo, "checkout", "-q", "main")
+    write_files(repo, {"b.py": "x = 1\n"})
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "b")
+    git(repo, "checkout", "-q", "topic")
+    fired = tmp_path / "fired"
+    count_hooks(repo, fired)
+
+    git(repo, "rebase", "-q", "main")
+
+    assert wait_for(settled(repo, fired)), log_of(repo)
+    hooks_fired = len(fired.read_text().splitlines())
+    updates = log_of(repo).count(": updated in")
+    assert hooks_fired >= 13  # a post-commit per replayed commit, and more
+    assert 1 <= updates < hooks_fired
+    assert "update failed" not in log_of(repo)
+
+
+@pytest.mark.skipif(sys.version_info < (3, 11), reason="-P / PYTHONSAFEPATH arrived in 3.11")
+def test_a_codebot_package_in_the_work_tree_is_not_what_runs(make_repo, tmp_path):
+    planted = tmp_path / "planted.txt"
+    repo = make_repo({**FAST, "codebot/__init__.py": f"open({str(planted)!r}, 'w').close()\n"})
+    fired = tmp_path / "fired"
+    count_hooks(repo, fired)
+    git(repo, "commit", "-q", "--allow-empty", "-m", "two")
+    assert wait_for(settled(repo, fired)), log_of(repo)
+    # The self-detaching path (as under pre-commit), started safely itself: its child must be too.
+    out = subprocess.run([sys.executable, "-P", "-m", "codebot", "hook", "post-commit"], cwd=repo)
+    assert out.returncode == 0
+    assert wait_for(lambda: log_of(repo).count("post-commit: ") >= 2)
+    assert not planted.exists()
