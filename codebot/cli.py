@@ -482,7 +482,8 @@ def hook(name: str, args: tuple[str, ...], detached: bool) -> None:
     try:
         if not args and os.environ.get("PRE_COMMIT") == "1":
             args = git_hooks.pre_commit_args(name, os.environ)
-        if not git_hooks.wants_update(name, args):
+        git_dir = git_hooks.git_dir_at(os.getcwd(), os.environ.get("GIT_DIR"))
+        if not git_hooks.wants_update(name, args, git_dir):
             return
         if not detached:
             git_hooks.spawn_detached(git_hooks.detached_command(sys.executable, name, args))

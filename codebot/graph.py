@@ -354,6 +354,7 @@ def build_graph(
     unresolved: dict[str, int] | None = None,
     analyze: bool = True,
     communities: bool = True,
+    carry: np.ndarray | None = None,
 ) -> CodeGraph:
     """A graph over ``symbols`` (rows in this order) from resolved edges and per-id call counts.
 
@@ -390,5 +391,5 @@ def build_graph(
     if analyze:
         from .graph_analytics import analyze as run_analytics
 
-        g.timings = run_analytics(g, symbols, communities=communities)
+        g.timings = run_analytics(g, symbols, communities=communities, carry=carry)
     return g

@@ -34,9 +34,16 @@ MIN_COMMUNITY = 2  # a symbol alone is no community: it gets id -1
 
 
 def analyze(
-    graph: CodeGraph, symbols: Sequence[Symbol], communities: bool = True
+    graph: CodeGraph,
+    symbols: Sequence[Symbol],
+    communities: bool = True,
+    carry: np.ndarray | None = None,
 ) -> dict[str, float]:
-    """Fill in the graph's analytics; returns how long each part took, in seconds."""
+    """Fill in the graph's analytics; returns how long each part took, in seconds.
+
+    ``carry``: community labels to keep instead of detecting them again (an update of a large
+    graph, where detection takes seconds: see ``update.SETTLE_BELOW``); -1 for new symbols.
+    """
     from .graph import CALLS
 
     timings: dict[str, float] = {}
@@ -60,7 +67,9 @@ def analyze(
     timings["pagerank"] = time.perf_counter() - t
 
     t = time.perf_counter()
-    if communities:
+    if carry is not None:
+        labels, method = carry, "carried"
+    elif communities:
         labels, method = detect_communities(n, psrc, pdst)
         graph.community, graph.communities = _summarize(labels, graph.pagerank, symbols)
     else:

@@ -19,6 +19,18 @@ if [ -x "$legacy" ]; then
     fi
     status=$?
 fi
+# A rebase fires post-commit for each commit it replays, then post-rewrite once at its end: leave
+# the update to that one, rather than start one per commit beside the rebase.
+if [ "$HOOK" = post-commit ]; then
+    gitdir=${GIT_DIR:-.git}
+    if [ -f "$gitdir" ]; then  # a linked worktree: .git names its git directory
+        read -r gitdir <"$gitdir"
+        gitdir=${gitdir#gitdir: }
+    fi
+    if [ -d "$gitdir/rebase-merge" ] || [ -f "$gitdir/rebase-apply/rebasing" ]; then
+        exit $status
+    fi
+fi
 # Never block: with all three streams redirected, git does not wait for the update.
 # PYTHONSAFEPATH (3.11+): import the installed codebot, never a codebot/ in this work tree.
 if [ -x "$PY" ]; then

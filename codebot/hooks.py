@@ -38,6 +38,7 @@ __all__ = [
     "hooks_status",
     "render_script",
     "wants_update",
+    "git_dir_at",
     "pre_commit_args",
     "detached_command",
     "spawn_detached",
@@ -302,9 +303,30 @@ def _baked_interpreter(hook: Path) -> str | None:
 # --- what a hook runs -----------------------------------------------------------------------------
 
 
-def wants_update(hook: str, args: Sequence[str]) -> bool:
-    """False for a file checkout (post-checkout flag 0): HEAD did not move, the index is right."""
-    return not (hook == "post-checkout" and len(args) >= 3 and args[2] == "0")
+def wants_update(hook: str, args: Sequence[str], git_dir: Path | None = None) -> bool:
+    """Whether ``hook`` should update the index.
+
+    Not for a file checkout (post-checkout flag 0: HEAD did not move), nor for a post-commit while
+    a rebase replays commits: the rebase ends with post-rewrite, which updates once.
+    """
+    if hook == "post-checkout" and len(args) >= 3 and args[2] == "0":
+        return False
+    if hook == "post-commit" and git_dir is not None:
+        return (
+            not (git_dir / "rebase-merge").is_dir()
+            and not (git_dir / "rebase-apply" / "rebasing").is_file()
+        )
+    return True
+
+
+def git_dir_at(work_tree: str | Path, git_dir: str | None = None) -> Path:
+    """The git directory of the work tree a hook runs in (``git_dir``: git's GIT_DIR, if set)."""
+    work_tree = Path(work_tree)
+    path = work_tree / (git_dir or ".git")
+    if path.is_file():  # a linked worktree: .git names its git directory
+        text = path.read_text().strip()
+        return work_tree / text.removeprefix("gitdir:").strip()
+    return path
 
 
 _PRE_COMMIT_VARS = {

@@ -255,14 +255,18 @@ def make_manifest(
     )
 
 
-def write_graph(gen: Path, files: list[FileResult], symbols: list[Symbol]) -> dict[str, int]:
+def write_graph(
+    gen: Path, files: list[FileResult], symbols: list[Symbol], carry=None
+) -> dict[str, int]:
     """Resolve the calls, build the graph and its analytics, write ``graph.msgpack``; returns the
-    counts the manifest records."""
+    counts the manifest records. ``carry``: community labels to keep (see analyze)."""
     from .graph import GRAPH_FILE, build_graph
     from .resolve import resolve
 
     resolution = resolve(files)
-    graph = build_graph(symbols, resolution.edges, resolution.external, resolution.unresolved)
+    graph = build_graph(
+        symbols, resolution.edges, resolution.external, resolution.unresolved, carry=carry
+    )
     # Call-site counts (an edge merges every call from one symbol to another): for `codebot stats`.
     graph.meta["call_sites"] = {k: int(v) for k, v in resolution.stats.items()}
     graph.save(gen / GRAPH_FILE)

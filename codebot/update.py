@@ -171,8 +171,9 @@ def update_index(
 
 # Below this many symbols every update rewrites the lexical index once it is fresh, so BM25
 # statistics match a build exactly (a rewrite costs about 2 s per 10k symbols: measured on
-# FastAPI, 13k symbols, 1.9-2.9 s); above it, only once deletions reach a tenth of the
-# documents. The same line splits exact from HNSW vector search (search/vector.py).
+# FastAPI, 13k symbols, 1.9-2.9 s), and detects communities again; above it, communities are
+# carried over and both wait until changes reach a tenth of the symbols. The same line splits
+# exact from HNSW vector search (search/vector.py).
 SETTLE_BELOW = 20_000
 SETTLE_SHARE = 0.1
 
@@ -191,7 +192,8 @@ def needs_settling(manifest: Manifest) -> bool:
 
 def settle_lexical(index_dir: Path, root: Path, manifest: Manifest, selector: Selector) -> Manifest:
     """A new generation whose lexical index is written afresh (texts from git, or from disk
-    outside git), every other file linked from the current one. The caller holds the lock."""
+    outside git) and whose communities are detected again if an update carried them over;
+    every other file is linked from the current one. The caller holds the lock."""
     from .search.lexical import LexicalWriter
     from .search.text import lexical_fields
 
@@ -210,6 +212,14 @@ def settle_lexical(index_dir: Path, root: Path, manifest: Manifest, selector: Se
         for s, text in zip(f.symbols, indexed_code(f, selector.read(source))):
             lexical.add(symbol_key(s.id), s.id, lexical_fields(s, text))
     lexical.close()
+    graph = base.graph
+    if graph.meta.get("community_method") == "carried":  # detect them afresh, as a build does
+        from .graph import GRAPH_FILE
+        from .graph_analytics import analyze
+
+        os.unlink(gen / GRAPH_FILE)  # a link to the base's file: write a new one, not into it
+        analyze(graph, table)
+        graph.save(gen / GRAPH_FILE)
     settled = Manifest(**{**vars(manifest), "counts": {**manifest.counts, "lexical_deleted": 0}})
     return write_generation(index_dir, gen, settled, _linked_checksums(base, gen))
 
@@ -414,7 +424,7 @@ def _apply(
     timings["lexical"] = time.perf_counter() - t
 
     t = time.perf_counter()
-    graph_counts = write_graph(gen, files, symbols)
+    graph_counts = write_graph(gen, files, symbols, _carried_communities(base, symbols))
     timings["graph"] = time.perf_counter() - t
 
     embedder = _embedder_of(base.manifest, embedder)
@@ -472,6 +482,22 @@ def _apply(
         seconds=time.perf_counter() - started,
         timings=timings,
     )
+
+
+def _carried_communities(base: Index, symbols: list):
+    """Community labels to keep, by symbol id, when detecting them again would cost seconds
+    (Louvain takes 2.7 s on the stdlib's 57k call pairs): above SETTLE_BELOW symbols they are
+    carried over (new symbols get none) until the index settles. Below, None: detect afresh."""
+    if len(symbols) < SETTLE_BELOW:
+        return None
+    import numpy as np
+
+    try:
+        old = base.graph
+    except StoreError:
+        return None
+    label = dict(zip(base.symbols.column("id"), old.community.tolist()))
+    return np.fromiter((label.get(s.id, -1) for s in symbols), dtype=np.int64, count=len(symbols))
 
 
 def _embedder_of(manifest: Manifest, embedder):

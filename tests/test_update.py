@@ -77,14 +77,18 @@ def commit(repo: Path, message: str) -> str:
 
 def assert_same_as_build(repo: Path, tmp_path: Path, embedder, commit_id: str | None = None):
     """The updated index equals a fresh build of the same commit, in every respect."""
-    built_cfg = Config(index_dir=str(tmp_path / "built"))
+    keywords_only = read_manifest(repo / ".git" / "codebot").embedder is None
+    built_cfg = Config(
+        index_dir=str(tmp_path / "built"), embedder="none" if keywords_only else "builtin"
+    )
     _, built_dir, _ = index_location(repo, built_cfg)
     with lock_for_writing(built_dir):
         build_locked(repo, built_dir, built_cfg, None, embedder, at=commit_id or "HEAD")
     updated = open_index(repo, Config(), worktree=False)
     built = open_index(repo, built_cfg, worktree=False)
     assert updated.manifest.commit == built.manifest.commit
-    assert index_differences(updated, built, QUERIES, ["bm25", "hybrid"], embedder) == []
+    modes = ["bm25", "hybrid"] if embedder is not None or built.manifest.embedder else ["bm25"]
+    assert index_differences(updated, built, QUERIES, modes, embedder) == []
     assert verify(updated.index_dir, updated.manifest) == []
     return updated
 
@@ -405,3 +409,35 @@ def test_cli_update_reports_and_validates(make_repo, validate):
         and "rebuilt" in rebuilt.output
         and "no usable index" in rebuilt.output
     )
+
+
+def test_large_index_defers_lexical_rewrite_and_communities_until_settled(
+    make_repo, tmp_path, monkeypatch
+):
+    """Above SETTLE_BELOW symbols an update keeps Tantivy's deleted documents and the old
+    communities (each costs seconds to redo there); once changes reach SETTLE_SHARE of the
+    symbols the index settles, and is a fresh build's again."""
+    from codebot import update
+
+    monkeypatch.setattr(update, "SETTLE_BELOW", 10)
+
+    def module(i: int, calls: int) -> str:
+        return f"from m{calls} import f{calls}\n\n\ndef f{i}():\n    return f{calls}()\n"
+
+    files = {f"m{i}.py": module(i, (i + 1) % 40) for i in range(40)}
+    repo = make_repo(files)
+    build_index(repo, Config(embedder="none"))
+    (repo / "m3.py").write_text(module(3, 9))
+    commit(repo, "one change")
+    report = update_index(repo, Config(embedder="none"))
+    index = open_index(repo, Config(), worktree=False)
+    assert "settle" not in report.timings and index.manifest.counts["lexical_deleted"] == 2
+    assert index.graph.meta["community_method"] == "carried"
+    for i in range(0, 40, 8):  # five more changed files: 12 changed symbols of 80 > a tenth
+        (repo / f"m{i}.py").write_text(module(i, (i + 2) % 40))
+    commit(repo, "more changes")
+    report = update_index(repo, Config(embedder="none"))
+    assert "settle" in report.timings
+    index = assert_same_as_build(repo, tmp_path, None)
+    assert index.graph.meta["community_method"] == "louvain"
+    assert index.manifest.counts["lexical_deleted"] == 0
