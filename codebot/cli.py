@@ -368,13 +368,24 @@ def show(symbol_id: str, index_dir: str | None, as_json: bool) -> None:
 @json_option
 def status(index_dir: str | None, as_json: bool) -> None:
     """Where the index is, what it describes, how big it is, and which files it skipped."""
-    from .store import index_location, read_manifest
+    from .files import locate
+    from .overlay import dirty_paths
+    from .store import Index, index_location, read_manifest
 
     config = _config(".", index_dir=index_dir)
     root, location, _ = index_location(".", config)
     manifest = read_manifest(location)
+    _, repo, _ = locate(".")
+    dirty = dirty_paths(repo, Index(location, root, manifest)) if repo is not None else []
     if as_json:
-        _print_json({"index_dir": str(location), "root": str(root), **manifest.to_dict()})
+        _print_json(
+            {
+                "index_dir": str(location),
+                "root": str(root),
+                **manifest.to_dict(),
+                "worktree": {"differs": dirty},
+            }
+        )
         return
     c = manifest.counts
     emb = manifest.embedder
@@ -389,6 +400,18 @@ def status(index_dir: str | None, as_json: bool) -> None:
         f"contents  {c['files']} files, {c['symbols']} symbols ({c['chunks']} chunks), "
         f"{c['vectors']} vectors"
     )
+    if repo is not None:
+        head = repo.head_commit()
+        behind = (
+            " (HEAD is at " + _short(head) + ": run codebot update)"
+            if head != manifest.commit
+            else ""
+        )
+        click.echo(
+            f"work tree {len(dirty)} file(s) differ from the index{behind}"
+            if dirty
+            else "work tree clean"
+        )
     click.echo(f"skipped   {c['skipped']} files")
     for s in manifest.skipped:
         click.echo(f"  {s['path']}: {s['reason']}")

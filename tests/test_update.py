@@ -441,3 +441,25 @@ def test_large_index_defers_lexical_rewrite_and_communities_until_settled(
     index = assert_same_as_build(repo, tmp_path, None)
     assert index.graph.meta["community_method"] == "louvain"
     assert index.manifest.counts["lexical_deleted"] == 0
+
+
+def test_status_names_the_files_that_differ_from_the_index(make_repo):
+    import json
+
+    from click.testing import CliRunner
+
+    from codebot.cli import main
+
+    repo = make_repo({"pkg/shapes.py": SHAPES})
+    build_index(repo, Config(embedder="none"))
+    (repo / "pkg/shapes.py").write_text(SHAPES + "\n# edited\n")
+    runner = CliRunner()
+    old = os.getcwd()
+    try:
+        os.chdir(repo)
+        data = json.loads(runner.invoke(main, ["status", "--json"]).output)
+        text = runner.invoke(main, ["status"]).output
+    finally:
+        os.chdir(old)
+    assert data["worktree"] == {"differs": ["pkg/shapes.py"]}
+    assert "work tree 1 file(s) differ from the index" in text

@@ -1,0 +1,138 @@
+"""What a one-file commit costs the index: ``codebot update`` against a full build, in one run.
+
+Clones the repository into a temporary directory, builds the index, then makes ``--rounds``
+commits that each edit one function of one source file, and times the update of each (until the
+new commit is answerable, then with the lexical rewrite that makes BM25 match a build exactly),
+as a library call and as the ``codebot update`` command a hook runs. Full builds are timed three
+ways: keyword-only, with the vectors cached (a rebuild), and with an empty vector cache (what a
+build from nothing costs).
+
+    python benchmarks/update_latency.py /path/to/repo --rounds 5
+
+Writes ``benchmarks/results/update_latency-<repo>.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from codebot.config import Config
+from codebot.indexer import build_index
+from codebot.update import update_index
+
+RESULTS = Path(__file__).resolve().parent / "results"
+
+
+def git(repo: Path, *args: str) -> str:
+    return subprocess.run(
+        ["git", *args], cwd=repo, check=True, capture_output=True, text=True
+    ).stdout.strip()
+
+
+def edit_one_function(repo: Path, rng: random.Random) -> str:
+    """Append a statement to one function of one tracked Python file; returns the path."""
+    paths = [p for p in git(repo, "ls-files", "*.py").split("\n") if p and "test" not in p]
+    rng.shuffle(paths)
+    for rel in paths:
+        text = (repo / rel).read_text(errors="replace")
+        m = re.search(r"^(\s*)def \w+\(.*\):\s*\n(\s+)", text, re.M)
+        if m:
+            at = m.end()
+            (repo / rel).write_text(text[:at] + "_codebot_bench = 1\n" + m.group(2) + text[at:])
+            return rel
+    raise SystemExit("no Python function to edit")
+
+
+def timed(fn) -> float:
+    t = time.perf_counter()
+    fn()
+    return time.perf_counter() - t
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("repo", type=Path)
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--embedder", default="builtin")
+    args = ap.parse_args()
+    rng = random.Random(0)
+    with tempfile.TemporaryDirectory() as tmp:
+        repo = Path(tmp) / args.repo.name
+        git(Path(tmp), "clone", "-q", str(args.repo.resolve()), str(repo))
+        git(repo, "config", "user.email", "bench@codebot.invalid")
+        git(repo, "config", "user.name", "bench")
+        config = Config(embedder=args.embedder)
+        cold = timed(lambda: build_index(repo, config))
+        index_dir = repo / ".git" / "codebot"
+        warm = timed(lambda: build_index(repo, config))
+        keywords = timed(
+            lambda: build_index(repo, Config(embedder="none", index_dir=f"{tmp}/keywords"))
+        )
+        symbols = json.loads((index_dir / "manifest.json").read_text())["counts"]["symbols"]
+        rounds = []
+        for n in range(args.rounds):
+            rel = edit_one_function(repo, rng)
+            git(repo, "commit", "-qam", f"bench edit {n}")
+            if n % 2 == 0:  # library call: fresh and settled times
+                report = update_index(repo, config)
+                rounds.append(
+                    {
+                        "file": rel,
+                        "how": "library",
+                        "fresh_s": report.timings["fresh"],
+                        "total_s": report.seconds,
+                        "embedded": report.embedded,
+                    }
+                )
+            else:  # the command a hook runs, start-up included
+                t = time.perf_counter()
+                subprocess.run(
+                    [sys.executable, "-m", "codebot", "update", str(repo)],
+                    check=True,
+                    capture_output=True,
+                )
+                rounds.append({"file": rel, "how": "cli", "total_s": time.perf_counter() - t})
+            print(f"round {n}: {rounds[-1]}")
+        shutil.rmtree(index_dir, ignore_errors=True)
+    fresh = statistics.median(r["fresh_s"] for r in rounds if "fresh_s" in r)
+    lib = statistics.median(r["total_s"] for r in rounds if r["how"] == "library")
+    cli = [r["total_s"] for r in rounds if r["how"] == "cli"]
+    cli_median = statistics.median(cli) if cli else None
+    summary = {
+        "repository": args.repo.name,
+        "symbols": symbols,
+        "embedder": args.embedder,
+        "build_cold_s": round(cold, 3),
+        "build_warm_s": round(warm, 3),
+        "build_keywords_s": round(keywords, 3),
+        "update_fresh_s": round(fresh, 3),
+        "update_settled_s": round(lib, 3),
+        "update_cli_s": round(cli_median, 3) if cli_median else None,
+        "ratios": {
+            "fresh/build_warm": round(fresh / warm, 3),
+            "settled/build_warm": round(lib / warm, 3),
+            "settled/build_cold": round(lib / cold, 4),
+            "cli/build_warm": round(cli_median / warm, 3) if cli_median else None,
+        },
+        "rounds": rounds,
+    }
+    print(json.dumps({k: v for k, v in summary.items() if k != "rounds"}, indent=1))
+    RESULTS.mkdir(exist_ok=True)
+    (RESULTS / f"update_latency-{args.repo.name}.json").write_text(
+        json.dumps(summary, indent=1) + "\n"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
