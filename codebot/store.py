@@ -236,6 +236,14 @@ def write_generation(
     return manifest
 
 
+def retarget(index_dir: Path, manifest: Manifest, commit: str | None) -> Manifest:
+    """Record that the current generation also describes ``commit`` (nothing it holds changed
+    between the two: the commits differ only outside the indexed subtree)."""
+    manifest.commit = commit
+    write_atomic(index_dir / MANIFEST, json.dumps(manifest.to_dict(), indent=1).encode())
+    return manifest
+
+
 def _prune(index_dir: Path, keep: str) -> None:
     """Remove generations older than the one before ``keep``: a reader that opened the previous
     generation a moment ago can still finish with it."""

@@ -56,6 +56,7 @@ from .store import (
     lock_for_writing,
     new_generation_dir,
     read_manifest,
+    retarget,
     symbol_key,
     write_generation,
 )
@@ -148,19 +149,22 @@ def update_index(
             )
         base = Index(index_dir, root, manifest)
         if repo is not None:
-            if manifest.commit == target:
-                return UpdateReport(
-                    index_dir, manifest, target, target, "up-to-date",
-                    seconds=time.perf_counter() - started,
-                )  # fmt: skip
-            changes, kinds = _commit_changes(repo, manifest.commit, target, subtree)
+            changes, kinds = {}, {}
+            if manifest.commit != target:
+                changes, kinds = _commit_changes(repo, manifest.commit, target, subtree)
         else:
             changes, kinds = _disk_changes(base, selector, subtree)
-        report = apply_changes(
-            base, changes, selector, index_dir, config, embedder, progress, target
-        )
-        report.files = kinds
+        if changes:
+            report = apply_changes(
+                base, changes, selector, index_dir, config, embedder, progress, target
+            )
+            report.files = kinds
+        else:
+            if manifest.commit != target:  # changes outside the indexed subtree only
+                manifest = retarget(index_dir, manifest, target)
+            report = UpdateReport(index_dir, manifest, target, target, "up-to-date")
         report.timings["fresh"] = time.perf_counter() - started
+        # Also when up to date: an update killed while settling left that part to this one.
         if settle and needs_settling(report.manifest):
             t = time.perf_counter()
             report.manifest = settle_lexical(index_dir, root, report.manifest, selector)

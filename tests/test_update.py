@@ -463,3 +463,13 @@ def test_status_names_the_files_that_differ_from_the_index(make_repo):
         os.chdir(old)
     assert data["worktree"] == {"differs": ["pkg/shapes.py"]}
     assert "work tree 1 file(s) differ from the index" in text
+
+
+def test_subtree_index_follows_commits_that_touch_other_paths(make_repo):
+    repo = make_repo({"pkg/shapes.py": SHAPES, "docs/notes.md": "# notes\n"})
+    build_index(repo / "pkg", Config(embedder="none"))
+    (repo / "docs/notes.md").write_text("# notes\n\nmore\n")
+    head = commit(repo, "docs only")
+    report = update_index(repo / "pkg", Config(embedder="none"))
+    assert report.action == "up-to-date" and report.commit == head
+    assert read_manifest(repo / ".git" / "codebot").commit == head
