@@ -323,7 +323,8 @@ def apply_changes(
 ) -> UpdateReport:
     """Write, in ``index_dir``, a new generation: ``base`` with ``changes`` applied.
 
-    ``extra`` goes into the new manifest (the overlay records what it was made from). The
+    ``extra`` goes into the new manifest: an overlay records what it was made from, and keeps
+    the base's communities rather than detect them again (it lives until the next edit). The
     caller holds ``index_dir``'s write lock.
     """
     collecting = gc.isenabled()
@@ -428,7 +429,8 @@ def _apply(
     timings["lexical"] = time.perf_counter() - t
 
     t = time.perf_counter()
-    graph_counts = write_graph(gen, files, symbols, _carried_communities(base, symbols))
+    carry = _carried_communities(base, symbols, always=extra is not None)
+    graph_counts = write_graph(gen, files, symbols, carry)
     timings["graph"] = time.perf_counter() - t
 
     embedder = _embedder_of(base.manifest, embedder)
@@ -488,11 +490,12 @@ def _apply(
     )
 
 
-def _carried_communities(base: Index, symbols: list):
+def _carried_communities(base: Index, symbols: list, always: bool = False):
     """Community labels to keep, by symbol id, when detecting them again would cost seconds
-    (Louvain takes 2.7 s on the stdlib's 57k call pairs): above SETTLE_BELOW symbols they are
-    carried over (new symbols get none) until the index settles. Below, None: detect afresh."""
-    if len(symbols) < SETTLE_BELOW:
+    (Louvain takes 2.7 s on the stdlib's 57k call pairs): above SETTLE_BELOW symbols (or
+    ``always``) they are carried over (new symbols get none) until the index settles. Below,
+    None: detect afresh."""
+    if len(symbols) < SETTLE_BELOW and not always:
         return None
     import numpy as np
 
