@@ -7,9 +7,9 @@ script runs it first, with git's arguments and stdin, and exits with its status.
 it back. The script then starts ``codebot hook NAME --detached`` with every stream redirected, so
 ``git commit`` does not wait for it.
 
-In the background ``run_hook`` updates the index, coalescing: a rebase that fires thirty hooks makes
-two or three updates to the final HEAD, not thirty. Nothing here fails git; what goes wrong goes to
-``<index dir>/update.log``.
+In the background ``run_hook`` updates the index, coalescing: thirty commits in a burst make a few
+updates, the last one to the final HEAD, not thirty. Nothing here fails git; what goes wrong goes to
+``<index dir>/update.log``. hooks/README.md tells the whole story, husky and friends included.
 
 No click, no environment: the CLI reads both and passes plain values.
 """
@@ -373,6 +373,7 @@ def run_coalesced(
     taken; after letting the lock go it looks for the marker again, so a hook that found the lock
     taken just before it was let go is not lost. ``IndexBusy`` from the job means another writer
     (`codebot index`) that knows nothing of the marker: wait up to ``busy_wait`` seconds for it.
+    Any other exception ends the loop: ``run_hook`` gives a job that logs its errors instead.
     """
     index_dir.mkdir(parents=True, exist_ok=True)
     pending = index_dir / PENDING

@@ -19,6 +19,7 @@ from codebot.errors import GitError, IndexBusy
 from codebot.hooks import (
     GIT_HOOKS,
     HOOK_ID,
+    git_dir_at,
     hooks_status,
     install,
     pre_commit_args,
@@ -149,6 +150,23 @@ def test_installing_twice_changes_nothing(make_repo, tmp_path):
     assert [h.action for h in again.hooks] == ["unchanged"] * 4
     assert {p.name: p.read_bytes() for p in hook_dir.iterdir()} == before
     assert (hook_dir / "post-merge.codebot-legacy").read_bytes() == original
+
+
+def test_the_cli_says_what_it_did(make_repo, tmp_path):
+    repo = make_repo(FAST)
+    recorder(repo / ".git" / "hooks" / "post-merge", tmp_path / "out", 0)
+
+    first = codebot("hooks", "install", cwd=repo)
+    again = codebot("hooks", "install", cwd=repo)
+    removed = codebot("hooks", "uninstall", "--json", cwd=repo)
+
+    assert first.returncode == 0, first.stderr
+    assert "post-merge     installed (chains post-merge.codebot-legacy)" in first.stdout
+    assert "post-commit    installed\n" in first.stdout
+    assert again.stdout.count("unchanged") == 4
+    actions = {h["name"]: (h["action"], h["chained"]) for h in json.loads(removed.stdout)["hooks"]}
+    assert actions["post-merge"] == ("removed", str(repo / ".git" / "hooks" / "post-merge"))
+    assert actions["post-commit"] == ("removed", None)
 
 
 def test_a_new_interpreter_updates_the_scripts(make_repo):
@@ -327,6 +345,34 @@ def test_a_file_checkout_does_nothing():
     assert not wants_update("post-checkout", ("a" * 40, "a" * 40, "0"))
     assert wants_update("post-checkout", ("a" * 40, "b" * 40, "1"))
     assert wants_update("post-commit", ())
+
+
+def test_no_update_per_commit_while_a_rebase_replays(tmp_path):
+    git_dir = tmp_path / ".git"
+    (git_dir / "rebase-merge").mkdir(parents=True)
+    assert not wants_update("post-commit", (), git_dir)
+    assert wants_update("post-rewrite", ("rebase",), git_dir)  # the one at its end
+    assert wants_update("post-checkout", ("a", "b", "1"), git_dir)  # a fast-forward has only this
+    (git_dir / "rebase-merge").rmdir()
+    (git_dir / "rebase-apply").mkdir()  # `git am` uses it too, but only a rebase marks it so
+    assert wants_update("post-commit", (), git_dir)
+    (git_dir / "rebase-apply" / "rebasing").touch()
+    assert not wants_update("post-commit", (), git_dir)
+
+
+def test_a_linked_worktree_runs_the_shared_hooks(make_repo, tmp_path):
+    repo = make_repo(FAST)
+    install(repo)
+    worktree = tmp_path / "wt"
+    git(repo, "worktree", "add", "-q", str(worktree), "-b", "side")
+    assert git_dir_at(worktree) == repo / ".git" / "worktrees" / "wt"
+    assert git_dir_at(repo) == repo / ".git"
+
+    git(worktree, "commit", "-q", "--allow-empty", "-m", "on the side")
+
+    # The index, shared by the worktrees, follows the last one that moved its HEAD.
+    assert wait_for(lambda: indexed_commit(repo) == git(worktree, "rev-parse", "HEAD"))
+    assert "post-commit: " in log_of(repo)
 
 
 def test_pre_commit_variables_become_the_hook_arguments():
@@ -537,17 +583,13 @@ def test_an_installed_script_is_executable(make_repo):
 
 def settled(repo: Path, hooks_run: int):
     """True once ``hooks_run`` hooks have logged, nothing is pending and the index is at HEAD."""
-    from codebot.store import read_manifest
 
     def check() -> bool:
-        index_dir = repo / ".git" / "codebot"
-        pids = {line.split("]")[0] for line in log_of(repo).splitlines() if line[:1].isdigit()}
-        if len(pids) < hooks_run or (index_dir / "update.pending").exists():
+        lines = log_of(repo).splitlines()
+        pids = {line.split("[", 1)[1].split("]")[0] for line in lines if "] " in line}
+        if len(pids) < hooks_run or (repo / ".git" / "codebot" / "update.pending").exists():
             return False
-        try:
-            return read_manifest(index_dir).commit == git(repo, "rev-parse", "HEAD")
-        except Exception:
-            return False
+        return indexed_commit(repo) == git(repo, "rev-parse", "HEAD")
 
     return check
 
@@ -559,6 +601,15 @@ def count_hooks(repo: Path, fired: Path) -> None:
         path.write_text(f"#!/bin/sh\necho {name} >> {fired}\n")
         path.chmod(0o755)
     install(repo)
+
+
+def indexed_commit(repo: Path) -> str | None:
+    from codebot.store import read_manifest
+
+    try:
+        return read_manifest(repo / ".git" / "codebot").commit
+    except Exception:  # not built yet, or being replaced
+        return None
 
 
 def fired_hooks(fired: Path) -> list[str]:
