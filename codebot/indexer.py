@@ -7,7 +7,6 @@ the vector cache, so running it again resumes instead of starting over.
 
 from __future__ import annotations
 
-import gc
 import hashlib
 import time
 from collections.abc import Callable
@@ -17,7 +16,7 @@ from typing import Any
 
 from .config import Config
 from .files import Selector, Skipped
-from .model import TYPE_KINDS, FileResult, Symbol
+from .model import TYPE_KINDS, FileResult, Symbol, paused_gc
 from .parse import ParseReport, parse_path
 from .store import (
     FileEntry,
@@ -92,6 +91,7 @@ def build_index(
         return build_locked(path, index_dir, config, progress, embedder)
 
 
+@paused_gc()  # a build makes millions of long-lived objects and no garbage cycles worth chasing
 def build_locked(
     path: str | Path,
     index_dir: Path,
@@ -102,15 +102,7 @@ def build_locked(
 ) -> BuildReport:
     """:func:`build_index` for a caller that already holds the write lock (an update that
     finds it must start over); ``at``: the commit to index."""
-    # A build makes millions of long-lived objects and no garbage cycles worth chasing: the
-    # cyclic collector would rescan them again and again (a fifth of the build time).
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
-        return _build(path, index_dir, config, progress, embedder, at)
-    finally:
-        if collecting:
-            gc.enable()
+    return _build(path, index_dir, config, progress, embedder, at)
 
 
 def _build(

@@ -6,6 +6,9 @@ JSON form that ``schemas/symbol.schema.json`` describes.
 
 from __future__ import annotations
 
+import gc
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from typing import NamedTuple
 
@@ -138,3 +141,17 @@ class FileResult:
             "symbols": [s.to_dict() for s in self.symbols],
             "issues": [asdict(i) for i in self.issues],
         }
+
+
+@contextmanager
+def paused_gc() -> Iterator[None]:
+    """The cyclic garbage collector paused, for work that makes many long-lived objects and no
+    cycles (parsing, building, updating, loading a table): the collector would rescan them again
+    and again for nothing (a quarter of the run time on a large tree). Also a decorator."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if collecting:
+            gc.enable()

@@ -9,7 +9,6 @@ nothing in a file is unsearchable.
 
 from __future__ import annotations
 
-import gc
 import hashlib
 import os
 from bisect import bisect_left
@@ -26,7 +25,7 @@ from .files import Selection, Selector, Skipped, SourceFile, content_skip_reason
 from .gitio import Repo
 from .languages import get_spec
 from .languages.base import LanguageSpec, squash
-from .model import FUNCTION_KINDS, TYPE_KINDS, Call, FileResult, ParseIssue, Symbol
+from .model import FUNCTION_KINDS, TYPE_KINDS, Call, FileResult, ParseIssue, Symbol, paused_gc
 
 __all__ = ["ParseReport", "module_id", "parse_path", "parse_source"]
 
@@ -358,6 +357,7 @@ class ParseReport:
         }
 
 
+@paused_gc()
 def parse_path(
     path: str | os.PathLike,
     config: Config,
@@ -372,15 +372,7 @@ def parse_path(
     badly keeps what could be extracted and carries the problem in its ``issues``. ``on_file``
     sees each parsed file with its bytes as soon as it is done (the indexer streams them on).
     """
-    # Parsing makes hundreds of thousands of long-lived objects: the cyclic collector would
-    # rescan them again and again for nothing (a quarter of the run time on a large tree).
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
-        return _parse_selection(select_files(path, config, at), config, progress, on_file)
-    finally:
-        if collecting:
-            gc.enable()
+    return _parse_selection(select_files(path, config, at), config, progress, on_file)
 
 
 def _parse_selection(

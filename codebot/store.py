@@ -33,7 +33,16 @@ from . import __version__
 from .config import Config
 from .errors import IndexBusy, StoreError
 from .files import locate
-from .model import TYPE_KINDS, Call, FileResult, Import, Parameter, ParseIssue, Symbol
+from .model import (
+    TYPE_KINDS,
+    Call,
+    FileResult,
+    Import,
+    Parameter,
+    ParseIssue,
+    Symbol,
+    paused_gc,
+)
 
 if TYPE_CHECKING:
     from .graph import CodeGraph
@@ -362,17 +371,12 @@ def load_symbols(gen_dir: Path) -> SymbolTable:
     # Millions of small immutable objects: unpack with the cyclic collector paused, then freeze
     # them out of its reach, or its next full pass scans them all (0.2 s of every CLI search).
     # Freezing keeps nothing alive: they hold no cycles, and reference counting frees them.
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
+    with paused_gc():
         table = SymbolTable(
             msgpack.unpackb((gen_dir / "symbols.msgpack").read_bytes(), use_list=False)
         )
         gc.freeze()
-        return table
-    finally:
-        if collecting:
-            gc.enable()
+    return table
 
 
 def pack_files(files: list[FileEntry]) -> bytes:

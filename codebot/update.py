@@ -24,7 +24,6 @@ build: an update killed at any moment leaves the previous index, and the next on
 
 from __future__ import annotations
 
-import gc
 import os
 import time
 from collections.abc import Callable
@@ -46,7 +45,7 @@ from .indexer import (
     write_graph,
     write_tables,
 )
-from .model import FileResult
+from .model import FileResult, paused_gc
 from .parse import module_ids, parse_file
 from .store import (
     Index,
@@ -310,6 +309,7 @@ def _under(path: str, subtree: str) -> bool:
     return not subtree or path == subtree or path.startswith(subtree.rstrip("/") + "/")
 
 
+@paused_gc()  # as in a build: many long-lived objects, no cycles
 def apply_changes(
     base: Index,
     changes: Changes,
@@ -327,26 +327,6 @@ def apply_changes(
     the base's communities rather than detect them again (it lives until the next edit). The
     caller holds ``index_dir``'s write lock.
     """
-    collecting = gc.isenabled()
-    gc.disable()  # as in a build: many long-lived objects, no cycles
-    try:
-        return _apply(base, changes, selector, index_dir, config, embedder, progress, commit, extra)
-    finally:
-        if collecting:
-            gc.enable()
-
-
-def _apply(
-    base: Index,
-    changes: Changes,
-    selector: Selector,
-    index_dir: Path,
-    config: Config,
-    embedder,
-    progress: Progress | None,
-    commit: str | None,
-    extra: dict[str, Any] | None,
-) -> UpdateReport:
     from .search.lexical import LexicalWriter
     from .search.text import embedding_text, lexical_fields
 
