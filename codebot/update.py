@@ -206,7 +206,7 @@ def settle_lexical(index_dir: Path, root: Path, manifest: Manifest, selector: Se
         if not rel.startswith("lexical/"):
             (gen / rel).parent.mkdir(parents=True, exist_ok=True)
             os.link(base.gen_dir / rel, gen / rel)
-    lexical = LexicalWriter(gen / "lexical")
+    lexical = LexicalWriter(gen / "lexical", threads=2)
     table, by_id = base.symbols, base.by_id
     in_git = selector.repo is not None
     for e in base.files():

@@ -56,7 +56,7 @@ class LexicalWriter:
     readers that still use it, and an update copies nothing.
     """
 
-    def __init__(self, directory: Path, base: Path | None = None) -> None:
+    def __init__(self, directory: Path, base: Path | None = None, threads: int = 1) -> None:
         import tantivy
 
         directory.mkdir(parents=True, exist_ok=True)
@@ -69,7 +69,9 @@ class LexicalWriter:
                     os.link(f, directory / f.name)
             index = tantivy.Index.open(str(directory))
         _register(index)
-        self._writer = index.writer(heap_size=_HEAP, num_threads=1)
+        # One indexing thread while a build parses on the other core; a rewrite from stored
+        # texts has both cores to itself (2 threads: 1.9 s against 2.9 s for 13k symbols).
+        self._writer = index.writer(heap_size=_HEAP, num_threads=threads)
         self.count = 0
 
     def add(self, key: int, symbol_id: str, fields: dict[str, str]) -> None:
