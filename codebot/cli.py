@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import time
 import traceback
 from collections.abc import Callable
 from typing import Any
@@ -241,6 +242,196 @@ def update(
 
 def _short(commit: str | None) -> str:
     return commit[:10] if commit else "(no commit)"
+
+
+# --- sharing the index: artifacts (issue 7) -------------------------------------------------------
+
+_STORES = "github, github:OWNER/REPO, an http(s) URL template with {commit}, or a directory"
+
+
+def _token() -> str | None:
+    """GitHub's token, from the environment: it goes into a request header and nowhere else."""
+    return os.environ.get("GITHUB_TOKEN") or os.environ.get("GH_TOKEN") or None
+
+
+def _store(value: str | None) -> str | None:
+    """A store named on the command line: a relative path is taken from the current directory."""
+    if value and not (value == "github" or value.startswith(("github:", "http", "file://"))):
+        return os.path.abspath(value)
+    return value
+
+
+def _bytes_progress(label: str) -> Callable[[int, int | None], None] | None:
+    """Bytes transferred, on stderr, only when stderr is a terminal."""
+    if not sys.stderr.isatty():
+        return None
+    shown = [0.0]
+
+    def report(done: int, total: int | None) -> None:
+        now = time.monotonic()
+        if done == total or now - shown[0] >= 0.2:
+            shown[0] = now
+            of = f"/{total / 1e6:.1f}" if total else ""
+            click.echo(f"\r{label} {done / 1e6:.1f}{of} MB", err=True, nl=done == total)
+
+    return report
+
+
+def _wait_option(f: Callable) -> Callable:
+    return click.option(
+        "--wait", type=float, default=0.0, help="Seconds to wait if another build holds the lock."
+    )(f)
+
+
+@main.command("pack")
+@click.argument("path", default=".", type=click.Path(exists=True, file_okay=False))
+@click.option("-o", "--output", type=click.Path(), help="File to write, or a directory for it.")
+@_index_options
+@_wait_option
+@json_option
+def pack_(path: str, output: str | None, index_dir: str | None, wait: float, as_json: bool) -> None:
+    """Write the index as one artifact file, codebot-index-v<format>-<commit>.tar.gz (here, by
+    default): the files of the current generation and artifact.json (formats, codebot version,
+    commit, embedder, counts, sha256 and size of every member; schemas/artifact.schema.json)."""
+    from .artifacts import pack
+
+    report = pack(path, _config(path, index_dir=index_dir), output, wait)
+    if as_json:
+        _print_json(report.to_dict())
+        return
+    click.echo(
+        f"packed {report.symbols} symbols at {_short(report.commit)}: {report.path} "
+        f"({report.bytes / 1e6:.1f} MB)"
+    )
+
+
+@main.command()
+@click.argument("path", default=".", type=click.Path(exists=True, file_okay=False))
+@click.option("--to", "target", metavar="TARGET", help=f"{_STORES} (default: artifacts setting).")
+@click.option("--keep", type=click.IntRange(1), help="Artifacts to keep there (default 30).")
+@_index_options
+@_wait_option
+@json_option
+def publish(
+    path: str,
+    target: str | None,
+    keep: int | None,
+    index_dir: str | None,
+    wait: float,
+    as_json: bool,
+) -> None:
+    """Pack the index and store it: as an asset of a GitHub release (one per index stream, the
+    artifact_release setting; needs GITHUB_TOKEN or GH_TOKEN with contents: write), with PUT to
+    a URL, or in a directory; then delete all but the newest --keep there. Publishes the commit
+    the index describes: bring it to HEAD first (codebot update)."""
+    from .share import publish as publish_index
+
+    config = _config(path, index_dir=index_dir)
+    report = publish_index(
+        path, config, _store(target), token=_token(), keep=keep, progress=_bytes_progress("upload"),
+        wait=wait,
+    )  # fmt: skip
+    if as_json:
+        _print_json(report.to_dict())
+        return
+    a = report.artifact
+    click.echo(f"published {a['asset']} ({a['bytes'] / 1e6:.1f} MB) to {report.target}")
+    if report.pruned:
+        click.echo(f"pruned {len(report.pruned)} older artifact(s)")
+
+
+def _pull_text(p: dict[str, Any]) -> str:
+    if p["action"] == "pulled":
+        behind = f", {p['behind']} commit(s) behind HEAD" if p["behind"] > 0 else ""
+        t = p["timings"]
+        text = (
+            f"pulled {p['asset']} ({p['bytes'] / 1e6:.1f} MB{behind}) from {p['source']}: "
+            f"downloaded in {t.get('download', 0):.1f}s, installed in {t.get('install', 0):.1f}s"
+        )
+    else:
+        text = p["note"]
+    if p["update"]:
+        text += f"; {p['update']['action']} at {_short(p['update']['commit'])}"
+    return text
+
+
+@main.command()
+@click.argument("path", default=".", type=click.Path(exists=True, file_okay=False))
+@click.option(
+    "--from", "source", metavar="SOURCE", help=f"{_STORES}, or an artifact file (default: setting)."
+)
+@click.option("--depth", type=click.IntRange(1), help="First-parent commits to look back (100).")
+@click.option("--no-update", is_flag=True, help="Install the artifact; do not update it to HEAD.")
+@_index_options
+@_wait_option
+@json_option
+def pull(
+    path: str,
+    source: str | None,
+    depth: int | None,
+    no_update: bool,
+    index_dir: str | None,
+    wait: float,
+    as_json: bool,
+) -> None:
+    """Install the index of the nearest first-parent ancestor of HEAD that has an artifact, then
+    update it to HEAD. Downloads resume after a broken connection and retry with backoff
+    (Retry-After honoured); the artifact is verified (checksums, format, commit, embedder,
+    settings) and installed atomically: on any failure the index in place stays as it was."""
+    from .share import pull as pull_index
+
+    config = _config(path, index_dir=index_dir, pull_depth=depth)
+    report = pull_index(
+        path, config, _store(source), token=_token(), progress=_bytes_progress("download"),
+        parse_progress=_progress("parsing"), update=not no_update, wait=wait,
+    )  # fmt: skip
+    if as_json:
+        _print_json(report.to_dict())
+    else:
+        click.echo(_pull_text(report.to_dict()))
+
+
+@main.command()
+@click.argument("path", default=".", type=click.Path(exists=True, file_okay=False))
+@click.option("--from", "source", metavar="SOURCE", help="Where artifacts are (see pull).")
+@click.option("--save", is_flag=True, help="Write --from into .codebot.toml (artifacts).")
+@click.option("--no-hooks", is_flag=True, help="Do not install the git hooks.")
+@click.option("--no-pull", is_flag=True, help="Build locally without looking for an artifact.")
+@_index_options
+@json_option
+def init(
+    path: str,
+    source: str | None,
+    save: bool,
+    no_hooks: bool,
+    no_pull: bool,
+    index_dir: str | None,
+    as_json: bool,
+) -> None:
+    """Set a clone up: install the git hooks, then pull the index (see pull), or build it
+    locally when no artifact store is configured, none has an artifact for this history, or its
+    artifact does not suit this clone (the reason is printed)."""
+    from .share import init as init_clone
+
+    report = init_clone(
+        path, _config(path, index_dir=index_dir), _store(source), save=save, hooks=not no_hooks,
+        pull_first=not no_pull, token=_token(), progress=_bytes_progress("download"),
+        parse_progress=_progress("parsing"),
+    )  # fmt: skip
+    if as_json:
+        _print_json(report.to_dict())
+        return
+    if report.config:
+        click.echo(f"settings written to {report.config}")
+    if report.hooks:
+        click.echo(f"hooks installed in {report.hooks['hooks_dir']}")
+    if report.pull:
+        click.echo(_pull_text(report.pull))
+    else:
+        u = report.update or {}
+        click.echo(
+            f"built locally ({report.built}): {u.get('action')} at {_short(u.get('commit'))}"
+        )
 
 
 def _searcher(index_dir: str | None, path: str = "."):
@@ -532,10 +723,33 @@ def _update_in_background(name: str) -> None:
     def job() -> str:
         from .update import update_index
 
-        r = update_index(".", _config("."))
-        return f"{r.action} {(r.base_commit or '-')[:12]} -> {(r.commit or '-')[:12]}"
+        config = _config(".")
+        pulled = _pull_into_new_clone(config) if name == "post-checkout" else ""
+        r = update_index(".", config)
+        return f"{pulled}{r.action} {(r.base_commit or '-')[:12]} -> {(r.commit or '-')[:12]}"
 
     run_hook(name, index_dir, job)
+
+
+def _pull_into_new_clone(config: Config) -> str:
+    """A checkout with no index yet (a new clone) pulls one first, when artifacts are configured
+    and pull_on_clone allows; what happened opens the log line."""
+    from .store import index_location, read_manifest
+
+    if not (config.artifacts and config.pull_on_clone):
+        return ""
+    try:
+        read_manifest(index_location(".", config)[1])
+        return ""
+    except CodebotError:
+        pass
+    from .share import pull
+
+    try:
+        r = pull(".", config, token=_token(), update=False)
+    except CodebotError as exc:  # no artifact, or none that suits: the update builds instead
+        return f"no pull ({exc}); "
+    return f"pulled {r.asset} from {r.source}; " if r.asset else ""
 
 
 @main.command("eval")
@@ -826,6 +1040,91 @@ def stats(index_dir: str | None, as_json: bool) -> None:
         return
     for line in stats_text(doc):
         click.echo(line)
+
+
+# --- MCP: codebot as tools for coding agents (issue 9) ---------------------------------------------
+
+
+@main.command()
+@click.option(
+    "--repo",
+    "repos",
+    multiple=True,
+    type=click.Path(exists=True, file_okay=False),
+    help="A repository to serve (repeatable; the first is the default; default: .).",
+)
+@click.option(
+    "--update-wait",
+    type=click.FloatRange(0),
+    default=5.0,
+    show_default=True,
+    help="Seconds a call waits for the index to catch up with a new HEAD before answering "
+    "from the work tree overlay (which is already right, only slower).",
+)
+def mcp(repos: tuple[str, ...], update_wait: float) -> None:
+    """Serve codebot to coding agents over MCP on stdio: search_code, find_symbol, get_code,
+    callers, callees, call_chain, repo_map and index_status.
+
+    Answers follow HEAD and uncommitted edits; with no index yet a tool says how to build one.
+    stdout is the protocol, logs go to stderr. Needs the extra: pip install 'codebot[mcp]'.
+    """
+    try:
+        from .mcp_server import serve
+    except ImportError as exc:
+        if not (exc.name or "").startswith(("mcp", "pydantic")):
+            raise
+        raise click.ClickException(
+            f"codebot mcp needs the MCP SDK ({exc}); install it: pip install 'codebot[mcp]'"
+        ) from exc
+    serve(list(repos) or ["."], update_wait=update_wait)
+
+
+@main.command("impact")
+@click.argument("rev_range", metavar="BASE..HEAD")
+@click.option(
+    "--depth", type=click.IntRange(1, 10), default=3, show_default=True, help="Caller depth."
+)
+@click.option("--markdown", is_flag=True, help="GitHub-flavoured markdown (a PR comment).")
+@click.option("--link", metavar="URL", help="Prefix for path#Lline links (a blob URL at HEAD).")
+@_index_options
+@json_option
+def impact_(
+    rev_range: str,
+    depth: int,
+    markdown: bool,
+    link: str | None,
+    index_dir: str | None,
+    as_json: bool,
+) -> None:
+    """What a range of commits touches beyond its diff: the definitions it adds, modifies,
+    deletes and renames; for each, its callers (to --depth), the entry points and tests that
+    reach it ("no test reaches this" when none does), callers left calling deleted code, the
+    communities touched and a Mermaid graph. BASE alone means BASE..HEAD. Needs an index (of
+    any commit: both ends are derived from it). --json follows schemas/impact.schema.json.
+    """
+    from .impact import impact, impact_markdown, parse_range
+
+    base, head = parse_range(rev_range)
+    doc = impact(".", _config(".", index_dir=index_dir), base, head, depth)
+    if as_json:
+        _print_json(doc)
+    elif markdown:
+        click.echo(impact_markdown(doc, link))
+    else:
+        s = doc["summary"]
+        click.echo(
+            f"{_short(doc['base'])}..{_short(doc['head'])}: {s['modified']} modified, "
+            f"{s['added']} added, {s['deleted']} deleted, {s['renamed']} renamed definitions"
+        )
+        for e in doc["symbols"]:
+            notes = [f"{e['callers_total']} callers"]
+            if e["change"] == "deleted" and e["orphaned_callers"]:
+                notes.append(f"{len(e['orphaned_callers'])} still calling it")
+            if e["change"] != "deleted":
+                notes.append(f"{e['tests_total']} tests" if e["tested"] else "no test reaches this")
+            click.echo(
+                f"  {e['change']:<8} {e['path']}:{e['start_line']}  {e['id']}  ({', '.join(notes)})"
+            )
 
 
 def _summary(report: Any, quiet_when_clean: bool = False) -> None:

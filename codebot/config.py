@@ -42,6 +42,21 @@ class Config:
     embedder: str = "builtin"
     #: Where the index lives; by default inside the repository's git directory.
     index_dir: str | None = None
+    #: Where index artifacts are published and pulled from: "github" (the origin's releases),
+    #: "github:OWNER/REPO", an http(s) URL template with {commit} or {name}, or a directory.
+    artifacts: str | None = None
+    #: The GitHub release (tag) that holds the artifacts: one per index stream.
+    artifact_release: str = "codebot-index"
+    #: How many artifacts publish keeps in a release or a directory (older ones are deleted).
+    artifact_keep: int = 30
+    #: How many first-parent commits back from HEAD pull looks for an artifact.
+    pull_depth: int = 100
+    #: Seconds a download or upload may go without progress before it is retried.
+    artifact_timeout: int = 30
+    #: Whether the post-checkout hook pulls an artifact when there is no index yet (a new clone).
+    pull_on_clone: bool = True
+    #: The GitHub REST API (GitHub Enterprise: https://HOST/api/v3).
+    github_api_url: str = "https://api.github.com"
 
     def replace(self, **changes: Any) -> Config:
         return dataclasses.replace(self, **changes)

@@ -179,7 +179,10 @@ def embedder_for(config: Config, embedder=None):
 
 
 def settings_of(config: Config, selector: Selector) -> dict[str, Any]:
-    """The settings an index depends on: an update under other settings must rebuild."""
+    """The settings an index depends on: an update under other settings must rebuild.
+
+    Not the embedder: an update keeps the one the index was built with (its manifest names
+    it), so a keyword-only index stays one; another model takes ``codebot index --embedder``."""
     return {
         "max_file_bytes": config.max_file_bytes,
         "ignore": hashlib.sha256("\n".join(selector.ignore_lines).encode()).hexdigest()[:16],
@@ -187,7 +190,6 @@ def settings_of(config: Config, selector: Selector) -> dict[str, Any]:
         "include_generated": config.include_generated,
         "chunk_max_chars": config.chunk_max_chars,
         "chunk_max_lines": config.chunk_max_lines,
-        "embedder": config.embedder,
     }
 
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -134,6 +134,7 @@ def update_index(
         selector = Selector(root, repo, config, target if repo is not None else None)
         manifest, reason = _usable_base(index_dir, repo, subtree, config, selector)
         if manifest is None:
+            config = _keep_embedder(index_dir, config)
             built = build_locked(path, index_dir, config, progress, embedder, at=target or "HEAD")
             return UpdateReport(
                 index_dir,
@@ -225,6 +226,15 @@ def settle_lexical(index_dir: Path, root: Path, manifest: Manifest, selector: Se
         graph.save(gen / GRAPH_FILE)
     settled = Manifest(**{**vars(manifest), "counts": {**manifest.counts, "lexical_deleted": 0}})
     return write_generation(index_dir, gen, settled, _linked_checksums(base, gen))
+
+
+def _keep_embedder(index_dir: Path, config: Config) -> Config:
+    """A rebuild keeps the embedder of the index it replaces (a keyword-only index stays one)."""
+    try:
+        previous = read_manifest(index_dir).embedder
+    except StoreError:
+        return config  # no index, or one of another format: the configured embedder
+    return replace(config, embedder=previous["provider"] if previous else "none")
 
 
 def _usable_base(
@@ -320,8 +330,12 @@ def apply_changes(
     progress: Progress | None,
     commit: str | None,
     extra: dict[str, Any] | None = None,
+    with_vectors: bool = True,
 ) -> UpdateReport:
     """Write, in ``index_dir``, a new generation: ``base`` with ``changes`` applied.
+
+    ``with_vectors=False``: leave the vectors out (a throwaway view of another commit for
+    ``impact``, which reads the graph only).
 
     ``extra`` goes into the new manifest: an overlay records what it was made from, and keeps
     the base's communities rather than detect them again (it lives until the next edit). The
@@ -413,7 +427,7 @@ def apply_changes(
     graph_counts = write_graph(gen, files, symbols, carry)
     timings["graph"] = time.perf_counter() - t
 
-    embedder = _embedder_of(base.manifest, embedder)
+    embedder = _embedder_of(base.manifest, embedder) if with_vectors else None
     embedded = 0
     if embedder is not None:
         t = time.perf_counter()

@@ -473,3 +473,18 @@ def test_subtree_index_follows_commits_that_touch_other_paths(make_repo):
     report = update_index(repo / "pkg", Config(embedder="none"))
     assert report.action == "up-to-date" and report.commit == head
     assert read_manifest(repo / ".git" / "codebot").commit == head
+
+
+def test_update_keeps_the_embedder_the_index_was_built_with(make_repo):
+    """A keyword-only index stays one, through updates and rebuilds (the CLI's default embedder
+    is the model: an update must not switch an index to it behind the user's back)."""
+    repo = make_repo({"pkg/shapes.py": SHAPES})
+    build_index(repo, Config(embedder="none"))
+    write_files(repo, {"pkg/new.py": "def new():\n    pass\n"})
+    commit(repo, "new")
+    assert update_index(repo, Config()).action == "updated"
+    assert read_manifest(repo / ".git" / "codebot").embedder is None
+    write_files(repo, {".codebotignore": "pkg/new.py\n"})
+    commit(repo, "settings change: a rebuild")
+    assert update_index(repo, Config()).action == "rebuilt"
+    assert read_manifest(repo / ".git" / "codebot").embedder is None
