@@ -129,7 +129,10 @@ def _index_options(f: Callable) -> Callable:
 @_index_options
 @click.option(
     "--embedder",
-    help="builtin (the shipped model, offline; default) or none (keywords only, fastest).",
+    help="builtin (the shipped model, offline; default), none (keywords only, fastest), "
+    "model2vec:<dir or owner/name>, sentence-transformers:<dir or owner/name>, "
+    "openai-compatible:<base_url>#<model> or voyage:<model>. Another model re-embeds "
+    "(from the vector cache where it can).",
 )
 @click.option(
     "--wait", type=float, default=0.0, help="Seconds to wait if another build holds the lock."
@@ -824,6 +827,48 @@ def context(
         return
     _tokens_note(f"{counter.name}: {packed.tokens}/{budget}")
     click.echo(packed.text, nl=False)
+
+
+@main.command()
+@click.argument("question")
+@click.option("--tokens", "budget", type=click.IntRange(200), help="Context budget (ask_tokens).")
+@click.option("-k", "--limit", "k", type=click.IntRange(1, 100), default=10, show_default=True)
+@click.option("--chat-url", help="An OpenAI-compatible base URL, e.g. http://localhost:11434/v1.")
+@click.option("--chat-model", help="The chat model to ask (chat_model).")
+@click.option("--dry-run", is_flag=True, help="Print the messages it would send; send nothing.")
+@_index_options
+@json_option
+def ask(
+    question: str,
+    budget: int | None,
+    k: int,
+    chat_url: str | None,
+    chat_model: str | None,
+    dry_run: bool,
+    index_dir: str | None,
+    as_json: bool,
+) -> None:
+    """Answer QUESTION with an LLM, from the code that answers it, citing path:line.
+
+    The context is what `codebot context` packs (the hits and their call tree, to --tokens),
+    sent with the question to an OpenAI-compatible chat endpoint (chat_url, chat_model); the
+    answer streams to stdout, then the sources it cited, checked against the context. Without an
+    endpoint it prints the context it would have sent, says how to configure one, and exits 1.
+    """
+    from .ask import ask as ask_llm
+    from .ask import sources_text
+    from .search import Searcher
+    from .store import open_index
+    from .tokens import token_counter
+
+    config = _config(".", index_dir=index_dir, chat_url=chat_url, chat_model=chat_model)
+    searcher = Searcher(open_index(".", config), config)
+    write = (lambda _: None) if as_json else (lambda text: click.echo(text, nl=False))
+    result = ask_llm(searcher, question, config, write, token_counter(), budget, k, dry_run)
+    if as_json:
+        _print_json(result.to_dict())
+    elif not dry_run:
+        click.echo(sources_text(result), nl=False)
 
 
 @main.command("map")

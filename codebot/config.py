@@ -38,8 +38,39 @@ class Config:
     #: Size bounds of the chunks made of code outside definitions.
     chunk_max_chars: int = 1500
     chunk_max_lines: int = 60
-    #: The embedding model: "builtin" (shipped, offline) or "none" (keywords only).
+    #: The embedding model: "builtin" (shipped, offline), "none" (keywords only), or a provider:
+    #: model2vec:<dir or owner/name>, sentence-transformers:<dir or owner/name>,
+    #: openai-compatible:<base_url>#<model>, voyage:<model> (see codebot.embed).
     embedder: str = "builtin"
+    #: CPU threads for local models (0: min(4, CPU count)).
+    embed_threads: int = 0
+    #: Texts per request or forward pass; requests in flight at once (hosted providers).
+    embed_batch_size: int = 32
+    embed_concurrency: int = 4
+    #: Seconds an embedding request may wait for the server.
+    embed_timeout: int = 60
+    #: The environment variable holding the embedding API key (default OPENAI_API_KEY or
+    #: VOYAGE_API_KEY). The key itself is never a setting.
+    embed_api_key_env: str | None = None
+    #: May a hub model id missing from the local Hugging Face cache be downloaded? Within
+    #: download_timeout seconds; when it cannot be had: "stop", or "builtin" (said once).
+    allow_download: bool = False
+    download_timeout: int = 10
+    on_download_failure: str = "stop"
+    #: Reranking after fusion: "none", cross-encoder:<dir or owner/name> (codebot[st]),
+    #: voyage:<model>, or cohere-compatible:<url>#<model> (Cohere, Jina). Applied to the top
+    #: rerank_top hits within rerank_budget_ms (else skipped, and said).
+    reranker: str = "none"
+    rerank_top: int = 20
+    rerank_budget_ms: int = 2000
+    rerank_api_key_env: str | None = None
+    #: `codebot ask`: an OpenAI-compatible chat endpoint (base URL, e.g.
+    #: http://localhost:11434/v1), its model, the variable holding its key (default
+    #: OPENAI_API_KEY), and the context budget in tokens.
+    chat_url: str | None = None
+    chat_model: str | None = None
+    chat_api_key_env: str | None = None
+    ask_tokens: int = 6000
     #: Where the index lives; by default inside the repository's git directory.
     index_dir: str | None = None
     #: Where index artifacts are published and pulled from: "github" (the origin's releases),
