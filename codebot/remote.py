@@ -401,140 +401,6 @@ class UrlRemote:
         self.http.close()
 
 
-class GitHubRemote:
-    """Assets of one release (the index stream's tag) of a GitHub repository."""
-
-    def __init__(self, owner: str, repo: str, tag: str, api_url: str, http: Http) -> None:
-        self.owner, self.repo, self.tag, self.http = owner, repo, tag, http
-        self.api = f"{api_url.rstrip('/')}/repos/{owner}/{repo}"
-        self._assets: dict[str, dict] | None = None
-        self._no_release = False
-
-    def describe(self) -> str:
-        return f"GitHub {self.owner}/{self.repo} release {self.tag}"
-
-    def why_empty(self) -> str:
-        if not self._no_release:
-            return ""
-        private = (
-            ""
-            if "Authorization" in self.http.client.headers
-            else ("; a private repository needs GITHUB_TOKEN or GH_TOKEN")
-        )
-        return f" (no such release, or no such repository{private})"
-
-    def _call(self, method: str, url: str, what: str, ok=(200,), **kw):
-        r = self.http.request(method, url, f"{self.describe()}: {what}", **kw)
-        if r.status_code not in ok:
-            raise RemoteError(f"{self.describe()}: {what}: {_status(r)}{_hint(r.status_code)}")
-        return r
-
-    def _release(self, create: bool = False) -> dict | None:
-        url = f"{self.api}/releases/tags/{self.tag}"
-        r = self._call("GET", url, "find the release", ok=(200, 404))
-        if r.status_code == 200:
-            return r.json()
-        self._no_release = True
-        if not create:
-            return None
-        body = {
-            "tag_name": self.tag,
-            "name": f"codebot index ({self.tag})",
-            "body": "Index artifacts for `codebot pull`, one per commit, published by "
-            "`codebot publish`.",
-            "draft": False,
-            "prerelease": True,
-            "make_latest": "false",  # never the project's "latest release"
-        }
-        r = self._call("POST", f"{self.api}/releases", "create the release", (201, 422), json=body)
-        if r.status_code == 422:  # another job created it a moment ago
-            return self._call("GET", url, "find the release").json()
-        return r.json()
-
-    def _list(self, release: dict) -> dict[str, dict]:
-        assets: dict[str, dict] = {}
-        url: str | None = f"{self.api}/releases/{release['id']}/assets?per_page=100"
-        while url:
-            r = self._call("GET", url, "list assets")
-            assets.update((a["name"], a) for a in r.json())
-            url = r.links.get("next", {}).get("url")
-        self._assets = assets
-        return assets
-
-    def names(self) -> set[str] | None:
-        release = self._release()
-        return set(self._list(release)) if release else set()
-
-    def download(self, name: str, dest: Path, progress: Progress | None = None) -> bool:
-        if self._assets is None:
-            self.names()
-        asset = (self._assets or {}).get(name)
-        if asset is None:
-            return False
-        url = f"{self.api}/releases/assets/{asset['id']}"
-        what = f"{self.describe()}: download {name}"
-        headers = {"Accept": "application/octet-stream"}
-        return self.http.download(url, dest, what, headers, progress)
-
-    def upload(self, path: Path, name: str, progress: Progress | None = None) -> str:
-        release = self._release(create=True)
-        assert release is not None
-        for _ in range(2):
-            existing = self._list(release).get(name)
-            if existing is not None:  # same name (or a failed upload's "starter"): replace it
-                self._delete(existing)
-            upload_url = re.sub(r"\{[^}]*\}$", "", release["upload_url"])
-            headers = {
-                "Content-Type": "application/octet-stream",
-                "Content-Length": str(path.stat().st_size),
-            }
-            r = self._call(
-                "POST",
-                upload_url,
-                f"upload {name}",
-                (201, 422),
-                body=_file_chunks(path, progress),
-                params={"name": name},
-                headers=headers,
-            )
-            if r.status_code == 201:
-                return r.json().get("browser_download_url") or name
-        raise RemoteError(f"{self.describe()}: upload {name}: the name stays taken (HTTP 422)")
-
-    def _delete(self, asset: dict) -> None:
-        url = f"{self.api}/releases/assets/{asset['id']}"
-        self._call("DELETE", url, f"delete {asset['name']}", ok=(204, 404))
-
-    def prune(self, keep: int) -> list[str]:
-        release = self._release()
-        if release is None:
-            return []
-        ours = [a for a in self._list(release).values() if commit_of(a["name"])]
-        ours.sort(key=lambda a: (a.get("created_at", ""), a["id"]), reverse=True)
-        for asset in ours[keep:]:
-            self._delete(asset)
-        return sorted(a["name"] for a in ours[keep:])
-
-    def close(self) -> None:
-        self.http.close()
-
-
-def _hint(status: int) -> str:
-    if status == 401:
-        return " (the token in GITHUB_TOKEN or GH_TOKEN was refused)"
-    if status == 403:
-        return " (the token may lack permission: publishing needs contents: write)"
-    if status == 404:
-        return " (no such repository, or a private one: set GITHUB_TOKEN or GH_TOKEN)"
-    return ""
-
-
-def github_repo_of(url: str) -> tuple[str, str] | None:
-    """(owner, repo) of a GitHub remote URL: https, ssh or scp-like (git@host:owner/repo.git)."""
-    m = re.search(r"[:/]([^/:]+)/([^/]+?)(?:\.git)?/?$", url.strip())
-    return (m.group(1), m.group(2)) if m else None
-
-
 def open_remote(
     spec: str | None,
     *,
@@ -560,14 +426,14 @@ def open_remote(
                 raise RemoteError(
                     'artifacts = "github" needs an origin remote: use github:OWNER/REPO'
                 )
+            from .github import github_repo_of
+
             found = github_repo_of(origin)
         if found is None:
             raise RemoteError(f"{spec!r}: cannot tell the GitHub repository; use github:OWNER/REPO")
-        headers = {"Accept": "application/vnd.github+json", "X-GitHub-Api-Version": "2022-11-28"}
-        if token:
-            headers["Authorization"] = f"Bearer {token}"
-        http = Http(transfer, headers, secrets=[token or ""])
-        return GitHubRemote(*found, release, api_url, http)
+        from .github import GitHub, GitHubRemote
+
+        return GitHubRemote(GitHub(*found, api_url, token, transfer), release)
     if spec.startswith(("http://", "https://")):
         if "{commit}" not in spec and "{name}" not in spec:
             raise RemoteError(

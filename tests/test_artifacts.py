@@ -34,8 +34,9 @@ from codebot.artifacts import (
 from codebot.cli import main
 from codebot.config import load_config
 from codebot.errors import ConfigError
+from codebot.github import github_repo_of
 from codebot.indexer import build_index
-from codebot.remote import RemoteError, Transfer, asset_name, github_repo_of, redact
+from codebot.remote import RemoteError, Transfer, asset_name, redact
 from codebot.search import Searcher
 from codebot.share import init, publish, pull, save_setting
 from codebot.store import FORMAT_VERSION, index_location, open_index, read_manifest, verify
