@@ -1172,6 +1172,55 @@ def impact_(
             )
 
 
+@main.group()
+def action() -> None:
+    """What the GitHub Action runs (action/action.yml), from the environment GitHub sets.
+
+    Outside GitHub Actions use `codebot impact` and `codebot publish` instead.
+    """
+
+
+@action.command("pr")
+@click.option(
+    "--depth", type=click.IntRange(1, 10), default=3, show_default=True, help="Caller depth."
+)
+@click.option("--no-comment", is_flag=True, help="Write the job summary only.")
+@json_option
+def action_pr(depth: int, no_comment: bool, as_json: bool) -> None:
+    """On a pull_request event: impact of base..head in the job summary, the step outputs
+    (report, report-json) and one comment on the pull request, edited in place on each push."""
+    from .action import ActionEnv, pr_context
+
+    env = ActionEnv.from_environ(os.environ)
+    result = pr_context(".", _config("."), env, depth, comment=not no_comment)
+    if as_json:
+        _print_json(result)
+    else:
+        s = result["impact"]
+        why = f" ({result['reason']})" if result["reason"] else ""
+        click.echo(
+            f"impact {result['base'][:10]}..{result['head'][:10]}: {s['modified']} modified, "
+            f"{s['added']} added, {s['deleted']} deleted, {s['renamed']} renamed; "
+            f"{result['index']}; comment {result['comment']}{why}"
+        )
+
+
+@action.command("publish")
+@click.option("--to", "target", metavar="TARGET", help="Where to publish (default: artifacts).")
+@json_option
+def action_publish(target: str | None, as_json: bool) -> None:
+    """On a push: bring the index to the pushed commit (from the last published one when there
+    is one) and publish it."""
+    from .action import ActionEnv, publish_index
+
+    env = ActionEnv.from_environ(os.environ)
+    result = publish_index(".", _config("."), env, _store(target))
+    if as_json:
+        _print_json(result)
+    else:
+        click.echo(f"{result['index']}; published to {result['target']}: {result['location']}")
+
+
 def _summary(report: Any, quiet_when_clean: bool = False) -> None:
     """Counts, then every skipped file and every problem, with its reason, on stderr."""
     counts = report.counts()

@@ -201,6 +201,7 @@ def _entry(change: str, view: _View, sid: str, depth: int) -> dict[str, Any]:
             {
                 **_where(symbols[n.row]),
                 "depth": n.depth,
+                "via": symbols[n.via].id,
                 "line": n.line,
                 "resolution": n.resolution,
             }
@@ -273,7 +274,13 @@ def _mermaid(view: _View, entries: list[dict[str, Any]]) -> str:
         )
     rows = list(dict.fromkeys(rows))[:_MERMAID_NODES]
     doc = export_doc(view.index, rows, graph.edges_among(rows, CALLS), CALLS, None, 1)
-    return export_mermaid(doc)
+    changed = {view.rows[e["id"]] for e in entries}
+    marked = ",".join(f"n{i}" for i, row in enumerate(rows) if row in changed)  # export's names
+    return (
+        export_mermaid(doc)
+        + "  classDef changed fill:#fde68a,stroke:#b45309\n"
+        + f"  class {marked} changed\n"
+    )
 
 
 # --- markdown, for a pull request comment and the job summary -------------------------------------
@@ -344,26 +351,50 @@ def _entry_markdown(e: dict[str, Any], link: str | None) -> list[str]:
     lines = [f"<details><summary>{_html(title)}</summary>", ""]
     if e["callers"]:
         lines.append(f"Callers ({e['callers_total']}):")
-        for c in e["callers"]:
-            mark = " (unique name)" if c["resolution"] == "unique_name" else ""
-            lines.append(f"{'  ' * (c['depth'] - 1)}- {_ref(c, link)} line {c['line']}{mark}")
+        lines += _caller_tree(e, link)
+        if e["callers_total"] > len(e["callers"]):
+            lines.append(f"- … {e['callers_total'] - len(e['callers'])} more")
     else:
         lines.append("No callers in the repository.")
     if e["entry_points"]:
+        lines.append("")
         lines.append(
             f"Entry points reaching it ({e['entry_points_total']}): "
-            + ", ".join(_ref(x, link) for x in e["entry_points"])
+            + _few(e["entry_points"], e["entry_points_total"], link)
         )
     if e["change"] != "deleted":
+        lines.append("")
         if e["tests"]:
             lines.append(
                 f"Tests reaching it ({e['tests_total']}): "
-                + ", ".join(_ref(x, link) for x in e["tests"])
+                + _few(e["tests"], e["tests_total"], link)
             )
         elif not e["tested"]:
             lines.append("**No test reaches this.**")
     lines += ["", "</details>", ""]
     return lines
+
+
+def _caller_tree(e: dict[str, Any], link: str | None) -> list[str]:
+    """Callers as a tree: each under the symbol it calls on the way to the changed one."""
+    below: dict[str, list[dict[str, Any]]] = {}
+    for c in e["callers"]:
+        below.setdefault(c["via"], []).append(c)
+    lines: list[str] = []
+
+    def walk(sid: str, indent: int) -> None:
+        for c in below.get(sid, ()):
+            mark = " (unique name)" if c["resolution"] == "unique_name" else ""
+            lines.append(f"{'  ' * indent}- {_ref(c, link)} line {c['line']}{mark}")
+            walk(c["id"], indent + 1)
+
+    walk(e["id"], 0)
+    return lines
+
+
+def _few(items: list[dict[str, Any]], total: int, link: str | None, shown: int = 5) -> str:
+    text = ", ".join(_ref(x, link) for x in items[:shown])
+    return text + (f" and {total - shown} more" if total > shown else "")
 
 
 def _code(text: str) -> str:

@@ -35,6 +35,7 @@ from .store import (
 __all__ = ["BuildReport", "build_index"]
 
 Progress = Callable[[int, int, str], None]
+_EMBED_CHUNK = 256  # texts handed to an embedder at once (an interrupted build loses one chunk)
 
 
 @dataclass
@@ -172,9 +173,9 @@ def _build(
 def embedder_for(config: Config, embedder=None):
     """The embedder to use: the one given, else the one the config names (None for "none")."""
     if embedder is None and config.embedder != "none":
-        from .embed import load_embedder
+        from .embed import ProviderOptions, load_embedder
 
-        embedder = load_embedder(config.embedder)
+        embedder = load_embedder(config.embedder, options=ProviderOptions.from_config(config))
     return embedder
 
 
@@ -226,7 +227,11 @@ def make_manifest(
         commit=commit,
         root=subtree,
         embedder=(
-            {"provider": config.embedder, **embedder.identity.to_dict()}
+            # The embedder's own provider string: a fallback to builtin, or a path made absolute.
+            {
+                "provider": getattr(embedder, "provider", config.embedder),
+                **embedder.identity.to_dict(),
+            }
             if embedder is not None
             else None
         ),
@@ -293,12 +298,16 @@ def embed_texts(
         else:
             out[i] = cached
     try:
-        for n, i in enumerate(missing, 1):
-            vector = embedder.embed_documents([texts[i]])[0]
-            cache.put(keys[i], vector)
-            out[i] = vector
-            if progress is not None:
-                progress(n, len(missing), "embedding")
+        # In chunks: a hosted provider batches and sends a chunk's requests concurrently; the
+        # built-in model still embeds one text per run inside it (see embed.builtin).
+        for start in range(0, len(missing), _EMBED_CHUNK):
+            chunk = missing[start : start + _EMBED_CHUNK]
+            vectors = embedder.embed_documents([texts[i] for i in chunk])
+            for n, (i, vector) in enumerate(zip(chunk, vectors), start + 1):
+                cache.put(keys[i], vector)
+                out[i] = vector
+                if progress is not None:
+                    progress(n, len(missing), "embedding")
     finally:
         cache.flush()  # an interrupted build keeps what it embedded: the next run resumes
     if compact:

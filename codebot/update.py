@@ -427,7 +427,7 @@ def apply_changes(
     graph_counts = write_graph(gen, files, symbols, carry)
     timings["graph"] = time.perf_counter() - t
 
-    embedder = _embedder_of(base.manifest, embedder) if with_vectors else None
+    embedder = _embedder_of(base.manifest, embedder, config) if with_vectors else None
     embedded = 0
     if embedder is not None:
         t = time.perf_counter()
@@ -501,14 +501,20 @@ def _carried_communities(base: Index, symbols: list, always: bool = False):
     return np.fromiter((label.get(s.id, -1) for s in symbols), dtype=np.int64, count=len(symbols))
 
 
-def _embedder_of(manifest: Manifest, embedder):
-    """The embedder the base index was built with (None when it has no vectors)."""
+def _embedder_of(manifest: Manifest, embedder, config: Config | None = None):
+    """The embedder the base index was built with (None when it has no vectors).
+
+    ``config`` gives how to run it (threads, the API key's variable), never another model: no
+    fallback either, since any other model's vectors would not match the index's."""
     if manifest.embedder is None:
         return None
     if embedder is None:
-        from .embed import load_embedder
+        from .embed import ProviderOptions, load_embedder
 
-        embedder = load_embedder(manifest.embedder["provider"])
+        options = ProviderOptions.from_config(config) if config is not None else None
+        if options is not None:
+            options = replace(options, on_download_failure="stop")
+        embedder = load_embedder(manifest.embedder["provider"], options=options)
     return embedder
 
 

@@ -1,5 +1,5 @@
-"""A real HTTP server on 127.0.0.1 for the artifact tests: the part of GitHub's Releases API that
-codebot uses, plain GET/PUT of files, and faults to inject (a status with headers, a body cut
+"""A real HTTP server on 127.0.0.1 for the artifact and action tests: the part of GitHub's
+Releases and issue comments APIs that codebot uses, plain GET/PUT of files, and faults to inject (a status with headers, a body cut
 short, a stall). Every request is recorded, headers included, for the tests to look at.
 
 Asset downloads answer 302 to ``http://localhost:<port>/storage/<id>``: another host, as GitHub's
@@ -50,6 +50,8 @@ class FakeServer:
         self.token: str | None = None  # when set, API calls need it
         self.page_size = 100
         self.ranges = True  # False: ignore Range headers, as some servers do
+        self.comments: dict[int, list[dict]] = {}  # pull request number -> its comments
+        self.read_only = False  # True: writes are refused, as with a fork's token
         self._ids = itertools.count(1)
         self._lock = threading.Lock()
         server = self
@@ -135,6 +137,9 @@ class _Handler(BaseHTTPRequestHandler):
     def do_DELETE(self):
         self._handle("DELETE")
 
+    def do_PATCH(self):
+        self._handle("PATCH")
+
     # --- plumbing ------------------------------------------------------------------------------
 
     def _handle(self, method: str) -> None:
@@ -203,6 +208,12 @@ class _Handler(BaseHTTPRequestHandler):
             return 404, b"", {}
         if not self._authorized():
             return 404, {"message": "Not Found"}, {}
+        m = re.match(r"^/repos/[^/]+/[^/]+/issues/(\d+)/comments$", path)
+        if m:
+            return self._issue_comments(method, int(m.group(1)), path, query, body)
+        m = re.match(r"^/repos/[^/]+/[^/]+/issues/comments/(\d+)$", path)
+        if m and method == "PATCH":
+            return self._edit_comment(int(m.group(1)), body)
         m = re.match(r"^/repos/[^/]+/[^/]+/releases/tags/(.+)$", path)
         if m and method == "GET":
             release = fake.releases.get(m.group(1))
@@ -232,6 +243,33 @@ class _Handler(BaseHTTPRequestHandler):
                     {},
                 )
             return 201, _public(fake.add_asset(name, body, release["tag_name"])), {}
+        return 404, {"message": "Not Found"}, {}
+
+    def _issue_comments(self, method: str, number: int, path: str, query: dict, body: bytes):
+        fake = self.fake
+        comments = fake.comments.setdefault(number, [])
+        if method == "POST":
+            if fake.read_only:
+                return 403, {"message": "Resource not accessible by integration"}, {}
+            comment = {"id": next(fake._ids), "body": json.loads(body)["body"]}
+            comments.append(comment)
+            return 201, comment, {}
+        size = min(int(query.get("per_page", ["30"])[0]), fake.page_size)
+        page = int(query.get("page", ["1"])[0])
+        headers = {}
+        if page * size < len(comments):
+            headers["Link"] = f'<{fake.url}{path}?per_page={size}&page={page + 1}>; rel="next"'
+        return 200, comments[(page - 1) * size : page * size], headers
+
+    def _edit_comment(self, cid: int, body: bytes):
+        fake = self.fake
+        if fake.read_only:
+            return 403, {"message": "Resource not accessible by integration"}, {}
+        for comments in fake.comments.values():
+            for comment in comments:
+                if comment["id"] == cid:
+                    comment["body"] = json.loads(body)["body"]
+                    return 200, comment, {}
         return 404, {"message": "Not Found"}, {}
 
     def _list_assets(self, rid: int, path: str, query: dict):

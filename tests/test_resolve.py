@@ -153,6 +153,27 @@ def test_python_src_layout_and_ambiguous_suffix():
     assert res.unresolved["c.run.go"] == 1
 
 
+def test_python_import_inside_a_function_binds_there_only():
+    """click's termui: ``def get_pager_file(): from ._termui_impl import get_pager_file`` calls
+    the implementation, not itself; the name stays unbound in the module's other functions."""
+    files = _parse(
+        {
+            "pkg/__init__.py": "",
+            "pkg/_impl.py": "def get_file():\n    pass\n",
+            "pkg/api.py": (
+                "def get_file():\n    from ._impl import get_file\n\n    return get_file()\n\n\n"
+                "def outer():\n    from ._impl import get_file as g\n\n"
+                "    def inner():\n        return g()\n\n    return inner()\n\n\n"
+                "def other():\n    return g()\n"
+            ),
+        }
+    )
+    res = resolve(files)
+    assert _from(res, "pkg.api.get_file") == {"pkg._impl.get_file"}
+    assert _from(res, "pkg.api.outer.inner") == {"pkg._impl.get_file"}  # a closure sees it
+    assert _from(res, "pkg.api.other") == set()  # another function does not
+
+
 def test_python_stdlib_names_are_not_repository_modules():
     files = _parse(
         {

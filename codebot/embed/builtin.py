@@ -42,6 +42,8 @@ def _verified_bytes(path: Path, sha256: str, size: int | None = None) -> bytes:
 
 
 class BuiltinEmbedder:
+    provider = "builtin"
+
     def __init__(
         self,
         threads: int | None = None,

@@ -92,6 +92,9 @@ class PythonResolver(Resolver):
                 self.suffixes.setdefault(".".join(parts[i:]), set()).add(full)
         self._scopes: dict[str, dict[str, object]] = {}
         self._stars: dict[str, list[Import]] = {}
+        # Imports inside a function body bind in that function only: module -> [(start, end of
+        # the function, the import)].
+        self._local_imports: dict[str, list[tuple[int, int, Import]]] = {}
         self._returns: dict[str, Target | None] = {}
         self._exporting: set[tuple[str, str]] = set()
         for f in self.files:
@@ -131,10 +134,25 @@ class PythonResolver(Resolver):
             kids = children.get(body)
             if kids is not None and name in kids:
                 return (SYM, kids[name])
+        t = self._function_import(ctx, name)
+        if t is not None:
+            return t
         t = self._global(ctx.file.module, name)
         if t is not None:
             return t
         return EXTERNAL if name in _BUILTINS else None
+
+    def _function_import(self, ctx: Ctx, name: str) -> Target | None:
+        """A name an ``import`` inside one of the enclosing functions binds (``from ._impl import
+        get_file`` in a ``get_file`` wrapper shadows the wrapper itself)."""
+        module = ctx.file.module
+        self._scope(module)  # sorts the file's imports into module and function ones
+        for fn in ctx.chain:
+            for start, end, imp in self._local_imports.get(module, ()):
+                bound = imp.alias or (imp.name if imp.name else imp.module.split(".")[0])
+                if bound == name and start == fn.start_line and imp.line <= end:
+                    return self._import(module, imp)
+        return None
 
     def _param(self, fn: Symbol, name: str) -> Target | None:
         params = fn.parameters
@@ -191,7 +209,17 @@ class PythonResolver(Resolver):
         if file is None:
             return scope
         stars: list[Import] = []
+        functions = [
+            (f.start_line, f.end_line) for f in file.symbols if f.kind in ("function", "method")
+        ]
+        local: list[tuple[int, int, Import]] = []
+        self._local_imports[module] = local
         for imp in file.imports:
+            inside = [span for span in functions if span[0] < imp.line <= span[1]]
+            if inside:  # the innermost function's binding, not the module's
+                start, end = max(inside)
+                local.append((start, end, imp))
+                continue
             if imp.name == "*":
                 stars.append(imp)
             elif imp.name is None:

@@ -2,6 +2,7 @@
 
     query ──► lexical (Tantivy) ──┐
           └─► vector (usearch) ───┴─► weighted RRF ──► rerank (name match, role, file) ──► hits
+    (and when one is configured, a reranking model reorders the top N: see codebot.rerank)
 
 A query that names code (``parse_query``, ``Repo.open``) leans on BM25; a question leans on the
 vectors. Exact lookup by name (:meth:`Searcher.find`) bypasses ranking altogether.
@@ -98,6 +99,7 @@ class Searcher:
         self._embedder = embedder
         self._lexical = None
         self._vectors = None
+        self._reranking = None
 
     # --- retrievers -------------------------------------------------------------------------------
 
@@ -122,11 +124,15 @@ class Searcher:
     def embedder(self):
         """The embedder the index was built with; refuses to mix in vectors of another model."""
         if self._embedder is None:
-            from ..embed import load_embedder
+            from dataclasses import replace
+
+            from ..embed import ProviderOptions, load_embedder
 
             recorded = dict(self.index.manifest.embedder)
             provider = recorded.pop("provider")
-            self._embedder = load_embedder(provider)
+            # No fallback here: another model's vectors would not match the index's.
+            options = replace(ProviderOptions.from_config(self.config), on_download_failure="stop")
+            self._embedder = load_embedder(provider, options=options)
             if self._embedder.identity.to_dict() != recorded:
                 raise StoreError(
                     f"the index was built with the embedder {recorded}, but this codebot's "
@@ -200,7 +206,18 @@ class Searcher:
         for weight, ranking in rankings:
             for rank, (row, _) in enumerate(ranking):
                 fused[row] = fused.get(row, 0.0) + weight / (_RRF_K + rank + 1)
-        return self._rerank(query, fused, symbol_like)
+        ranked = self._rerank(query, fused, symbol_like)
+        if self.config.reranker != "none":  # a model reorders the top (see codebot.rerank)
+            ranked = self.reranking().apply(query, ranked)
+        return ranked
+
+    def reranking(self):
+        """The configured reranking stage (loaded once); its ``notes`` say when it was skipped."""
+        if self._reranking is None:
+            from ..rerank import RerankStage
+
+            self._reranking = RerankStage.from_config(self.index, self.config)
+        return self._reranking
 
     def _by_row(self, hits: list[tuple[int, float]]) -> list[tuple[int, float]]:
         """Retriever hits (symbol key, score) as (row, score), best first, equal scores in row
