@@ -47,7 +47,7 @@ def codebot(*args: str, cwd: Path, env: dict | None = None, **kw) -> subprocess.
     )
 
 
-def wait_for(predicate, timeout: float = 60.0) -> bool:
+def wait_for(predicate, timeout: float = 120.0) -> bool:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if predicate():
