@@ -163,11 +163,34 @@ def index(
         )
     else:
         c = report.counts
+        at = f" at {_short(report.manifest.commit)}" if report.manifest.commit else ""
         click.echo(
-            f"indexed {c['files']} files, {c['symbols']} symbols ({c['vectors']} vectors, "
+            f"indexed {c['files']} files{at}, {c['symbols']} symbols ({c['vectors']} vectors, "
             f"{report.embedded} newly embedded) in {report.seconds:.1f}s -> {report.index_dir}"
         )
+        _worktree_note(path, config, report)
     _summary(report.parse, quiet_when_clean=True)
+
+
+def _worktree_note(path: str, config: Config, report: Any) -> None:
+    """Say so when the work tree holds what the committed index does not: queries see it (the
+    overlay), but a user who just ran `codebot index` expects to hear about it."""
+    from .files import locate
+    from .overlay import dirty_paths
+    from .store import Index
+
+    _, repo, _ = locate(path)
+    if repo is None:
+        return
+    dirty = dirty_paths(repo, Index(report.index_dir, repo.workdir, report.manifest))
+    if report.manifest.commit is None:
+        click.echo("nothing is committed yet: queries read the files from the work tree", err=True)
+    elif dirty:
+        click.echo(
+            f"{len(dirty)} uncommitted file(s) differ from {_short(report.manifest.commit)}: "
+            "queries read them from the work tree",
+            err=True,
+        )
 
 
 @main.command()

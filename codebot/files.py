@@ -200,14 +200,16 @@ def locate(path: str | Path) -> tuple[Path, Repo | None, str]:
     """(root, repository or None, subtree) of what indexing ``path`` covers.
 
     Inside a git work tree the root is the work tree and the subtree the path under it; a
-    directory git tracks nothing in (an ignored one, say) is read as a plain directory.
+    directory git tracks nothing in (an ignored one, say) is read as a plain directory, except in
+    a repository with no commit yet, where nothing is tracked by definition (its files are the
+    work tree overlay's until the first commit).
     """
     target = Path(path).resolve()
     repo = open_repo(target if target.is_dir() else target.parent)
     if repo is not None and target.is_relative_to(repo.workdir):
         sub = target.relative_to(repo.workdir).as_posix()
         sub = "" if sub == "." else sub
-        if next(iter(_tracked(repo, sub)), None) is not None:
+        if next(iter(_tracked(repo, sub)), None) is not None or repo.head_commit() is None:
             return repo.workdir, repo, sub
     return (target if target.is_dir() else target.parent), None, ""
 

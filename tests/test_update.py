@@ -488,3 +488,13 @@ def test_update_keeps_the_embedder_the_index_was_built_with(make_repo):
     commit(repo, "settings change: a rebuild")
     assert update_index(repo, Config()).action == "rebuilt"
     assert read_manifest(repo / ".git" / "codebot").embedder is None
+
+
+def test_a_new_repository_with_nothing_committed_keeps_its_index_in_git(make_repo):
+    """`git init`, write files, `codebot index`: the index goes to .git/codebot (never into the
+    work tree, where `git add .` would pick it up) and queries see the files."""
+    repo = make_repo({"pkg/shapes.py": SHAPES}, commit=False)
+    build_index(repo, Config(embedder="none"))
+    assert (repo / ".git" / "codebot" / "manifest.json").is_file()
+    assert not (repo / ".codebot").exists()
+    assert "pkg.shapes.Square.grow" in open_index(repo, Config()).by_id
