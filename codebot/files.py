@@ -297,7 +297,7 @@ def select_files(path: str | Path, config: Config, at: str | None = None) -> Sel
     if repo is not None and at is not None:
         commit = repo.resolve_commit(at) if at != "HEAD" else repo.head_commit()
         entries = [
-            (rel, mode, blob) for rel, mode, blob in repo.commit_files(commit) if _under(rel, sub)
+            (rel, mode, blob) for rel, mode, blob in repo.commit_files(commit) if under(rel, sub)
         ]
     elif repo is not None:
         entries = [(rel, mode, None) for rel, mode in _tracked(repo, sub)]
@@ -322,7 +322,8 @@ def select_files(path: str | Path, config: Config, at: str | None = None) -> Sel
 _path_of = attrgetter("path")
 
 
-def _under(rel: str, sub: str) -> bool:
+def under(rel: str, sub: str) -> bool:
+    """Whether ``rel`` is the subtree ``sub`` or inside it ("" is the whole tree)."""
     return not sub or rel == sub or rel.startswith(sub.rstrip("/") + "/")
 
 
@@ -336,7 +337,7 @@ def _head(path: str) -> bytes:
 
 def _tracked(repo: Repo, sub: str) -> Iterable[tuple[str, int]]:
     for rel, mode in repo.tracked():
-        if _under(rel, sub):
+        if under(rel, sub):
             yield rel, mode
 
 

@@ -22,7 +22,7 @@ from typing import Any
 
 from .config import Config
 from .errors import StoreError
-from .files import Selector
+from .files import Selector, under
 from .gitio import MODE_LINK, Repo
 from .store import Index, lock_for_writing, read_manifest
 
@@ -45,9 +45,7 @@ def dirty_paths(repo: Repo, index: Index) -> list[str]:
     if head != index.manifest.commit:  # the update after a commit or checkout is still running
         for change in repo.diff(index.manifest.commit, head):
             paths.update(p for p in (change.path, change.old_path) if p)
-    sub = index.manifest.root
-    prefix = sub.rstrip("/") + "/"
-    return sorted(p for p in paths if not sub or p == sub or p.startswith(prefix))
+    return sorted(p for p in paths if under(p, index.manifest.root))
 
 
 def worktree_index(index: Index, repo: Repo, config: Config, embedder=None) -> Index:

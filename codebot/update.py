@@ -8,8 +8,9 @@
                                                  └─► usearch: removes + adds (vectors from the
                                                      cache by text: a revert embeds nothing)
         all calls re-resolved from the stored raw calls ──► graph + PageRank + communities
+        then "settle": the keyword index rewritten, so BM25 statistics hold no deleted documents
 
-The result is identical to a build of the target from scratch (same symbols in the same rows,
+Once settled, the result is identical to a build of the target from scratch (same symbols in the same rows,
 same edges, same search results): ``tests/test_update.py`` replays histories to hold us to it,
 and ``benchmarks/update_replay.py`` does it on real repositories.
 
@@ -34,7 +35,7 @@ from typing import Any
 from .chunks import ChunkLimits
 from .config import Config
 from .errors import StoreError
-from .files import Selector, Skipped, SourceFile, locate
+from .files import Selector, Skipped, SourceFile, locate, under
 from .gitio import Repo
 from .indexer import (
     embed_texts,
@@ -273,7 +274,7 @@ def _commit_changes(
     for change in repo.diff(old, new):
         kinds[names.get(change.status, "modified")] += 1
         for path in (change.old_path, change.path):
-            if path is None or not _under(path, subtree) or path in changes:
+            if path is None or not under(path, subtree) or path in changes:
                 continue
             try:
                 entry = tree[path] if tree is not None else None
@@ -313,10 +314,6 @@ def _disk_changes(base: Index, selector: Selector, subtree: str) -> tuple[Change
             kinds["deleted"] += 1
             changes[path] = None
     return changes, kinds
-
-
-def _under(path: str, subtree: str) -> bool:
-    return not subtree or path == subtree or path.startswith(subtree.rstrip("/") + "/")
 
 
 @paused_gc()  # as in a build: many long-lived objects, no cycles
