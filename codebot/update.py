@@ -10,9 +10,9 @@
         all calls re-resolved from the stored raw calls ──► graph + PageRank + communities
         then "settle": the keyword index rewritten, so BM25 statistics hold no deleted documents
 
-Once settled, the result is identical to a build of the target from scratch (same symbols in the same rows,
-same edges, same search results): ``tests/test_update.py`` replays histories to hold us to it,
-and ``benchmarks/update_replay.py`` does it on real repositories.
+Once settled, the result is identical to a build of the target from scratch (same symbols in
+the same rows, same edges, same search results): ``tests/test_update.py`` replays histories to
+hold us to it, and ``benchmarks/update_replay.py`` does it on real repositories.
 
 Calls are re-resolved for the whole repository rather than for the callers a change may reach:
 it costs 0.1 s for 13k symbols (FastAPI) and 0.6 s for 21k (the stdlib), a fraction of an
