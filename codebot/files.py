@@ -229,7 +229,7 @@ class Selector:
         if commit is not None and repo is not None:
             # The commit's own .codebotignore: an index of a commit depends on nothing else.
             lines = list(config.ignore)
-            blob = dict((p, b) for p, _, b in repo.commit_files(commit)).get(".codebotignore")
+            blob = repo.blob_at(commit, ".codebotignore")
             if blob is not None:
                 lines += repo.blob(blob).decode("utf-8", "replace").splitlines()
         else:

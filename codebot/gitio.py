@@ -71,6 +71,13 @@ class Repo:
         index.read_tree(self._tree(commit))
         return [(e.path, e.mode, str(e.id)) for e in index]
 
+    def blob_at(self, commit: str, path: str) -> str | None:
+        """The blob id of ``path`` in ``commit``'s tree, or None: one lookup, no tree walk."""
+        try:
+            return str(self._tree(commit)[path].id)
+        except KeyError:
+            return None
+
     def blob(self, blob_id: str) -> bytes:
         return self.git[blob_id].data
 

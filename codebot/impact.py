@@ -79,9 +79,9 @@ def _view_at(committed: Index, repo, config: Config, commit: str, where: Path) -
     """The index as of ``commit``: the committed one, or a throwaway copy brought there."""
     if committed.manifest.commit == commit:
         return committed
-    from .update import _commit_changes, apply_changes
+    from .update import apply_changes, commit_changes
 
-    changes, _ = _commit_changes(repo, committed.manifest.commit, commit, committed.manifest.root)
+    changes, _ = commit_changes(repo, committed.manifest.commit, commit, committed.manifest.root)
     selector = Selector(committed.root, repo, config, commit)
     with lock_for_writing(where):
         report = apply_changes(

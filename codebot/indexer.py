@@ -19,6 +19,7 @@ from .files import Selector, Skipped
 from .model import TYPE_KINDS, FileResult, Symbol, paused_gc
 from .parse import ParseReport, parse_path
 from .store import (
+    KEYS_FILE,
     FileEntry,
     Manifest,
     index_location,
@@ -28,8 +29,8 @@ from .store import (
     pack_files,
     pack_symbols,
     symbol_key,
+    symbol_keys,
     write_generation,
-    write_keys,
 )
 
 __all__ = ["BuildReport", "build_index"]
@@ -122,11 +123,13 @@ def _build(
     gen = new_generation_dir(index_dir)
     lexical = LexicalWriter(gen / "lexical")
     code: list[str] = []  # indexed text of each symbol, by row
+    keys: list[int] = []  # its key (store.symbol_key), hashed once for Tantivy, table and vectors
 
     def index_file(f: FileResult, data: bytes) -> None:
         # Runs as each file is parsed: Tantivy indexes it on the other core meanwhile.
         for s, text in zip(f.symbols, indexed_code(f, data)):
-            lexical.add(symbol_key(s.id), s.id, lexical_fields(s, text))
+            keys.append(symbol_key(s.id))
+            lexical.add(keys[-1], s.id, lexical_fields(s, text))
             code.append(text)
 
     t = time.perf_counter()
@@ -135,7 +138,7 @@ def _build(
 
     t = time.perf_counter()
     lexical.close()
-    symbols = write_tables(gen, report.files)
+    symbols, key_array = write_tables(gen, report.files, keys)
     timings["lexical"] = time.perf_counter() - t
 
     t = time.perf_counter()
@@ -150,7 +153,7 @@ def _build(
         vectors, embedded = embed_texts(embedder, texts, index_dir / "cache", progress)
         from .search.vector import build_vectors
 
-        build_vectors(gen / "vectors.usearch", symbol_keys(symbols), vectors)
+        build_vectors(gen / "vectors.usearch", key_array, vectors)
         timings["embed"] = time.perf_counter() - t
 
     root, _, subtree = index_location(path, config)
@@ -194,19 +197,17 @@ def settings_of(config: Config, selector: Selector) -> dict[str, Any]:
     }
 
 
-def symbol_keys(symbols: list[Symbol]):
+def write_tables(gen: Path, files: list[FileResult], keys: list[int] | None = None):
+    """Write the symbol table, the file list and the symbol keys (``keys``: already hashed, by
+    row); returns the symbols and their keys, by row."""
     import numpy as np
 
-    return np.fromiter((symbol_key(s.id) for s in symbols), dtype=np.uint64, count=len(symbols))
-
-
-def write_tables(gen: Path, files: list[FileResult]) -> list[Symbol]:
-    """Write the symbol table, the file list and the symbol keys; returns the symbols by row."""
     symbols = [s for f in files for s in f.symbols]
     (gen / "symbols.msgpack").write_bytes(pack_symbols(symbols))
     (gen / "files.msgpack").write_bytes(pack_files([FileEntry.of(f) for f in files]))
-    write_keys(gen, (s.id for s in symbols))
-    return symbols
+    key_array = symbol_keys(s.id for s in symbols) if keys is None else np.array(keys, dtype="<u8")
+    (gen / KEYS_FILE).write_bytes(key_array.tobytes())
+    return symbols, key_array
 
 
 def make_manifest(

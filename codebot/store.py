@@ -422,11 +422,11 @@ def file_result(entry: FileEntry, symbols: list[Symbol]) -> FileResult:
     )
 
 
-def write_keys(gen_dir: Path, symbol_ids: Iterable[str]) -> None:
+def symbol_keys(symbol_ids: Iterable[str]):
+    """The keys of these symbols, as a uint64 array (see symbol_key)."""
     import numpy as np
 
-    keys = np.fromiter((symbol_key(i) for i in symbol_ids), dtype="<u8")
-    (gen_dir / KEYS_FILE).write_bytes(keys.tobytes())
+    return np.fromiter((symbol_key(i) for i in symbol_ids), dtype="<u8")
 
 
 def outline_lines(

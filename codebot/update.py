@@ -42,22 +42,23 @@ from .indexer import (
     indexed_code,
     make_manifest,
     settings_of,
-    symbol_keys,
     write_graph,
     write_tables,
 )
 from .model import FileResult, paused_gc
 from .parse import module_ids, parse_file
 from .store import (
+    KEYS_FILE,
     Index,
     Manifest,
     file_result,
-    index_location,
+    index_dir_for,
     lock_for_writing,
     new_generation_dir,
     read_manifest,
     retarget,
     symbol_key,
+    symbol_keys,
     write_generation,
 )
 
@@ -124,8 +125,8 @@ def update_index(
     from .indexer import build_locked
 
     started = time.perf_counter()
-    root, index_dir, subtree = index_location(path, config)
-    _, repo, _ = locate(path)
+    root, repo, subtree = locate(path)
+    index_dir = index_dir_for(root, repo.gitdir if repo else None, config.index_dir)
     with lock_for_writing(index_dir, wait=wait):
         target = None
         if repo is not None:
@@ -152,7 +153,7 @@ def update_index(
         if repo is not None:
             changes, kinds = {}, {}
             if manifest.commit != target:
-                changes, kinds = _commit_changes(repo, manifest.commit, target, subtree)
+                changes, kinds = commit_changes(repo, manifest.commit, target, subtree)
         else:
             changes, kinds = _disk_changes(base, selector, subtree)
         if changes:
@@ -199,6 +200,8 @@ def settle_lexical(index_dir: Path, root: Path, manifest: Manifest, selector: Se
     """A new generation whose lexical index is written afresh (texts from git, or from disk
     outside git) and whose communities are detected again if an update carried them over;
     every other file is linked from the current one. The caller holds the lock."""
+    import numpy as np
+
     from .search.lexical import LexicalWriter
     from .search.text import lexical_fields
 
@@ -210,12 +213,14 @@ def settle_lexical(index_dir: Path, root: Path, manifest: Manifest, selector: Se
             os.link(base.gen_dir / rel, gen / rel)
     lexical = LexicalWriter(gen / "lexical", threads=2)
     table, by_id = base.symbols, base.by_id
+    keys = np.fromfile(base.gen_dir / KEYS_FILE, dtype="<u8").tolist()  # by row, hashed once
     in_git = selector.repo is not None
     for e in base.files():
         source = SourceFile(e.path, root / e.path, e.language, e.role, e.blob if in_git else None)
-        f = file_result(e, [table[by_id[sid]] for sid in e.symbols])
-        for s, text in zip(f.symbols, indexed_code(f, selector.read(source))):
-            lexical.add(symbol_key(s.id), s.id, lexical_fields(s, text))
+        rows = [by_id[sid] for sid in e.symbols]
+        f = file_result(e, [table[r] for r in rows])
+        for row, s, text in zip(rows, f.symbols, indexed_code(f, selector.read(source))):
+            lexical.add(keys[row], s.id, lexical_fields(s, text))
     lexical.close()
     graph = base.graph
     if graph.meta.get("community_method") == "carried":  # detect them afresh, as a build does
@@ -261,7 +266,7 @@ def _usable_base(
     return manifest, ""
 
 
-def _commit_changes(
+def commit_changes(
     repo: Repo, old: str | None, new: str | None, subtree: str
 ) -> tuple[Changes, dict[str, int]]:
     """The paths a diff of two commits touches, with what each becomes in ``new``."""
@@ -407,7 +412,7 @@ def apply_changes(
     added = [s for s in new_symbols if old_hash.get(s.id) != s.content_hash]
     still = {s.id for s in new_symbols} - {s.id for s in added}
     removed = [sid for sid in old_hash if sid not in still]
-    symbols = write_tables(gen := new_generation_dir(index_dir), files)
+    symbols, _ = write_tables(gen := new_generation_dir(index_dir), files)
     timings["tables"] = time.perf_counter() - t
 
     t = time.perf_counter()
@@ -429,7 +434,6 @@ def apply_changes(
     if embedder is not None:
         t = time.perf_counter()
         _same_embedder(base.manifest, config, embedder)
-        import numpy as np
 
         from .search.vector import build_vectors
 
@@ -437,10 +441,10 @@ def apply_changes(
         vectors, embedded = embed_texts(
             embedder, texts, base.index_dir / "cache", progress, compact=False
         )
-        removed_keys = np.fromiter((symbol_key(sid) for sid in removed), dtype=np.uint64)
+        removed_keys = symbol_keys(removed)
         build_vectors(
             gen / "vectors.usearch",
-            symbol_keys(added),
+            symbol_keys(s.id for s in added),
             vectors,
             base=base.gen_dir / "vectors.usearch",
             remove=removed_keys,
