@@ -86,7 +86,7 @@ def _view_at(committed: Index, repo, config: Config, commit: str, where: Path) -
     with lock_for_writing(where):
         report = apply_changes(
             committed, changes, selector, where, config, None, None, commit,
-            extra={"view": commit}, with_vectors=False,
+            with_vectors=False, transient=True,
         )  # fmt: skip
     return Index(where, committed.root, report.manifest)
 

@@ -73,8 +73,9 @@ def worktree_index(index: Index, repo: Repo, config: Config, embedder=None) -> I
 
         selector = Selector(index.root, repo, config, index.manifest.commit)
         report = apply_changes(
-            index, changes, selector, odir, config, embedder, None, index.manifest.commit, want
-        )
+            index, changes, selector, odir, config, embedder, None, index.manifest.commit,
+            overlay=want, transient=True,
+        )  # fmt: skip
         return Index(odir, index.root, report.manifest)
 
 

@@ -331,17 +331,17 @@ def apply_changes(
     embedder,
     progress: Progress | None,
     commit: str | None,
-    extra: dict[str, Any] | None = None,
+    overlay: dict[str, Any] | None = None,
     with_vectors: bool = True,
+    transient: bool = False,
 ) -> UpdateReport:
-    """Write, in ``index_dir``, a new generation: ``base`` with ``changes`` applied.
+    """Write, in ``index_dir``, a new generation: ``base`` with ``changes`` applied. The caller
+    holds ``index_dir``'s write lock.
 
-    ``with_vectors=False``: leave the vectors out (a throwaway view of another commit for
-    ``impact``, which reads the graph only).
-
-    ``extra`` goes into the new manifest: an overlay records what it was made from, and keeps
-    the base's communities rather than detect them again (it lives until the next edit). The
-    caller holds ``index_dir``'s write lock.
+    ``overlay``: what a work tree overlay was made from, recorded in its manifest.
+    ``with_vectors=False``: leave the vectors out (``impact`` reads the graph only).
+    ``transient``: a generation that lives until the next edit (an overlay, an impact view)
+    keeps the base's communities rather than detect them again.
     """
     from .search.lexical import LexicalWriter
     from .search.text import embedding_text, lexical_fields
@@ -425,7 +425,7 @@ def apply_changes(
     timings["lexical"] = time.perf_counter() - t
 
     t = time.perf_counter()
-    carry = _carried_communities(base, symbols, always=extra is not None)
+    carry = _carried_communities(base, symbols, always=transient)
     graph_counts = write_graph(gen, files, symbols, carry)
     timings["graph"] = time.perf_counter() - t
 
@@ -464,8 +464,7 @@ def apply_changes(
     )
     deleted = base.manifest.counts.get("lexical_deleted", 0) + len(removed)
     manifest.counts["lexical_deleted"] = deleted
-    if extra:
-        manifest.overlay = extra
+    manifest.overlay = overlay
     manifest = write_generation(index_dir, gen, manifest, _linked_checksums(base, gen))
     return UpdateReport(
         index_dir,
