@@ -357,6 +357,15 @@ class Resolver:
         # resolve_call); a field of a type is no member here, and its value is of unknown type.
         return (SYM, hit) if hit is not None else None
 
+    def member_path(self, target: Target | None, names: list[str]) -> Target | None:
+        """Follow ``names`` as members from ``target``, one after another; a library (EXT)
+        target, or one not found (None), is returned as it is."""
+        for name in names:
+            if target is None or target[0] == EXT:
+                return target
+            target = self.member(target, name)
+        return target
+
     def call_result(self, target: Target | None) -> Target | None:
         """The value a call returns: an instance when a type is called."""
         if target is None:

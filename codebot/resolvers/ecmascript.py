@@ -16,7 +16,6 @@ import posixpath
 from ..model import FileResult, Import, Symbol
 from .base import (
     DECL,
-    EXT,
     EXTERNAL,
     MOD,
     NOT_LOCAL,
@@ -113,12 +112,7 @@ class EcmaResolver(Resolver):
 
     def _path_value(self, file: FileResult, dotted: str) -> Target | None:
         parts = dotted.split(".")
-        t = self._global(file, parts[0])
-        for p in parts[1:]:
-            if t is None or t[0] == EXT:
-                return t
-            t = self.member(t, p)
-        return t
+        return self.member_path(self._global(file, parts[0]), parts[1:])
 
     # --- modules --------------------------------------------------------------------------------
 

@@ -333,12 +333,7 @@ class PythonResolver(Resolver):
         if not text:
             return None
         parts = text.split(".")
-        t = self.lookup(ctx, parts[0])
-        for p in parts[1:]:
-            if t is None or t[0] == EXT:
-                return t
-            t = self.member(t, p)
-        return t
+        return self.member_path(self.lookup(ctx, parts[0]), parts[1:])
 
     def decorator_calls(self, ctx: Ctx) -> list[tuple[str, Outcome]]:
         """A decorator is called on behalf of what it decorates: (text, outcome) for each."""
