@@ -494,7 +494,11 @@ class Index:
         return graph
 
     def files(self) -> list[FileEntry]:
-        return load_files(self.gen_dir)
+        """The file entries, loaded once (an overlay and the update under it both read them)."""
+        files = self.__dict__.get("_files")
+        if files is None:
+            files = self.__dict__["_files"] = load_files(self.gen_dir)
+        return files
 
     def rows_of_keys(self, keys: Sequence[int]) -> list[int | None]:
         """Rows of the symbols with these lexical/vector keys (None for a key not in the table)."""
