@@ -1,4 +1,5 @@
-"""What every provider shares: length batching, query/document prefixes, normalising, hashing."""
+"""What every provider shares: length batching, query/document prefixes, normalising, hashing,
+naming a local or hub model, and the methods of a symmetric local model."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     import numpy as np
+
+    from . import EmbedderIdentity
 
 # Families of models that were trained with a prefix on each side (their model cards say so). A
 # model served by name (Ollama, TEI, vLLM) cannot tell us, so the name decides; a local
@@ -84,3 +87,34 @@ def sha256_text(text: str) -> str:
 
 def truncate(texts: Sequence[str], max_chars: int) -> list[str]:
     return [t if len(t) <= max_chars else t[:max_chars] for t in texts]
+
+
+def model_names(kind: str, ref: str, folder: Path) -> tuple[str, str]:
+    """(provider string, identity label) for a model given as a directory or a hub id.
+
+    A directory is recorded as the folder resolve_model found and labelled by its name; a hub id
+    is recorded as written (revision included) and labelled without the revision."""
+    local = Path(ref).expanduser().is_dir()
+    provider = f"{kind}:{folder if local else ref}"
+    label = folder.name if local else ref.split("@")[0]
+    return provider, label
+
+
+class SymmetricEmbedder:
+    """A local model that embeds documents and queries alike (no prefix, same pooling), with an
+    identity fixed when it is loaded. A subclass sets ``_identity`` and defines ``_embed``."""
+
+    _identity: EmbedderIdentity
+
+    @property
+    def identity(self) -> EmbedderIdentity:
+        return self._identity
+
+    def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
+        return self._embed(texts)
+
+    def embed_queries(self, texts: Sequence[str]) -> np.ndarray:
+        return self._embed(texts)
+
+    def _embed(self, texts: Sequence[str]) -> np.ndarray:
+        raise NotImplementedError

@@ -66,6 +66,16 @@ class RemoteEmbedder:
         """The vectors for one batch, in the order of ``texts``."""
         raise NotImplementedError
 
+    def _data_embeddings(self, answer: Any, hint: str = "") -> list[Any]:
+        """The ``data[].embedding`` rows of an OpenAI-style answer, put back in ``index`` order."""
+        try:
+            data = sorted(answer["data"], key=lambda d: d.get("index", 0))
+            return [d["embedding"] for d in data]
+        except (KeyError, TypeError, AttributeError) as exc:
+            raise EmbedderError(
+                f"{self._client.service} answered without data[].embedding{hint}"
+            ) from exc
+
     def _embed(self, texts: Sequence[str], input_type: str, prefix: str) -> np.ndarray:
         if isinstance(texts, str):
             raise TypeError("embed a list of strings, not a string")

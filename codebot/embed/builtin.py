@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from codebot.embed import EmbedderError, EmbedderIdentity
+from codebot.embed._common import SymmetricEmbedder
 
 MODEL_DIR = Path(__file__).resolve().parent / "models" / "minilm-l6-v2"
 
@@ -41,7 +42,9 @@ def _verified_bytes(path: Path, sha256: str, size: int | None = None) -> bytes:
     return data
 
 
-class BuiltinEmbedder:
+class BuiltinEmbedder(SymmetricEmbedder):
+    """MiniLM was trained symmetric: documents and queries get no prefix and the same pooling."""
+
     provider = "builtin"
 
     def __init__(
@@ -88,17 +91,6 @@ class BuiltinEmbedder:
             weights_sha256=files["model.onnx"]["sha256"],
             max_tokens=max_tokens,
         )
-
-    @property
-    def identity(self) -> EmbedderIdentity:
-        return self._identity
-
-    def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
-        return self._embed(texts)
-
-    def embed_queries(self, texts: Sequence[str]) -> np.ndarray:
-        # MiniLM was trained symmetric: no query prefix, same pooling.
-        return self._embed(texts)
 
     def _embed(self, texts: Sequence[str]) -> np.ndarray:
         if isinstance(texts, str):  # a bare string would be embedded one character at a time

@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from . import EmbedderError, EmbedderIdentity, ProviderOptions
-from ._common import normalized, sha256_files
+from ._common import SymmetricEmbedder, model_names, normalized, sha256_files
 from ._hub import resolve_model
 
 # What to fetch from the hub, and where the weights are, per layout model2vec reads.
@@ -34,7 +34,9 @@ _PATTERNS = (
 _NO_LIMIT = 8192  # a model without max_length still gets one: the identity must name it
 
 
-class Model2VecEmbedder:
+class Model2VecEmbedder(SymmetricEmbedder):
+    """Static models are symmetric: documents and queries are embedded alike."""
+
     def __init__(self, ref: str, options: ProviderOptions | None = None) -> None:
         options = options or ProviderOptions()
         try:
@@ -57,9 +59,7 @@ class Model2VecEmbedder:
         # encode() sets the tokenizer's truncation on every call: two threads at once (an MCP
         # server, an HTTP server) would collide in the Rust tokenizer ("Already borrowed").
         self._lock = threading.Lock()
-        local = Path(ref).expanduser().is_dir()
-        self.provider = f"model2vec:{folder if local else ref}"
-        label = folder.name if local else ref.split("@")[0]
+        self.provider, label = model_names("model2vec", ref, folder)
         tokenizer = weights.parent / "tokenizer.json"
         self._identity = EmbedderIdentity(
             name=f"model2vec:{label}",
@@ -68,16 +68,6 @@ class Model2VecEmbedder:
             weights_sha256=sha256_files([weights, tokenizer]),
             max_tokens=int(self._max_length),
         )
-
-    @property
-    def identity(self) -> EmbedderIdentity:
-        return self._identity
-
-    def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
-        return self._embed(texts)
-
-    def embed_queries(self, texts: Sequence[str]) -> np.ndarray:
-        return self._embed(texts)  # static models are symmetric
 
     def _embed(self, texts: Sequence[str]) -> np.ndarray:
         if isinstance(texts, str):

@@ -59,11 +59,4 @@ class OpenAICompatibleEmbedder(RemoteEmbedder):
     def _post_batch(self, texts: list[str], input_type: str) -> list[Any]:
         payload = {"model": self.model, "input": texts, "encoding_format": "float"}
         answer = self._client.post(self._url, payload)
-        try:
-            data = sorted(answer["data"], key=lambda d: d.get("index", 0))
-            return [d["embedding"] for d in data]
-        except (KeyError, TypeError, AttributeError) as exc:
-            raise EmbedderError(
-                f"{self._client.service} answered without OpenAI's data[].embedding: is "
-                f"{self._url} an embeddings endpoint?"
-            ) from exc
+        return self._data_embeddings(answer, f": is {self._url} an embeddings endpoint?")

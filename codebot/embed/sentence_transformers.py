@@ -13,12 +13,11 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from pathlib import Path
 
 import numpy as np
 
 from . import EmbedderError, EmbedderIdentity, ProviderOptions
-from ._common import normalized, prefixes_for, sha256_files
+from ._common import model_names, normalized, prefixes_for, sha256_files
 from ._hub import resolve_model
 
 _PATTERNS = (
@@ -69,9 +68,7 @@ class SentenceTransformersEmbedder:
         weights = sorted({p for pattern in _WEIGHTS for p in folder.glob(pattern)})
         if not weights:
             raise EmbedderError(f"sentence-transformers: no weights file in {folder}")
-        local = Path(ref).expanduser().is_dir()
-        self.provider = f"sentence-transformers:{folder if local else ref}"
-        label = folder.name if local else ref.split("@")[0]
+        self.provider, label = model_names("sentence-transformers", ref, folder)
         prompts = getattr(self._model, "prompts", None) or {}
         family = prefixes_for(label)
         self._query_prefix = prompts.get("query", family[0])

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import EmbedderError, ProviderOptions
+from . import ProviderOptions
 from ._http import ApiClient, api_key
 from ._remote import RemoteEmbedder
 
@@ -59,10 +59,4 @@ class VoyageEmbedder(RemoteEmbedder):
             "truncation": True,
         }
         answer = self._client.post(self._url, payload)
-        try:
-            data = sorted(answer["data"], key=lambda d: d.get("index", 0))
-            return [d["embedding"] for d in data]
-        except (KeyError, TypeError, AttributeError) as exc:
-            raise EmbedderError(
-                f"{self._client.service} answered without data[].embedding"
-            ) from exc
+        return self._data_embeddings(answer)
