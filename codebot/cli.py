@@ -729,8 +729,8 @@ def hook(name: str, args: tuple[str, ...], detached: bool) -> None:
             git_hooks.spawn_detached(git_hooks.detached_command(sys.executable, name, args))
             return
         _update_in_background(name)
-    except Exception:  # noqa: BLE001 - a hook never fails git
-        pass
+    except Exception as exc:  # noqa: BLE001 - a hook never fails git: say why, still exit 0
+        click.echo(f"codebot hook {name}: index not updated: {exc!r}", err=True)
 
 
 def _update_in_background(name: str) -> None:
@@ -741,17 +741,20 @@ def _update_in_background(name: str) -> None:
         os.setsid()  # out of the terminal's session: closing it does not stop the update
     except OSError:
         pass  # already a session leader (spawned detached)
+    config: Config | None = None
     try:
-        index_dir = index_location(".", _config("."))[1]
+        config = _config(".")
+        index_dir = index_location(".", config)[1]
     except CodebotError:  # a bad setting: log where the index would be; the update logs the error
         index_dir = index_location(".", Config())[1]
 
     def job() -> str:
         from .update import update_index
 
-        config = _config(".")
-        pulled = _pull_into_new_clone(config) if name == "post-checkout" else ""
-        r = update_index(".", config)
+        # Loaded once above; after a bad setting, loading it again raises its error into the log.
+        cfg = config if config is not None else _config(".")
+        pulled = _pull_into_new_clone(cfg) if name == "post-checkout" else ""
+        r = update_index(".", cfg)
         return f"{pulled}{r.action} {(r.base_commit or '-')[:12]} -> {(r.commit or '-')[:12]}"
 
     run_hook(name, index_dir, job)
@@ -767,7 +770,7 @@ def _pull_into_new_clone(config: Config) -> str:
     try:
         read_manifest(index_location(".", config)[1])
         return ""
-    except CodebotError:
+    except CodebotError:  # no index here yet (a new clone): pull one
         pass
     from .share import pull
 

@@ -390,24 +390,15 @@ def test_pre_commit_variables_become_the_hook_arguments():
 def test_cli_reads_pre_commit_variables(make_repo):
     repo = make_repo(FAST)
     env = {"PRE_COMMIT": "1", "PRE_COMMIT_FROM_REF": "x", "PRE_COMMIT_TO_REF": "y"}
-    file_checkout = codebot(
-        "hook",
-        "post-checkout",
-        "--detached",
-        cwd=repo,
-        env={**env, "PRE_COMMIT_CHECKOUT_TYPE": "0"},
-    )
-    assert file_checkout.returncode == 0
+
+    def checkout(checkout_type: str):
+        env_now = {**env, "PRE_COMMIT_CHECKOUT_TYPE": checkout_type}
+        return codebot("hook", "post-checkout", "--detached", cwd=repo, env=env_now)
+
+    assert checkout("0").returncode == 0  # a file checkout
     assert not (repo / ".git" / "codebot").exists()  # it ran nothing, synchronously
 
-    branch = codebot(
-        "hook",
-        "post-checkout",
-        "--detached",
-        cwd=repo,
-        env={**env, "PRE_COMMIT_CHECKOUT_TYPE": "1"},
-    )
-    assert branch.returncode == 0
+    assert checkout("1").returncode == 0  # a branch checkout
     assert "post-checkout: " in log_of(repo)
 
 
