@@ -23,11 +23,11 @@ from pathlib import Path
 
 import numpy as np
 
-from codebot.config import Config
-from codebot.graph import GRAPH_FILE, CodeGraph, build_graph
-from codebot.graph_analytics import LOUVAIN_MAX_EDGES, analyze, detect_communities
-from codebot.parse import parse_path
-from codebot.resolve import resolve
+from codebot.core.config import Config
+from codebot.graph.analytics import LOUVAIN_MAX_EDGES, analyze, detect_communities
+from codebot.graph.callgraph import GRAPH_FILE, CodeGraph, build_graph
+from codebot.graph.resolve import resolve
+from codebot.parse.extract import parse_path
 
 
 def timed(fn: Callable[[], object], repeat: int = 1) -> tuple[float, object]:

@@ -17,11 +17,11 @@ import sys
 import time
 from statistics import mean
 
-from codebot.config import Config
-from codebot.evaluate import percentile
-from codebot.search import Searcher
-from codebot.search.graph_stage import graph_stage
-from codebot.store import open_index
+from codebot.core.config import Config
+from codebot.index.store import open_index
+from codebot.query.evaluate import percentile
+from codebot.query.graph_stage import graph_stage
+from codebot.query.search import Searcher
 
 QUERIES = (
     "how does json decode a string",

@@ -30,7 +30,7 @@ import time
 from pathlib import Path
 
 import codebot
-from codebot.hooks import install
+from codebot.git.hooks import install
 
 RESULTS = Path(__file__).resolve().parent / "results" / "hook_overhead.json"
 

@@ -22,12 +22,12 @@ import tempfile
 import time
 from pathlib import Path
 
-from codebot.config import Config
-from codebot.files import content_skip_reason, select_files
-from codebot.indexer import build_index
+from codebot.core.config import Config
+from codebot.index.build import build_index
+from codebot.index.store import open_index
 from codebot.languages import get_spec
-from codebot.search import Searcher
-from codebot.store import open_index
+from codebot.parse.files import content_skip_reason, select_files
+from codebot.query.search import Searcher
 
 QUERIES = [
     "parse a date string into a datetime",
@@ -95,7 +95,15 @@ def main() -> None:
             times.append((time.perf_counter() - start) * 1000)
     start = time.perf_counter()
     subprocess.run(
-        [sys.executable, "-m", "codebot.cli", "search", QUERIES[0], "--index-dir", str(index_dir)],
+        [
+            sys.executable,
+            "-m",
+            "codebot.serve.cli",
+            "search",
+            QUERIES[0],
+            "--index-dir",
+            str(index_dir),
+        ],
         cwd=args.root,
         check=True,
         capture_output=True,

@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 from codebot.languages import get_spec, language_for_path
-from codebot.parse import parse_source
+from codebot.parse.extract import parse_source
 
 
 def load(roots: list[Path], only: set[str]) -> list[tuple[str, bytes, str]]:

@@ -45,7 +45,7 @@ sys.path[:0] = [str(HERE), str(HERE.parent)]  # semble.py, embedder_speed.py, te
 from embedder_speed import stdlib_functions  # noqa: E402
 from semble import DEFAULT_SEMBLE, run_repo  # noqa: E402
 
-from codebot.config import Config  # noqa: E402
+from codebot.core.config import Config  # noqa: E402
 from codebot.embed import ProviderOptions, load_embedder  # noqa: E402
 from tests.fake_models import ModelServer  # noqa: E402
 

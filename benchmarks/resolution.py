@@ -22,10 +22,10 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from codebot.config import Config
-from codebot.model import Call, FileResult, Import, Symbol
-from codebot.parse import parse_path
-from codebot.resolve import resolve
+from codebot.core.config import Config
+from codebot.core.model import Call, FileResult, Import, Symbol
+from codebot.graph.resolve import resolve
+from codebot.parse.extract import parse_path
 
 DEFAULT_REPOS = ["aiohttp", "trpc", "gin"]  # one large Python, one TypeScript, one Go
 

@@ -5,7 +5,7 @@
 
 For each checkout listed in ``<repos-dir>/manifest.json`` the ``benchmark_root`` subtree is indexed
 from scratch (timed) into a directory outside the checkout, every annotated query is run in each
-mode (timed), and ``codebot.evaluate`` scores the top 10 exactly as semble does. Scores are averaged
+mode (timed), and ``codebot.query.evaluate`` scores the top 10 exactly as semble does. Scores are averaged
 per repository, then over repositories; categories likewise (semble's summary is computed so).
 semble's own columns are its published results restricted to the repositories run here.
 """
@@ -25,11 +25,11 @@ from pathlib import Path
 from statistics import mean
 from typing import Any
 
-from codebot.config import Config
-from codebot.evaluate import EvalReport, Target, evaluate, load_queries, percentile
-from codebot.indexer import build_index
-from codebot.search import Searcher
-from codebot.store import open_index
+from codebot.core.config import Config
+from codebot.index.build import build_index
+from codebot.index.store import open_index
+from codebot.query.evaluate import EvalReport, Target, evaluate, load_queries, percentile
+from codebot.query.search import Searcher
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_SEMBLE = Path("/work/shared/bench/semble")

@@ -23,11 +23,11 @@ import time
 from pathlib import Path
 from statistics import mean
 
-from codebot.config import Config
-from codebot.evaluate import load_queries
-from codebot.search import Searcher
-from codebot.store import open_index
-from codebot.tokens import token_counter
+from codebot.core.config import Config
+from codebot.index.store import open_index
+from codebot.query.evaluate import load_queries
+from codebot.query.search import Searcher
+from codebot.query.tokens import token_counter
 
 HERE = Path(__file__).resolve().parent
 SEMBLE = Path("/work/shared/bench/semble")

@@ -26,9 +26,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from codebot.config import Config
-from codebot.indexer import build_index
-from codebot.update import update_index
+from codebot.core.config import Config
+from codebot.index.build import build_index
+from codebot.index.update import update_index
 
 RESULTS = Path(__file__).resolve().parent / "results"
 

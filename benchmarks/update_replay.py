@@ -25,10 +25,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from codebot.config import Config
-from codebot.indexer import build_locked
-from codebot.store import index_location, lock_for_writing, open_index
-from codebot.update import index_differences, update_index
+from codebot.core.config import Config
+from codebot.index.build import build_locked
+from codebot.index.store import index_location, lock_for_writing, open_index
+from codebot.index.update import index_differences, update_index
 
 RESULTS = Path(__file__).resolve().parent / "results"
 

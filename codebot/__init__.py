@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-__version__ = "0.1.0"
+from codebot.core import __version__
 
 __all__ = [
     "__version__",
@@ -25,25 +25,25 @@ __all__ = [
 ]
 
 _EXPORTS = {
-    "CodebotError": "codebot.errors",
-    "Config": "codebot.config",
-    "load_config": "codebot.config",
-    "Symbol": "codebot.model",
-    "parse_path": "codebot.parse",
-    "build_index": "codebot.indexer",
-    "open_index": "codebot.store",
-    "Searcher": "codebot.search",
-    "Hit": "codebot.search",
+    "CodebotError": "codebot.core.errors",
+    "Config": "codebot.core.config",
+    "load_config": "codebot.core.config",
+    "Symbol": "codebot.core.model",
+    "parse_path": "codebot.parse.extract",
+    "build_index": "codebot.index.build",
+    "open_index": "codebot.index.store",
+    "Searcher": "codebot.query.search",
+    "Hit": "codebot.query.search",
 }
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .config import Config, load_config
-    from .errors import CodebotError
-    from .indexer import build_index
-    from .model import Symbol
-    from .parse import parse_path
-    from .search import Hit, Searcher
-    from .store import open_index
+    from codebot.core.config import Config, load_config
+    from codebot.core.errors import CodebotError
+    from codebot.core.model import Symbol
+    from codebot.index.build import build_index
+    from codebot.index.store import open_index
+    from codebot.parse.extract import parse_path
+    from codebot.query.search import Hit, Searcher
 
 
 def __getattr__(name: str) -> Any:

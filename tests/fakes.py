@@ -11,7 +11,7 @@ import hashlib
 import numpy as np
 
 from codebot.embed import EmbedderIdentity
-from codebot.search.text import query_words
+from codebot.index.text import query_words
 
 
 class HashingEmbedder:

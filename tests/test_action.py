@@ -11,8 +11,8 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from codebot.action import MARKER
-from codebot.cli import main
+from codebot.serve.action import MARKER
+from codebot.serve.cli import main
 
 from .conftest import git
 from .fake_github import FakeServer

@@ -22,7 +22,14 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from codebot.artifacts import (
+from codebot.core.config import load_config
+from codebot.core.errors import ConfigError
+from codebot.index.build import build_index
+from codebot.index.store import FORMAT_VERSION, index_location, open_index, read_manifest, verify
+from codebot.index.update import update_index
+from codebot.query.search import Searcher
+from codebot.serve.cli import main
+from codebot.share.artifacts import (
     ArtifactError,
     IncompatibleArtifact,
     Limits,
@@ -31,16 +38,9 @@ from codebot.artifacts import (
     pack,
     read_artifact,
 )
-from codebot.cli import main
-from codebot.config import load_config
-from codebot.errors import ConfigError
-from codebot.github import github_repo_of
-from codebot.indexer import build_index
-from codebot.remote import RemoteError, Transfer, asset_name, redact
-from codebot.search import Searcher
-from codebot.share import init, publish, pull, save_setting
-from codebot.store import FORMAT_VERSION, index_location, open_index, read_manifest, verify
-from codebot.update import update_index
+from codebot.share.github import github_repo_of
+from codebot.share.remote import RemoteError, Transfer, asset_name, redact
+from codebot.share.sync import init, publish, pull, save_setting
 
 from .conftest import git, write_files
 from .fake_github import FakeServer, Fault

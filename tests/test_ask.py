@@ -8,13 +8,13 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from codebot.ask import ask, find_citations
-from codebot.cli import main
-from codebot.config import Config
-from codebot.indexer import build_index
-from codebot.search import Searcher
-from codebot.store import open_index
-from codebot.tokens import token_counter
+from codebot.core.config import Config
+from codebot.index.build import build_index
+from codebot.index.store import open_index
+from codebot.query.ask import ask, find_citations
+from codebot.query.search import Searcher
+from codebot.query.tokens import token_counter
+from codebot.serve.cli import main
 
 from .fake_models import Fault, ModelServer
 

@@ -10,7 +10,7 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from codebot.cli import main
+from codebot.serve.cli import main
 
 SAMPLE = {
     "shop/orders.py": '''
@@ -32,7 +32,7 @@ class OrderService:
 
 def run(*args: str, cwd=None) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "codebot.cli", *args], capture_output=True, text=True, cwd=cwd
+        [sys.executable, "-m", "codebot.serve.cli", *args], capture_output=True, text=True, cwd=cwd
     )
 
 
@@ -102,7 +102,7 @@ def test_every_command_has_help(command):
 
 def test_cli_import_stays_light():
     code = (
-        "import sys, codebot.cli; heavy = [m for m in ('tree_sitter', 'numpy', 'networkx', 'httpx',"
+        "import sys, codebot.serve.cli; heavy = [m for m in ('tree_sitter', 'numpy', 'networkx', 'httpx',"
         " 'pygit2', 'tantivy', 'usearch', 'onnxruntime') if m in sys.modules]; print(heavy)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -2,8 +2,8 @@ from __future__ import annotations
 
 import pytest
 
-from codebot.config import Config, load_config
-from codebot.errors import ConfigError
+from codebot.core.config import Config, load_config
+from codebot.core.errors import ConfigError
 
 
 def test_defaults(tmp_path):

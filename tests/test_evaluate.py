@@ -1,4 +1,4 @@
-"""codebot.evaluate: metric values worked out by hand, both query-set formats, clear load errors."""
+"""codebot.query.evaluate: metric values worked out by hand, both query-set formats, clear load errors."""
 
 from __future__ import annotations
 
@@ -9,7 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from codebot.evaluate import EvalError, EvalQuery, Target, evaluate, load_queries, parse_target
+from codebot.query.evaluate import (
+    EvalError,
+    EvalQuery,
+    Target,
+    evaluate,
+    load_queries,
+    parse_target,
+)
 
 
 @dataclass(frozen=True)

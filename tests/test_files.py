@@ -6,10 +6,10 @@ import os
 
 import pytest
 
-from codebot.config import Config
-from codebot.errors import GitError
-from codebot.files import role_for_path, select_files
-from codebot.parse import parse_path
+from codebot.core.config import Config
+from codebot.core.errors import GitError
+from codebot.parse.extract import parse_path
+from codebot.parse.files import role_for_path, select_files
 
 from .conftest import git, write_files
 

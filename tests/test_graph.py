@@ -8,14 +8,14 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from codebot.cli import main
-from codebot.config import Config
-from codebot.errors import StoreError
-from codebot.graph import GRAPH_FILE, CodeGraph, build_graph
-from codebot.graph_analytics import detect_communities, pagerank
-from codebot.indexer import build_index
-from codebot.model import Edge, Symbol
-from codebot.store import open_index
+from codebot.core.config import Config
+from codebot.core.errors import StoreError
+from codebot.core.model import Edge, Symbol
+from codebot.graph.analytics import detect_communities, pagerank
+from codebot.graph.callgraph import GRAPH_FILE, CodeGraph, build_graph
+from codebot.index.build import build_index
+from codebot.index.store import open_index
+from codebot.serve.cli import main
 
 
 def sym(sid: str, kind: str = "function", path: str | None = None, line: int = 1) -> Symbol:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from codebot.config import Config
-from codebot.indexer import build_index
-from codebot.search import AnswerNode, Searcher
-from codebot.store import open_index
+from codebot.core.config import Config
+from codebot.index.build import build_index
+from codebot.index.store import open_index
+from codebot.query.search import AnswerNode, Searcher
 
 from .fakes import HashingEmbedder
 

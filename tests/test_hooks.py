@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from codebot import hooks
-from codebot.errors import GitError, IndexBusy
-from codebot.hooks import (
+from codebot.core.errors import GitError, IndexBusy
+from codebot.git import hooks
+from codebot.git.hooks import (
     GIT_HOOKS,
     HOOK_ID,
     git_dir_at,
@@ -29,7 +29,7 @@ from codebot.hooks import (
     uninstall,
     wants_update,
 )
-from codebot.store import lock_for_writing
+from codebot.index.store import lock_for_writing
 
 from .conftest import git, write_files
 
@@ -433,7 +433,7 @@ def test_codebot_hook_detaches_and_returns_at_once(make_repo):
 
 def test_spawn_detached_holds_none_of_our_streams():
     sleeper = [sys.executable, "-c", "import time; time.sleep(30)"]
-    code = f"from codebot.hooks import spawn_detached; spawn_detached({sleeper!r}); print('ok')"
+    code = f"from codebot.git.hooks import spawn_detached; spawn_detached({sleeper!r}); print('ok')"
     started = time.monotonic()
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=20)
     assert out.stdout == "ok\n"
@@ -445,10 +445,10 @@ def test_codebot_hook_imports_nothing_heavy_before_it_detaches(make_repo):
     code = (
         "import subprocess, sys\n"
         "subprocess.Popen = lambda *a, **k: None\n"  # stop at the point of detaching
-        "from codebot.cli import main\n"
+        "from codebot.serve.cli import main\n"
         "main(['hook', 'post-commit'], standalone_mode=False)\n"
         "heavy = {'numpy', 'networkx', 'httpx', 'tantivy', 'usearch', 'pygit2', 'tree_sitter',"
-        " 'onnxruntime', 'codebot.store', 'codebot.update'}\n"
+        " 'onnxruntime', 'codebot.index.store', 'codebot.index.update'}\n"
         "print(sorted(heavy & set(sys.modules)))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], cwd=repo, capture_output=True, text=True)
@@ -595,7 +595,7 @@ def count_hooks(repo: Path, fired: Path) -> None:
 
 
 def indexed_commit(repo: Path) -> str | None:
-    from codebot.store import read_manifest
+    from codebot.index.store import read_manifest
 
     try:
         return read_manifest(repo / ".git" / "codebot").commit

@@ -6,11 +6,11 @@ import json
 
 from click.testing import CliRunner
 
-from codebot.cli import main
-from codebot.config import Config
-from codebot.impact import impact, impact_markdown, parse_range
-from codebot.indexer import build_index
-from codebot.store import read_manifest
+from codebot.core.config import Config
+from codebot.index.build import build_index
+from codebot.index.store import read_manifest
+from codebot.query.impact import impact, impact_markdown, parse_range
+from codebot.serve.cli import main
 
 from .conftest import git, write_files
 

@@ -19,10 +19,10 @@ from typing import Any
 import anyio
 from mcp import ClientSession, StdioServerParameters, stdio_client
 
-from codebot.config import Config
-from codebot.indexer import build_index
-from codebot.store import index_location, read_manifest
-from codebot.update import update_index
+from codebot.core.config import Config
+from codebot.index.build import build_index
+from codebot.index.store import index_location, read_manifest
+from codebot.index.update import update_index
 
 from .conftest import git, write_files
 
@@ -394,7 +394,7 @@ def test_help_and_hooks_never_import_the_sdk(tmp_path: Path) -> None:
     code = (
         "import sys\n"
         "from click.testing import CliRunner\n"
-        "from codebot.cli import main\n"
+        "from codebot.serve.cli import main\n"
         "for args in (['--help'], ['mcp', '--help'], ['hook', 'post-commit']):\n"
         "    CliRunner().invoke(main, args)\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] in ('mcp', 'pydantic')))\n"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from codebot.chunks import ChunkLimits
-from codebot.parse import module_id, parse_source
+from codebot.parse.chunks import ChunkLimits
+from codebot.parse.extract import module_id, parse_source
 
 
 def ids(result):

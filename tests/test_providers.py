@@ -17,15 +17,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from codebot.config import Config
+from codebot.core.config import Config
+from codebot.core.errors import ConfigError, StoreError
 from codebot.embed import EmbedderError, ProviderOptions, load_embedder
 from codebot.embed._common import length_batches, prefixes_for
 from codebot.embed._http import ServiceError
 from codebot.embed._hub import ModelUnavailable
-from codebot.errors import ConfigError, StoreError
-from codebot.indexer import build_index
-from codebot.search import Searcher
-from codebot.store import open_index
+from codebot.index.build import build_index
+from codebot.index.store import open_index
+from codebot.query.search import Searcher
 
 from .fake_models import Blackhole, Fault, ModelServer, hashed_vector
 
@@ -96,7 +96,7 @@ def test_settings_reach_the_provider(tmp_path):
         "embedder = 'voyage:voyage-code-3'\nembed_concurrency = 2\nembed_timeout = 7\n"
         "embed_api_key_env = 'MY_VOYAGE'\nallow_download = true\non_download_failure = 'builtin'\n"
     )
-    from codebot.config import load_config
+    from codebot.core.config import load_config
 
     opts = ProviderOptions.from_config(load_config(tmp_path, environ={}))
     assert (opts.concurrency, opts.timeout, opts.api_key_env) == (2, 7.0, "MY_VOYAGE")

@@ -8,15 +8,15 @@ import sys
 
 import pytest
 
-from codebot.config import Config
-from codebot.context import context_items, pack_context
-from codebot.indexer import build_index
-from codebot.render import answer_doc, render, tree_lines
-from codebot.repomap import focus_vector, personalized_pagerank, rank_symbols, repo_map
-from codebot.search import Searcher
-from codebot.search.answer import Answer, AnswerNode
-from codebot.store import open_index
-from codebot.tokens import fit_text, token_counter
+from codebot.core.config import Config
+from codebot.index.build import build_index
+from codebot.index.store import open_index
+from codebot.query.answer import Answer, AnswerNode
+from codebot.query.context import context_items, pack_context
+from codebot.query.render import answer_doc, render, tree_lines
+from codebot.query.repomap import focus_vector, personalized_pagerank, rank_symbols, repo_map
+from codebot.query.search import Searcher
+from codebot.query.tokens import fit_text, token_counter
 
 PIPELINE = {
     "train/cli.py": '''
@@ -199,7 +199,7 @@ def test_map_budget_is_exact_and_the_focus_changes_the_ranking(indexed):
 def test_personalized_pagerank():
     import numpy as np
 
-    from codebot.graph_analytics import pagerank
+    from codebot.graph.analytics import pagerank
 
     src, dst = np.array([0, 1, 2, 2, 3]), np.array([1, 2, 0, 3, 4])
     # Uniform teleport: the index-time PageRank (networkx's definition).
@@ -212,7 +212,7 @@ def test_personalized_pagerank():
 
 def run(*args: str, cwd) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "codebot.cli", *args], capture_output=True, text=True, cwd=cwd
+        [sys.executable, "-m", "codebot.serve.cli", *args], capture_output=True, text=True, cwd=cwd
     )
 
 

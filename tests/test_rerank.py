@@ -7,12 +7,12 @@ import time
 
 import pytest
 
-from codebot.config import Config
-from codebot.errors import ConfigError
-from codebot.indexer import build_index
-from codebot.rerank import RerankStage, load_reranker
-from codebot.search import Searcher
-from codebot.store import open_index
+from codebot.core.config import Config
+from codebot.core.errors import ConfigError
+from codebot.index.build import build_index
+from codebot.index.store import open_index
+from codebot.query.rerank import RerankStage, load_reranker
+from codebot.query.search import Searcher
 
 from .fake_models import Fault, ModelServer
 from .fakes import HashingEmbedder

@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from codebot.model import EDGE_KINDS, RESOLUTIONS, Call, FileResult, Import, Symbol
-from codebot.parse import module_id, parse_source
-from codebot.resolve import Resolution, resolve
+from codebot.core.model import EDGE_KINDS, RESOLUTIONS, Call, FileResult, Import, Symbol
+from codebot.graph.resolve import Resolution, resolve
+from codebot.parse.extract import module_id, parse_source
 
 SUITE = Path(__file__).parent / "fixtures" / "callgraph"
 

@@ -8,11 +8,11 @@ import sys
 
 import pytest
 
-from codebot.config import Config
-from codebot.errors import CodebotError
-from codebot.indexer import build_index
-from codebot.search import NotFound, Searcher
-from codebot.store import open_index
+from codebot.core.config import Config
+from codebot.core.errors import CodebotError
+from codebot.index.build import build_index
+from codebot.index.store import open_index
+from codebot.query.search import NotFound, Searcher
 
 from .fakes import HashingEmbedder
 
@@ -167,7 +167,7 @@ def test_unknown_mode_and_vectors_missing_are_clear_errors(shop, tmp_path):
 
 def run(*args, cwd):
     return subprocess.run(
-        [sys.executable, "-m", "codebot.cli", *args], cwd=cwd, capture_output=True, text=True
+        [sys.executable, "-m", "codebot.serve.cli", *args], cwd=cwd, capture_output=True, text=True
     )
 
 
@@ -200,7 +200,7 @@ def test_cli_end_to_end_with_the_builtin_embedder(shop, tmp_path, validate):
         [
             sys.executable,
             "-m",
-            "codebot.cli",
+            "codebot.serve.cli",
             "search",
             "--batch",
             "-",

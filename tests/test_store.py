@@ -11,11 +11,11 @@ import time
 
 import pytest
 
-from codebot.config import Config
-from codebot.errors import StoreError
-from codebot.indexer import build_index
-from codebot.search import Searcher
-from codebot.store import FORMAT_VERSION, lock_for_writing, open_index, read_manifest, verify
+from codebot.core.config import Config
+from codebot.core.errors import StoreError
+from codebot.index.build import build_index
+from codebot.index.store import FORMAT_VERSION, lock_for_writing, open_index, read_manifest, verify
+from codebot.query.search import Searcher
 
 from .fakes import HashingEmbedder
 
@@ -90,7 +90,7 @@ def test_killed_process_leaves_a_readable_index(make_repo):
     build_index(repo, Config(embedder="none"))
     index_dir = repo / ".git" / "codebot"
     proc = subprocess.Popen(
-        [sys.executable, "-m", "codebot.cli", "index", str(repo), "--embedder", "none"],
+        [sys.executable, "-m", "codebot.serve.cli", "index", str(repo), "--embedder", "none"],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )

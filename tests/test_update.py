@@ -15,18 +15,18 @@ from pathlib import Path
 import pytest
 
 import codebot
-from codebot.config import Config
-from codebot.errors import IndexBusy
-from codebot.indexer import build_index, build_locked
-from codebot.search import NotFound, Searcher
-from codebot.store import (
+from codebot.core.config import Config
+from codebot.core.errors import IndexBusy
+from codebot.index.build import build_index, build_locked
+from codebot.index.store import (
     index_location,
     lock_for_writing,
     open_index,
     read_manifest,
     verify,
 )
-from codebot.update import index_differences, update_index
+from codebot.index.update import index_differences, update_index
+from codebot.query.search import NotFound, Searcher
 
 from .conftest import git, write_files
 from .fakes import HashingEmbedder
@@ -35,8 +35,14 @@ from .languages.test_go import SOURCE as GO_SOURCE
 PACKAGE = Path(codebot.__file__).parent
 # Real files: some of codebot's own modules (they import each other), and a Go file.
 REAL = {
-    f"pkg/{name}": (PACKAGE / name).read_text()
-    for name in ("config.py", "errors.py", "gitio.py", "tokens.py", "render.py")
+    f"pkg/{name}": (PACKAGE / source).read_text()
+    for name, source in {
+        "config.py": "core/config.py",
+        "errors.py": "core/errors.py",
+        "gitio.py": "git/repo.py",
+        "tokens.py": "query/tokens.py",
+        "render.py": "query/render.py",
+    }.items()
 }
 REAL["svc/server.go"] = GO_SOURCE
 SHAPES = """\
@@ -273,7 +279,7 @@ def test_update_waits_for_the_lock_or_says_busy(make_repo):
 # --- crash safety ------------------------------------------------------------------------------
 
 _UPDATE = (
-    "import sys; from codebot.config import Config; from codebot.update import update_index; "
+    "import sys; from codebot.core.config import Config; from codebot.index.update import update_index; "
     "update_index(sys.argv[1], Config(), to=sys.argv[2])"
 )
 
@@ -382,7 +388,7 @@ def test_linked_worktrees_share_the_index_and_keep_their_own_overlay(make_repo, 
 def test_cli_update_reports_and_validates(make_repo, validate):
     from click.testing import CliRunner
 
-    from codebot.cli import main
+    from codebot.serve.cli import main
 
     repo = make_repo({"pkg/shapes.py": SHAPES})
     runner = CliRunner()
@@ -417,7 +423,7 @@ def test_large_index_defers_lexical_rewrite_and_communities_until_settled(
     """Above SETTLE_BELOW symbols an update keeps Tantivy's deleted documents and the old
     communities (each costs seconds to redo there); once changes reach SETTLE_SHARE of the
     symbols the index settles, and is a fresh build's again."""
-    from codebot import update
+    from codebot.index import update
 
     monkeypatch.setattr(update, "SETTLE_BELOW", 10)
 
@@ -448,7 +454,7 @@ def test_status_names_the_files_that_differ_from_the_index(make_repo):
 
     from click.testing import CliRunner
 
-    from codebot.cli import main
+    from codebot.serve.cli import main
 
     repo = make_repo({"pkg/shapes.py": SHAPES})
     build_index(repo, Config(embedder="none"))

@@ -29,12 +29,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-from codebot.errors import CodebotError, ConfigError
+from codebot.core.errors import CodebotError, ConfigError
 
 if TYPE_CHECKING:
     import numpy as np
 
-    from codebot.config import Config
+    from codebot.core.config import Config
     from codebot.embed._http import HttpSettings
 
 __all__ = [
@@ -158,7 +158,7 @@ class ProviderOptions:
         )
 
     def http(self) -> HttpSettings:
-        from ._http import HttpSettings
+        from codebot.embed._http import HttpSettings
 
         return HttpSettings(
             timeout=self.timeout, retries=self.retries, concurrency=self.concurrency
@@ -202,10 +202,10 @@ def load_embedder(
     if kind == "none":
         return None
     if kind == "builtin":
-        from .builtin import BuiltinEmbedder
+        from codebot.embed.builtin import BuiltinEmbedder
 
         return BuiltinEmbedder(threads=threads, max_tokens=max_tokens)
-    from ._hub import ModelUnavailable
+    from codebot.embed._hub import ModelUnavailable
 
     try:
         return _load(kind, spec, threads, options)
@@ -216,24 +216,24 @@ def load_embedder(
             f"codebot: {exc}. Falling back to the built-in embedder (on_download_failure = "
             "builtin): the index records builtin, so later updates use it too"
         )
-        from .builtin import BuiltinEmbedder
+        from codebot.embed.builtin import BuiltinEmbedder
 
         return BuiltinEmbedder(threads=threads)
 
 
 def _load(kind: str, spec: str, threads: int | None, options: ProviderOptions) -> Embedder:
     if kind == "model2vec":
-        from .model2vec import Model2VecEmbedder
+        from codebot.embed.model2vec import Model2VecEmbedder
 
         return Model2VecEmbedder(spec, options)
     if kind == "sentence-transformers":
-        from .sentence_transformers import SentenceTransformersEmbedder
+        from codebot.embed.sentence_transformers import SentenceTransformersEmbedder
 
         return SentenceTransformersEmbedder(spec, options, threads=threads)
     if kind == "openai-compatible":
-        from .openai_compatible import OpenAICompatibleEmbedder
+        from codebot.embed.openai_compatible import OpenAICompatibleEmbedder
 
         return OpenAICompatibleEmbedder(spec, options)
-    from .voyage import VoyageEmbedder
+    from codebot.embed.voyage import VoyageEmbedder
 
     return VoyageEmbedder(spec, options)

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     import numpy as np
 
-    from . import EmbedderIdentity
+    from codebot.embed import EmbedderIdentity
 
 # Families of models that were trained with a prefix on each side (their model cards say so). A
 # model served by name (Ollama, TEI, vLLM) cannot tell us, so the name decides; a local

@@ -23,7 +23,7 @@ from typing import Any, TypeVar
 
 import httpx
 
-from ..errors import CodebotError
+from codebot.core.errors import CodebotError
 
 __all__ = ["ApiClient", "HttpSettings", "Secret", "ServiceError", "api_key", "check_url"]
 
@@ -125,7 +125,7 @@ class ApiClient:
         settings: HttpSettings | None = None,
         transport: httpx.BaseTransport | None = None,
     ) -> None:
-        from .. import __version__
+        from codebot.core import __version__
 
         self.service = service
         self.settings = settings or HttpSettings()

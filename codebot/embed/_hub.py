@@ -15,7 +15,7 @@ import threading
 from collections.abc import Sequence
 from pathlib import Path
 
-from . import EmbedderError
+from codebot.embed import EmbedderError
 
 __all__ = ["ModelUnavailable", "is_hub_id", "resolve_model"]
 

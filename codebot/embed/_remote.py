@@ -14,9 +14,9 @@ from typing import Any
 
 import numpy as np
 
-from . import EmbedderError, EmbedderIdentity, ProviderOptions
-from ._common import length_batches, normalized, sha256_text, truncate
-from ._http import ApiClient
+from codebot.embed import EmbedderError, EmbedderIdentity, ProviderOptions
+from codebot.embed._common import length_batches, normalized, sha256_text, truncate
+from codebot.embed._http import ApiClient
 
 _CHARS_PER_TOKEN = 3  # code runs ~3 characters a token: truncating by characters stays under
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from . import EmbedderIdentity
+from codebot.embed import EmbedderIdentity
 
 __all__ = ["VectorCache", "text_key"]
 

@@ -18,9 +18,9 @@ from pathlib import Path
 
 import numpy as np
 
-from . import EmbedderError, EmbedderIdentity, ProviderOptions
-from ._common import SymmetricEmbedder, model_names, normalized, sha256_files
-from ._hub import resolve_model
+from codebot.embed import EmbedderError, EmbedderIdentity, ProviderOptions
+from codebot.embed._common import SymmetricEmbedder, model_names, normalized, sha256_files
+from codebot.embed._hub import resolve_model
 
 # What to fetch from the hub, and where the weights are, per layout model2vec reads.
 _PATTERNS = (

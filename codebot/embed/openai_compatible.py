@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import EmbedderError, ProviderOptions
-from ._common import prefixes_for
-from ._http import ApiClient, api_key, check_url
-from ._remote import RemoteEmbedder
+from codebot.embed import EmbedderError, ProviderOptions
+from codebot.embed._common import prefixes_for
+from codebot.embed._http import ApiClient, api_key, check_url
+from codebot.embed._remote import RemoteEmbedder
 
 __all__ = ["OpenAICompatibleEmbedder", "parse_endpoint"]
 

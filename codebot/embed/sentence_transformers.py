@@ -16,9 +16,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from . import EmbedderError, EmbedderIdentity, ProviderOptions
-from ._common import model_names, normalized, prefixes_for, sha256_files
-from ._hub import resolve_model
+from codebot.embed import EmbedderError, EmbedderIdentity, ProviderOptions
+from codebot.embed._common import model_names, normalized, prefixes_for, sha256_files
+from codebot.embed._hub import resolve_model
 
 _PATTERNS = (
     "*.json",

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import ProviderOptions
-from ._http import ApiClient, api_key
-from ._remote import RemoteEmbedder
+from codebot.embed import ProviderOptions
+from codebot.embed._http import ApiClient, api_key
+from codebot.embed._remote import RemoteEmbedder
 
 __all__ = ["VoyageEmbedder", "voyage_endpoint"]
 
@@ -26,7 +26,7 @@ def voyage_endpoint(spec: str, what: str) -> tuple[str, str]:
     """(base URL, model) from ``model`` or ``base_url#model``."""
     if "#" not in spec:
         return DEFAULT_BASE, spec
-    from .openai_compatible import parse_endpoint
+    from codebot.embed.openai_compatible import parse_endpoint
 
     return parse_endpoint(spec, "voyage", what)
 

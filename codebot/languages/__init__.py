@@ -6,7 +6,7 @@ tree-sitter-language-pack 0.13 (grammars that share node types share query files
 TypeScript and TSX are built from ``ecmascript.scm``, their own file, and ``jsx.scm``). Modules are
 imported on first use, so a run over a Python-only repository never loads the Swift query.
 
-The query file uses these capture names (the engine in ``codebot.parse`` knows nothing else):
+The query file uses these capture names (the engine in ``codebot.parse.extract`` knows nothing else):
 
 ``@definition.<kind>`` + ``@name``
     a symbol; ``<kind>`` is one of function, method, class, struct, interface, trait, enum, module.
@@ -23,7 +23,7 @@ The query file uses these capture names (the engine in ``codebot.parse`` knows n
     a whole call whose callee has no node of its own; the ``@call`` that is its direct child is
     recorded from the start of this node (Java: ``this.repo.save``).
 ``@import``
-    an import statement, turned into :class:`~codebot.model.Import` by ``SPEC.imports``.
+    an import statement, turned into :class:`~codebot.core.model.Import` by ``SPEC.imports``.
 
 The query runs once per file with ``captures`` (cheaper than ``matches``), so captures are paired by
 position: a definition's name is the first not-yet-used ``@name`` inside it. When two patterns
@@ -38,7 +38,7 @@ from __future__ import annotations
 import importlib
 import os
 
-from .base import LanguageSpec
+from codebot.languages.base import LanguageSpec
 
 __all__ = ["LanguageSpec", "GRAMMAR_LANGUAGES", "language_for_path", "get_spec"]
 

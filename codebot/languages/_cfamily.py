@@ -12,8 +12,8 @@ import re
 
 from tree_sitter import Node
 
-from ..model import Import, Parameter
-from .base import leading_comment, squash, text
+from codebot.core.model import Import, Parameter
+from codebot.languages.base import leading_comment, squash, text
 
 # Declarators that wrap another declarator: `*x`, `&x`, `x[3]`, `(x)`, `...x`, `x [[attr]]`.
 _WRAPPERS = (

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
-from ..model import Import, Parameter
-from .base import leading_comment, squash, text
+from codebot.core.model import Import, Parameter
+from codebot.languages.base import leading_comment, squash, text
 
 # Bindings whose function or class is in a field rather than being the node itself.
 _VALUE_FIELD = {

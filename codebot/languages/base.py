@@ -15,7 +15,7 @@ from pathlib import Path
 
 from tree_sitter import Node, Parser, Query
 
-from ..model import Import, Parameter
+from codebot.core.model import Import, Parameter
 
 Hook = Callable[[Node], object]
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from . import _cfamily
-from .base import LanguageSpec, query_file
+from codebot.languages import _cfamily
+from codebot.languages.base import LanguageSpec, query_file
 
 SPEC = LanguageSpec(
     name="c",

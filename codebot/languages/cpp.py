@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
-from ..model import Import
-from . import _cfamily
-from .base import LanguageSpec, query_file, squash, text
+from codebot.core.model import Import
+from codebot.languages import _cfamily
+from codebot.languages.base import LanguageSpec, query_file, squash, text
 
 
 def _bases(node: Node) -> tuple[str, ...]:

@@ -11,9 +11,16 @@ import re
 
 from tree_sitter import Node
 
-from ..model import Import, Parameter
-from .base import LanguageSpec, field_text, leading_comment, query_file, squash, text
-from .decl_text import annotation_texts, dotted, import_of, signature_end
+from codebot.core.model import Import, Parameter
+from codebot.languages.base import (
+    LanguageSpec,
+    field_text,
+    leading_comment,
+    query_file,
+    squash,
+    text,
+)
+from codebot.languages.decl_text import annotation_texts, dotted, import_of, signature_end
 
 _RENAMED = {
     "destructor_declaration": "~{}",

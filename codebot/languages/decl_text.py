@@ -11,8 +11,8 @@ from collections.abc import Iterable
 
 from tree_sitter import Node
 
-from ..model import Import
-from .base import default_signature_end, squash, text
+from codebot.core.model import Import
+from codebot.languages.base import default_signature_end, squash, text
 
 _TYPE_ARGS = re.compile(r"[<\[].*$", re.S)
 

@@ -4,8 +4,15 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
-from ..model import Import, Parameter
-from .base import LanguageSpec, field_text, leading_comment, query_file, squash, text
+from codebot.core.model import Import, Parameter
+from codebot.languages.base import (
+    LanguageSpec,
+    field_text,
+    leading_comment,
+    query_file,
+    squash,
+    text,
+)
 
 
 def _type_name(node: Node | None) -> str:

@@ -9,9 +9,22 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
-from ..model import Import, Parameter
-from .base import LanguageSpec, field_text, parameter_from_node, query_file, squash, text
-from .decl_text import annotation_texts, child_of_type, dotted, import_of, signature_end
+from codebot.core.model import Import, Parameter
+from codebot.languages.base import (
+    LanguageSpec,
+    field_text,
+    parameter_from_node,
+    query_file,
+    squash,
+    text,
+)
+from codebot.languages.decl_text import (
+    annotation_texts,
+    child_of_type,
+    dotted,
+    import_of,
+    signature_end,
+)
 
 _ANNOTATIONS = ("marker_annotation", "annotation")
 

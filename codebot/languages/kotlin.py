@@ -11,9 +11,16 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
-from ..model import Import, Parameter
-from .base import LanguageSpec, clean_comment, leading_comment, query_file, squash, text
-from .decl_text import (
+from codebot.core.model import Import, Parameter
+from codebot.languages.base import (
+    LanguageSpec,
+    clean_comment,
+    leading_comment,
+    query_file,
+    squash,
+    text,
+)
+from codebot.languages.decl_text import (
     annotation_texts,
     child_of_type,
     dotted,

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
-from ..model import Import, Parameter
-from .base import LanguageSpec, field_text, query_file, squash, text
+from codebot.core.model import Import, Parameter
+from codebot.languages.base import LanguageSpec, field_text, query_file, squash, text
 
 _TYPE_NAMES = ("name", "qualified_name")
 

@@ -6,8 +6,8 @@ import inspect
 
 from tree_sitter import Node
 
-from ..model import Import, Parameter
-from .base import LanguageSpec, field_text, query_file, squash, text
+from codebot.core.model import Import, Parameter
+from codebot.languages.base import LanguageSpec, field_text, query_file, squash, text
 
 
 def _outer(node: Node) -> Node:

@@ -14,8 +14,15 @@ import re
 
 from tree_sitter import Node
 
-from ..model import Import, Parameter
-from .base import LanguageSpec, field_text, leading_comment, query_file, squash, text
+from codebot.core.model import Import, Parameter
+from codebot.languages.base import (
+    LanguageSpec,
+    field_text,
+    leading_comment,
+    query_file,
+    squash,
+    text,
+)
 
 _MIXINS = ("include", "extend", "prepend")
 _MAGIC = re.compile(

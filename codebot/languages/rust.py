@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
-from ..model import Import, Parameter
-from .base import LanguageSpec, clean_comment, field_text, query_file, squash, text
+from codebot.core.model import Import, Parameter
+from codebot.languages.base import LanguageSpec, clean_comment, field_text, query_file, squash, text
 
 _TYPE_ITEMS = ("struct_item", "enum_item", "union_item")
 _DECORATION = ("attribute_item", "line_comment", "block_comment")

@@ -10,9 +10,15 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
-from ..model import Import, Parameter
-from .base import LanguageSpec, parameter_from_node, query_file, squash, text
-from .decl_text import annotation_texts, dotted, import_of, signature_end, simple_type_name
+from codebot.core.model import Import, Parameter
+from codebot.languages.base import LanguageSpec, parameter_from_node, query_file, squash, text
+from codebot.languages.decl_text import (
+    annotation_texts,
+    dotted,
+    import_of,
+    signature_end,
+    simple_type_name,
+)
 
 
 def _owner(node: Node, name: str) -> tuple[tuple[str, ...], str]:

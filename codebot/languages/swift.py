@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
-from ..model import Import, Parameter
-from .base import LanguageSpec, default_signature_end, query_file, squash, text
+from codebot.core.model import Import, Parameter
+from codebot.languages.base import LanguageSpec, default_signature_end, query_file, squash, text
 
 
 def _owner(node: Node, name: str) -> tuple[tuple[str, ...], str]:

@@ -3,8 +3,8 @@ overload signatures, namespaces, parameter and return types, and decorators."""
 
 from __future__ import annotations
 
-from ._ecmascript import HOOKS
-from .base import LanguageSpec, query_file
+from codebot.languages._ecmascript import HOOKS
+from codebot.languages.base import LanguageSpec, query_file
 
 SPEC = LanguageSpec(
     name="typescript",

@@ -6,8 +6,8 @@ import textwrap
 
 import pytest
 
-from codebot.model import FileResult, Symbol
-from codebot.parse import parse_source
+from codebot.core.model import FileResult, Symbol
+from codebot.parse.extract import parse_source
 
 
 class Parsed:

@@ -1,4 +1,4 @@
-from codebot.model import Import, Parameter
+from codebot.core.model import Import, Parameter
 
 SOURCE = """
 #include <stdio.h>

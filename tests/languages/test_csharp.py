@@ -1,4 +1,4 @@
-from codebot.model import Import, Parameter
+from codebot.core.model import Import, Parameter
 
 PATH = "src/Acme.Orders/OrderService.cs"
 M = "src.Acme.Orders.OrderService"

@@ -1,4 +1,4 @@
-from codebot.model import Import, Parameter
+from codebot.core.model import Import, Parameter
 
 PATH = "src/main/java/com/acme/orders/OrderService.java"
 M = "src.main.java.com.acme.orders.OrderService"

@@ -1,4 +1,4 @@
-from codebot.model import Import, Parameter
+from codebot.core.model import Import, Parameter
 
 PATH = "src/main/kotlin/com/acme/orders/OrderService.kt"
 M = "src.main.kotlin.com.acme.orders.OrderService"

@@ -1,0 +1,154 @@
+"""Git access through pygit2: find the repository, list a commit's files, diff two commits, and
+see what the work tree changed."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from codebot.core.errors import GitError
+
+__all__ = ["Repo", "Change", "open_repo", "MODE_LINK", "MODE_SUBMODULE"]
+
+MODE_LINK = 0o120000
+MODE_SUBMODULE = 0o160000
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """One file that differs between two commits: ``status`` is A(dded), D(eleted), M(odified),
+    R(enamed) or T (type change); ``old_path`` is set for renames and deletions."""
+
+    status: str
+    path: str
+    old_path: str | None = None
+
+
+@dataclass
+class Repo:
+    """An open repository and where it is: its work tree and its git directory."""
+
+    git: object  # pygit2.Repository; typed loosely to keep pygit2 out of import time
+    workdir: Path
+    gitdir: Path
+
+    def tracked(self) -> Iterator[tuple[str, int]]:
+        """(path, mode) of every entry in the index, in path order."""
+        for entry in self.git.index:
+            yield entry.path, entry.mode
+
+    def head_commit(self) -> str | None:
+        """The commit HEAD points to, or None on an unborn branch."""
+        if self.git.head_is_unborn:
+            return None
+        return str(self.git.head.target)
+
+    def resolve_commit(self, rev: str) -> str:
+        """The commit id a revision (``HEAD~2``, a branch, a tag, a sha) names."""
+        import pygit2
+
+        try:
+            return str(self.git.revparse_single(rev).peel(pygit2.Commit).id)
+        except (KeyError, ValueError, pygit2.GitError) as exc:
+            raise GitError(f"{rev!r} names no commit of {self.workdir}") from exc
+
+    def has_commit(self, commit: str) -> bool:
+        """Whether the object database holds ``commit`` (a shallow clone may not)."""
+        try:
+            return self.git.get(commit) is not None
+        except ValueError:
+            return False
+
+    def commit_files(self, commit: str | None) -> list[tuple[str, int, str]]:
+        """(path, mode, blob id) of every entry of a commit's tree, in path order; none for
+        None (an unborn branch)."""
+        import pygit2
+
+        if commit is None:
+            return []
+        index = pygit2.Index()  # read_tree flattens the tree in C: 4 ms for 2,900 files
+        index.read_tree(self._tree(commit))
+        return [(e.path, e.mode, str(e.id)) for e in index]
+
+    def blob_at(self, commit: str, path: str) -> str | None:
+        """The blob id of ``path`` in ``commit``'s tree, or None: one lookup, no tree walk."""
+        try:
+            return str(self._tree(commit)[path].id)
+        except KeyError:
+            return None
+
+    def blob(self, blob_id: str) -> bytes:
+        return self.git[blob_id].data
+
+    def blob_size(self, blob_id: str) -> int:
+        return self.git.odb.read_header(blob_id)[1]  # the header only: no inflating
+
+    def diff(self, old: str | None, new: str | None) -> list[Change]:
+        """Files that differ between two commits (None: the empty tree), renames detected."""
+        tree_a, tree_b = self._tree(old), self._tree(new)
+        diff = tree_a.diff_to_tree(tree_b)
+        diff.find_similar()  # renames: 7 ms on 105 changes (STACK.md)
+        out = []
+        for d in diff.deltas:
+            status = d.status_char()
+            if status == "D":
+                out.append(Change("D", d.old_file.path, d.old_file.path))
+            elif status == "R":
+                out.append(Change("R", d.new_file.path, d.old_file.path))
+            else:
+                out.append(Change(status, d.new_file.path))
+        return out
+
+    def _tree(self, commit: str | None):
+        import pygit2
+
+        if commit is None:
+            return self.git[self.git.TreeBuilder().write()]  # the empty tree
+        return self.git[commit].peel(pygit2.Tree)
+
+    def dirty_paths(self) -> list[str]:
+        """Paths where the work tree differs from HEAD: edited, staged, deleted, and new files
+        git does not ignore. git's index keeps stat data, so unchanged files cost a stat each."""
+        import pygit2
+
+        clean = pygit2.enums.FileStatus.CURRENT | pygit2.enums.FileStatus.IGNORED
+        status = self.git.status(untracked_files="all")
+        return sorted(p for p, flags in status.items() if flags & ~clean)
+
+
+def open_repo(path: str | Path) -> Repo | None:
+    """The non-bare repository containing ``path``, or None when ``path`` is not in one."""
+    import pygit2
+
+    found = pygit2.discover_repository(str(path))
+    if found is None:
+        return None
+    try:
+        repo = pygit2.Repository(found)
+    except pygit2.GitError as exc:
+        if "not owned by" in str(exc):
+            raise GitError(
+                f"{found}: git refuses a repository owned by another user. If you trust it, run: "
+                f"git config --global --add safe.directory {Path(found).parent}"
+            ) from exc
+        raise GitError(f"{found}: cannot open the repository: {exc}") from exc
+    if repo.is_bare or repo.workdir is None:
+        raise GitError(
+            f"{found}: a bare repository has no files to index; use a clone with a work tree"
+        )
+    return Repo(repo, Path(repo.workdir).resolve(), Path(repo.path).resolve())
+
+
+def repository_root(path: str | Path) -> Path:
+    """The work tree root containing ``path`` (found by its ``.git``), else the directory itself.
+
+    Cheap on purpose (no pygit2): the CLI calls it to find the configuration file.
+    """
+    start = Path(path).resolve()
+    if not start.is_dir():
+        start = start.parent
+    for candidate in (start, *start.parents):
+        if (candidate / ".git").exists():
+            return candidate
+    return start

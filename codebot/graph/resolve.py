@@ -1,0 +1,120 @@
+"""Raw calls -> edges between symbols, over a symbol table of the whole repository.
+
+:func:`resolve` takes the parsed files and gives the edges of the code graph:
+
+``calls``
+    caller -> callee, with the line of the (first) call. ``resolution`` is ``exact`` when the
+    callee follows from the code: an import, ``self``/``this``/``cls``, the MRO over resolved
+    bases, ``super()``, a name in the module or an enclosing function, a typed parameter, a class
+    instantiated (-> its constructor, or the class when it has none). A call on a value of a
+    declared type (``self``, a typed parameter) also reaches the overrides of the method in the
+    type's subclasses. ``unique_name`` is the fallback for a call on a value of unknown type: the
+    method of that name is the only definition of the name in the repository (in the caller's
+    language family), and the name is no common library method. An ambiguous name makes no edge.
+    A decorator (Python) counts as a call from what it decorates.
+``inherits``
+    type -> base type, for each base that resolves to a type of the repository.
+``contains``
+    parent -> child symbol (class -> method, function -> nested function), and a type -> a
+    method defined outside its body (a Go receiver, a Rust ``impl``, a C++ out-of-line
+    definition, a Swift extension).
+``imports``
+    a file's first chunk (``<module>``) -> the symbol an import binds, or the first chunk of the
+    module it imports (Python, JavaScript/TypeScript, Java/Kotlin/Scala); a file without module
+    level code has no chunk and no ``imports`` edges.
+
+Calls into libraries and builtins make no edge and are counted per caller in ``external``;
+calls that could not be resolved are counted in ``unresolved``. Per-language rules live in
+:mod:`codebot.graph.resolvers`.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from codebot.core.model import Edge, FileResult
+from codebot.graph.resolvers import FAMILY, Index, Resolver, resolver_class
+from codebot.graph.resolvers.base import EXTERNAL_CALL, IGNORED, UNRESOLVED
+
+__all__ = ["Resolution", "resolve"]
+
+
+@dataclass
+class Resolution:
+    edges: list[Edge]
+    external: dict[str, int]  # symbol id -> calls into libraries and builtins (no edge)
+    unresolved: dict[str, int]  # symbol id -> calls that could not be resolved (no edge)
+    # Call-site counts: calls (all raw calls and decorators), resolved (gave at least one edge),
+    # external, unresolved, ignored (a property setter decorator...), unique_name (resolved only by
+    # the fallback).
+    stats: dict[str, int] = field(default_factory=dict)
+
+
+def resolve(files: list[FileResult]) -> Resolution:
+    """Resolve the raw calls, bases and imports of parsed files into edges."""
+    index = Index(files)
+    by_family: dict[str, list[FileResult]] = {}
+    for f in files:
+        family = FAMILY.get(f.language)
+        if family is not None:
+            by_family.setdefault(family, []).append(f)
+    resolvers: dict[str, Resolver] = {}
+    for family, family_files in by_family.items():
+        resolvers[family] = resolver_class(family)(index, family_files)
+    for r in resolvers.values():  # bases first: every call may walk a hierarchy
+        r.prepare()
+
+    edges: dict[tuple[str, str, str], Edge] = {}
+    external: Counter[str] = Counter()
+    unresolved: Counter[str] = Counter()
+    stats: Counter[str] = Counter()
+
+    def add(src: str, dst: str, kind: str, line: int, resolution: str = "exact") -> None:
+        key = (src, dst, kind)
+        if key not in edges:
+            edges[key] = Edge(src, dst, kind, line, resolution)
+        elif resolution == "exact" and edges[key].resolution != "exact":
+            edges[key] = Edge(src, dst, kind, edges[key].line, resolution)
+
+    for f in files:
+        r = resolvers.get(FAMILY.get(f.language, ""))
+        for s in f.symbols:
+            if s.kind == "chunk":
+                continue
+            if s.parent is not None and s.parent in index.by_id:
+                add(s.parent, s.id, "contains", s.start_line)
+            elif s.id in (r.attached if r is not None else ()):
+                add(r.attached[s.id], s.id, "contains", s.start_line)
+            for base in index.bases.get(s.id, ()):
+                add(s.id, base, "inherits", s.start_line)
+            if r is None or not (s.calls or s.decorators):
+                continue
+            ctx = r.context(s, f)
+            outcomes = [(c.line, r.resolve_call(ctx, c.name)) for c in s.calls]
+            decorate = getattr(r, "decorator_calls", None)
+            if decorate is not None and s.decorators:
+                outcomes += [(s.start_line, out) for _, out in decorate(ctx)]
+            for line, out in outcomes:
+                stats["calls"] += 1
+                if isinstance(out, str):
+                    stats[out] += 1
+                    if out == EXTERNAL_CALL:
+                        external[s.id] += 1
+                    elif out == UNRESOLVED:
+                        unresolved[s.id] += 1
+                    continue
+                stats["resolved"] += 1
+                if all(res != "exact" for _, res in out):
+                    stats["unique_name"] += 1
+                for dst, res in out:
+                    add(s.id, dst, "calls", line, res)
+        if r is not None:
+            chunk = index.first_chunk.get(f.module)
+            if chunk is not None:
+                for line, dst in r.import_targets(f):
+                    if dst != chunk:
+                        add(chunk, dst, "imports", line)
+    for key in ("calls", "resolved", "unique_name", EXTERNAL_CALL, UNRESOLVED, IGNORED):
+        stats.setdefault(key, 0)
+    return Resolution(list(edges.values()), dict(external), dict(unresolved), dict(stats))

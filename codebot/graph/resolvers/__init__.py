@@ -1,0 +1,35 @@
+"""Per-language call resolution rules; :mod:`codebot.graph.resolve` is the entry point.
+
+One module per language family, each a :class:`~codebot.graph.resolvers.base.Resolver` subclass:
+``python``; ``ecmascript`` (JavaScript, TypeScript, TSX); ``golang``; ``jvm`` (Java, Kotlin,
+Scala); ``namespaced`` (C#, PHP, C, C++, Ruby, Swift: names looked up in nested namespaces that
+span files); ``rust``.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from codebot.graph.resolvers.base import Resolver
+from codebot.graph.resolvers.index import FAMILY, Index
+
+__all__ = ["FAMILY", "Index", "Resolver", "resolver_class"]
+
+# family -> "module:Class", imported on first use.
+_RESOLVERS: dict[str, str] = {
+    "python": "python:PythonResolver",
+    "js": "ecmascript:EcmaResolver",
+    "go": "golang:GoResolver",
+    "jvm": "jvm:JvmResolver",
+    "csharp": "namespaced:CSharpResolver",
+    "php": "namespaced:PhpResolver",
+    "c": "namespaced:CResolver",
+    "ruby": "namespaced:RubyResolver",
+    "swift": "namespaced:SwiftResolver",
+    "rust": "rust:RustResolver",
+}
+
+
+def resolver_class(family: str) -> type[Resolver]:
+    module, cls = _RESOLVERS[family].split(":")
+    return getattr(importlib.import_module(f"{__name__}.{module}"), cls)

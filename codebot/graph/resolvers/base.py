@@ -1,0 +1,532 @@
+"""What every language resolver shares: targets, the call-text splitter and the walker.
+
+A raw call (``self.repo.save``, ``fmt.Println``, ``Registry::instance().add``) is split into
+pieces, each a name and how it is used (plain, called, indexed). The walker resolves the first
+piece in the caller's scope (a hook per language), then each next piece as a member of what the
+previous one was: a module's export, a type's member along its MRO, nothing for an unknown value.
+What comes out is called: a function is the target, a type means its constructor, a library
+value means an external call. Only a value of unknown type falls back to the repository's unique
+definition of the last name, and that edge says so (``unique_name``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from codebot.core.model import FileResult, Symbol
+from codebot.graph.resolvers.index import TYPES, Index, strip_duplicate
+
+# Targets: (kind, value). A symbol; an instance of exactly a type; an instance of a declared type
+# (it may be a subclass: calls on it also reach the overrides); a class object that may be a
+# subclass (``cls``); the super-proxy of a type; a namespace (a module, a package, a directory:
+# the language decides); something from a library.
+SYM, INST, DECL, CLS, SUPER, MOD, EXT = "sym", "inst", "decl", "cls", "super", "mod", "ext"
+NOT_LOCAL = object()  # Resolver.local: the name is not bound in the enclosing functions
+Target = tuple[str, str]
+EXTERNAL: Target = (EXT, "")
+
+# Outcomes of one call besides edges.
+EXTERNAL_CALL, UNRESOLVED, IGNORED = "external", "unresolved", "ignored"
+EXACT, UNIQUE = "exact", "unique_name"
+Outcome = list[tuple[str, str]] | str
+
+PLAIN, CALLED, OPAQUE = 0, 1, 2  # how a piece of a call text is used
+_REACH_DEPTH = 3  # imports followed from a caller's file to find where a fallback may land
+Piece = tuple[str, int]
+
+_LITERAL = re.compile(r"""(?:[bBrRuUfF]{0,2}["'`]|[\[{]|\d)""")
+_SIMPLE = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*")
+
+
+@dataclass(frozen=True)
+class Dialect:
+    """How a language writes call texts."""
+
+    separators: str = r"\?\.|!!\.|!\."  # regex of member separators other than '.'
+    prefixes: tuple[str, ...] = ("await ", "new ", "try! ", "try? ", "try ")
+    ident: str = r"[@$]{0,2}[A-Za-z_][\w$]*"
+    angle_generics: bool = False  # `f<T>` / `Vec::<u8>`: type arguments to drop
+    bracket_generics: bool = False  # `Map[string]` (Go), `f[T]` (Scala): type arguments to drop
+
+
+@lru_cache(maxsize=64)
+def _compiled(d: Dialect) -> tuple[re.Pattern[str] | None, re.Pattern[str]]:
+    return (re.compile(d.separators) if d.separators else None), re.compile(d.ident)
+
+
+def split(text: str, dialect: Dialect, cache: dict[str, list[Piece] | None]) -> list[Piece] | None:
+    """``self.repo.save`` -> [('self', PLAIN), ('repo', PLAIN), ('save', PLAIN)];
+    ``A().m`` -> [('A', CALLED), ('m', PLAIN)]; None when the text is no path of names."""
+    if text in cache:
+        return cache[text]
+    if _SIMPLE.fullmatch(text):
+        out: list[Piece] | None = [(p, PLAIN) for p in text.split(".")]
+    else:
+        out = _split_slow(text, dialect)
+    cache[text] = out
+    return out
+
+
+def _split_slow(text: str, dialect: Dialect) -> list[Piece] | None:
+    seps, ident = _compiled(dialect)
+    t = text.strip()
+    for p in dialect.prefixes:
+        if t.startswith(p):
+            t = t[len(p) :].lstrip()
+    if any(c.isspace() for c in t):
+        t = "".join(t.split())  # `promise\n  .then`: a chain broken over lines
+    if seps is not None:
+        t = seps.sub(".", t)
+    t = t.lstrip(".")
+    parts: list[str] = []
+    depth, start = 0, 0
+    for i, ch in enumerate(t):
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        elif ch == "<" and dialect.angle_generics:
+            depth += 1
+        elif ch == ">" and dialect.angle_generics and depth > 0:
+            depth -= 1
+        elif ch == "." and depth == 0:
+            parts.append(t[start:i])
+            start = i + 1
+    parts.append(t[start:])
+    pieces: list[Piece] = []
+    for p in parts:
+        p = p.strip()
+        if not p or (p[0] == "<" and dialect.angle_generics):
+            continue  # `Vec::<u8>::new`: the turbofish is no piece
+        m = ident.match(p)
+        if m is None:
+            if not pieces:
+                return None  # `(*cb)`, `"str".join`, `[a, b].map`: no name to start from
+            pieces.append(("", OPAQUE))
+            continue
+        rest = p[m.end() :]
+        if rest[:1] == "<" and dialect.angle_generics:
+            rest = _after_group(rest, "<", ">")
+        if rest[:1] == "[" and dialect.bracket_generics:
+            rest = _after_group(rest, "[", "]")
+        if not rest:
+            pieces.append((m.group(), PLAIN))
+        elif rest[0] == "(" and _after_group(rest, "(", ")") == "":
+            pieces.append((m.group(), CALLED))
+        else:
+            pieces.append((m.group(), OPAQUE))
+    return pieces or None
+
+
+def _after_group(s: str, open_: str, close: str) -> str:
+    depth = 0
+    for i, ch in enumerate(s):
+        if ch == open_:
+            depth += 1
+        elif ch == close:
+            depth -= 1
+            if depth == 0:
+                return s[i + 1 :]
+    return s  # unbalanced: leave it, the caller treats it as opaque
+
+
+def _qualified_tail(text: str) -> str:
+    """``fmt::detail::get_buffer<char>`` -> ``.fmt.detail.get_buffer``; ``""`` when the last
+    name is not reached through ``::``."""
+    head = text.split("(", 1)[0]
+    last = head.rsplit(".", 1)[-1].rsplit("->", 1)[-1]
+    if "::" not in last:
+        return ""
+    parts = [re.sub(r"<.*>", "", p).strip() for p in last.split("::")]
+    return "." + ".".join(p for p in parts if p)
+
+
+def _abstract(sym: Symbol) -> bool:
+    return any(d.endswith("abstractmethod") for d in sym.decorators)
+
+
+@dataclass
+class Ctx:
+    """A caller, with what its calls are resolved against."""
+
+    sym: Symbol
+    file: FileResult
+    cls: str | None  # the type whose method (or nested function) this is
+    chain: list[Symbol]  # the caller, then the functions around it, innermost first
+    scope: dict = field(default_factory=dict)  # per-language extras
+
+
+class Resolver:
+    """Base of the language resolvers: the walker and the hooks it calls."""
+
+    family = ""
+    dialect = Dialect()
+    self_names: frozenset[str] = frozenset({"this"})
+    class_self_names: frozenset[str] = frozenset()  # `Self`, `static`: the class object itself
+    super_names: frozenset[str] = frozenset({"super"})
+    ctor_names: tuple[str, ...] = ()  # a type's constructor member; () = the type's own name
+    ctor_inherited = False  # Python's __init__ is inherited; a Java constructor is not
+    call_member = ""  # the member called when an instance is called (`__call__`)
+    stop_names: frozenset[str] = frozenset()  # library method names a fallback never claims
+    builtins: frozenset[str] = frozenset()
+    capitalized_types = False  # a capitalized name is a type or namespace, never a value
+
+    def __init__(self, index: Index, files: list[FileResult]) -> None:
+        self.index = index
+        self.files = files
+        self.attached: dict[str, str] = {}  # method id -> type id, for methods outside their type
+        self._split: dict[str, list[Piece] | None] = {}
+        self._related: dict[str, set[str]] = {}
+        self._unique_in: dict[tuple[str, str], bool] = {}
+        self._reach: dict[str, set[str] | None] = {}
+        self._direct: dict[str, set[str]] = {}
+
+    # --- hooks ----------------------------------------------------------------------------------
+
+    def prepare(self) -> None:
+        """Resolve bases, attach out-of-body methods: whatever calls need first."""
+
+    def lookup(self, ctx: Ctx, name: str) -> Target | None:
+        """The first piece of a call, a plain name in the caller's scope."""
+        return None
+
+    def local(self, ctx: Ctx, name: str) -> Target | None | object:
+        """A name bound in the enclosing functions: a nested definition, or a parameter (its
+        declared type, or None when it has none). ``NOT_LOCAL`` when the name is not bound
+        there, so that ``lookup`` goes on to the file's and the module's names."""
+        children = self.index.children
+        for fn in ctx.chain:
+            kids = children.get(fn.id)
+            if kids is not None and name in kids:
+                return (SYM, kids[name])
+            for p in fn.parameters:
+                if self.param_named(p.name, name):
+                    t = self.param_type(ctx, fn, p.type) if p.type else None
+                    return (DECL, t) if t is not None else None
+        return NOT_LOCAL
+
+    def param_named(self, param: str, name: str) -> bool:
+        """Whether a parameter written ``param`` binds ``name`` (sigils differ by language)."""
+        return param == name
+
+    def param_type(self, ctx: Ctx, fn: Symbol, text: str) -> str | None:
+        """The type id a parameter's declared type names."""
+        return None
+
+    def module_member(self, target: Target, name: str) -> Target | None:
+        """A member of a namespace target (MOD)."""
+        return None
+
+    def bare_fallback(self, ctx: Ctx, name: str) -> Outcome:
+        """A single name that is in no scope: a local variable, a library name..."""
+        return EXTERNAL_CALL if name in self.builtins else UNRESOLVED
+
+    def returns(self, sym_id: str) -> Target | None:
+        """What calling a function gives, when its declared return type is known."""
+        return None
+
+    def import_targets(self, file: FileResult) -> list[tuple[int, str]]:
+        """(line, symbol id) of what a file's imports bind, for ``imports`` edges."""
+        return []
+
+    # --- context --------------------------------------------------------------------------------
+
+    def _resolve_bases(self, sym: Symbol, file: FileResult) -> None:
+        """Record the bases of a type that resolve; any that does not leaves the hierarchy open
+        (a method may then come from outside the repository)."""
+        found, open_ = [], False
+        for text in sym.bases:
+            t = self.base_type(sym, file, text)
+            if t is not None and t != sym.id:
+                found.append(t)
+            else:
+                open_ = True
+        self.index.set_bases(sym.id, found, open_)
+
+    def base_type(self, sym: Symbol, file: FileResult, text: str) -> str | None:
+        """The type id a base written as ``text`` names, or None: each language says how."""
+        return None
+
+    def context(self, sym: Symbol, file: FileResult) -> Ctx:
+        by_id = self.index.by_id
+        chain: list[Symbol] = []
+        cls: str | None = None
+        cur: Symbol | None = sym
+        while cur is not None:
+            if cur.kind in TYPES:
+                if cls is None:
+                    cls = cur.id
+            else:
+                chain.append(cur)
+                if cls is None and cur.id in self.attached:
+                    cls = self.attached[cur.id]
+            cur = by_id.get(cur.parent) if cur.parent else None
+        return Ctx(sym, file, cls, chain)
+
+    # --- the walker -----------------------------------------------------------------------------
+
+    def resolve_call(self, ctx: Ctx, text: str) -> Outcome:
+        out = self._resolve(ctx, text)
+        if isinstance(out, list) and "::" in text and all(r == UNIQUE for _, r in out):
+            # `fmt::detail::get_buffer`: a fallback must agree with the path as written
+            path = _qualified_tail(text)
+            if path:
+                local = self.index.local_name
+                out = [(d, r) for d, r in out if ("." + strip_duplicate(local[d])).endswith(path)]
+                return out or UNRESOLVED
+        return out
+
+    def _resolve(self, ctx: Ctx, text: str) -> Outcome:
+        pieces = split(text, self.dialect, self._split)
+        if pieces is None:
+            # `"".join`, `[1, 2].map`, `` `x`.trim ``: a method of a literal is the language's
+            return EXTERNAL_CALL if _LITERAL.match(text) else UNRESOLVED
+        name, how = pieces[0]
+        target = self.head(ctx, name, how, len(pieces) == 1)
+        if isinstance(target, (str, list)):
+            return target  # the head decided (a super constructor call, an ignored call)
+        if target is None and len(pieces) == 1:
+            return self.bare_fallback(ctx, name) if how == PLAIN else UNRESOLVED
+        recv: Target | None = None
+        for i in range(1, len(pieces)):
+            if target is None:
+                last, how_last = pieces[-1]
+                # An unknown value: only the last name can still say something.
+                return self.member_fallback(last, ctx) if how_last == PLAIN else UNRESOLVED
+            if target[0] == EXT:
+                return EXTERNAL_CALL
+            name, how = pieces[i]
+            recv = target
+            target = self.member(target, name) if name else None
+            if target is None and i == len(pieces) - 1:
+                if recv[0] in (SYM, INST, DECL, CLS, SUPER) and self.index.is_type(recv[1]):
+                    # A member a known type does not have: inherited from a library if the type
+                    # has a base we could not resolve, else an attribute holding a callable.
+                    open_ = self.index.find_member(recv[1], name)[1]
+                    return EXTERNAL_CALL if open_ else UNRESOLVED
+                if recv[0] == MOD:
+                    return UNRESOLVED
+            if target is None and self.capitalized_types and name[:1].isupper():
+                # `Rails::Dom::Testing.x`: a type or namespace the repository does not define
+                if recv[0] == MOD or self.index.is_type(recv[1]):
+                    return EXTERNAL_CALL
+            if how == CALLED and i < len(pieces) - 1:
+                target = self.call_result(target)
+            elif how == OPAQUE:
+                target = None
+        if target is None:
+            return UNRESOLVED
+        if how == CALLED:  # `make()()`: what is called is what the call returned
+            target = self.call_result(target)
+            if target is None or target[0] != INST:
+                return UNRESOLVED
+        return self.call_target(target, recv)
+
+    def head(self, ctx: Ctx, name: str, how: int, alone: bool) -> Target | Outcome | None:
+        if name in self.super_names and ctx.cls is not None:
+            if alone:  # `super()` in a constructor, `base(...)`: the base's constructor
+                return self.super_ctor(ctx.cls)
+            return (SUPER, ctx.cls)
+        if name in self.self_names and ctx.cls is not None:
+            target: Target | None = (DECL, ctx.cls)
+        elif name in self.class_self_names and ctx.cls is not None:
+            target = (CLS, ctx.cls)
+        else:
+            target = self.lookup(ctx, name)
+        if how == CALLED and not alone:
+            return self.call_result(target)
+        if how == OPAQUE:
+            return None
+        return target
+
+    def member(self, target: Target, name: str) -> Target | None:
+        kind, value = target
+        if kind == MOD:
+            return self.module_member(target, name)
+        if kind == EXT:
+            return EXTERNAL
+        if kind == SUPER:
+            hit = self.index.find_member(value, name, skip=1)[0]
+        elif kind in (SYM, INST, DECL, CLS) and self.index.is_type(value):
+            hit = self.index.find_member(value, name)[0]
+        else:
+            return None  # an attribute of a function: unknown
+        # Not found: unknown. Only the last name of a call may be blamed on a library base (see
+        # resolve_call); a field of a type is no member here, and its value is of unknown type.
+        return (SYM, hit) if hit is not None else None
+
+    def member_path(self, target: Target | None, names: list[str]) -> Target | None:
+        """Follow ``names`` as members from ``target``, one after another; a library (EXT)
+        target, or one not found (None), is returned as it is."""
+        for name in names:
+            if target is None or target[0] == EXT:
+                return target
+            target = self.member(target, name)
+        return target
+
+    def call_result(self, target: Target | None) -> Target | None:
+        """The value a call returns: an instance when a type is called."""
+        if target is None:
+            return None
+        kind, value = target
+        if kind == EXT:
+            return EXTERNAL
+        if kind in (SYM, CLS) and self.index.is_type(value):
+            return (INST, value)
+        if kind == SYM and self.index.is_callable(value):
+            return self.returns(value)
+        return None
+
+    def call_target(self, target: Target, recv: Target | None) -> Outcome:
+        kind, value = target
+        index = self.index
+        if kind == EXT:
+            return EXTERNAL_CALL
+        if kind in (SYM, CLS) and index.is_type(value):
+            return [(self.constructor(value), EXACT)]
+        if kind in (INST, DECL):
+            if self.call_member:
+                hit = index.find_member(value, self.call_member)[0]
+                if hit is not None:
+                    return [(hit, EXACT)]
+            return UNRESOLVED
+        if kind == SYM and value in index.by_id:
+            out = [(value, EXACT)]
+            if recv is not None and recv[0] in (DECL, CLS):
+                more = index.overrides(recv[1], index.by_id[value].name)
+                if more and _abstract(index.by_id[value]):
+                    out = []  # an abstract method never runs: only its overrides do
+                out += [(o, EXACT) for o in more]
+            return out
+        return UNRESOLVED
+
+    def constructor(self, type_id: str) -> str:
+        names = self.ctor_names or (self.index.by_id[type_id].name,)
+        for n in names:
+            if self.ctor_inherited:
+                hit = self.index.find_member(type_id, n)[0]
+            else:
+                hit = self.index.members.get(type_id, {}).get(n)
+            if hit is not None:
+                return hit
+        return type_id
+
+    def super_ctor(self, type_id: str) -> Outcome:
+        bases = self.index.bases.get(type_id)
+        if not bases:
+            return EXTERNAL_CALL if type_id in self.index.open_types else UNRESOLVED
+        return [(self.constructor(bases[0]), EXACT)]
+
+    def implicit_member(self, ctx: Ctx, name: str, name_only: bool) -> Outcome | None:
+        """A bare name called inside a type's method: the method of that type (or of a type
+        around it), and its overrides. ``name_only``: the language's call text drops receivers
+        (Java's ``repo.save(x)`` reads ``save``), so the name is claimed only when no type outside
+        the caller's hierarchy defines it, and the edge is marked ``unique_name``."""
+        index = self.index
+        cls = ctx.cls
+        while cls is not None:
+            hit = index.find_member(cls, name)[0]
+            if hit == ctx.sym.id and name_only:
+                # `parent::__construct()` (PHP), or `inner.close()` inside `close()`: not itself
+                hit = index.find_member(cls, name, skip=1)[0]
+                if hit is None:
+                    return None
+            if hit is not None and index.is_callable(hit):
+                res = EXACT
+                if name_only:
+                    if name in self.stop_names or not self._hierarchy_unique(cls, name):
+                        return None
+                    res = UNIQUE
+                more = index.overrides(cls, name)
+                if more and _abstract(index.by_id[hit]):
+                    return [(o, res) for o in more]
+                return [(hit, res)] + [(o, res) for o in more]
+            parent = index.by_id[cls].parent
+            cls = parent if index.is_type(parent) else None
+        return None
+
+    def _hierarchy_unique(self, cls: str, name: str) -> bool:
+        key = (cls, name)
+        found = self._unique_in.get(key)
+        if found is None:
+            found = self._unique_in[key] = self._check_hierarchy(cls, name)
+        return found
+
+    def _check_hierarchy(self, cls: str, name: str) -> bool:
+        related = self._related.get(cls)
+        if related is None:
+            related = self._related[cls] = self.index.related(cls)
+        for sid in self.index.names.get((self.family, name), ()):
+            owner = self.owner_type(sid)
+            if owner is None or owner not in related:
+                return False
+        return True
+
+    def owner_type(self, sid: str) -> str | None:
+        sym = self.index.by_id[sid]
+        if sym.parent is not None and self.index.is_type(sym.parent):
+            return sym.parent
+        return self.attached.get(sid)
+
+    # --- the fallback ---------------------------------------------------------------------------
+
+    def member_fallback(self, name: str, ctx: Ctx) -> Outcome:
+        """``x.name()`` on a value of unknown type: the repository's only method ``name``, if
+        the caller's file can reach its module through imports (where the language has them)."""
+        if not name:
+            return UNRESOLVED
+        ids = self.index.names.get((self.family, name))
+        if not ids:
+            return EXTERNAL_CALL  # defined nowhere in the repository: a library's method
+        if name in self.stop_names:
+            return UNRESOLVED
+        if len(ids) == 1 and self.fallback_candidate(ids[0]):
+            reach = self.reachable(ctx.file)
+            if reach is None or self.index.file_of[ids[0]].module in reach:
+                return [(ids[0], UNIQUE)]
+        return UNRESOLVED  # ambiguous, out of reach, or the one definition is no method
+
+    def direct_imports(self, file: FileResult) -> set[str] | None:
+        """Modules of the repository a file imports; None where imports say nothing of reach."""
+        return None
+
+    def reachable(self, file: FileResult) -> set[str] | None:
+        """Modules within a few imports of a file (itself included): where the type of a value
+        it calls a method on can come from. A monorepo's other packages, an example's generated
+        client, are out of reach."""
+        found = self._reach.get(file.module, False)
+        if found is not False:
+            return found  # type: ignore[return-value]
+        first = self.direct_imports(file)
+        if first is None:
+            self._reach[file.module] = None
+            return None
+        seen = {file.module} | first
+        frontier = first
+        for _ in range(_REACH_DEPTH - 1):
+            nxt: set[str] = set()
+            for m in frontier:
+                f = self.index.modules.get(m)
+                more = self.direct_imports(f) if f is not None else None
+                if more:
+                    nxt |= more - seen
+            seen |= nxt
+            frontier = nxt
+        self._reach[file.module] = seen
+        return seen
+
+    def fallback_candidate(self, sid: str) -> bool:
+        return self.index.by_id[sid].kind == "method"
+
+    # --- helpers for the languages --------------------------------------------------------------
+
+    def type_of(self, sid: str | None) -> str | None:
+        return sid if self.index.is_type(sid) else None
+
+    def unique(self, ids: list[str] | None) -> str | None:
+        if not ids:
+            return None
+        plain = {strip_duplicate(i) for i in ids}
+        return ids[0] if len(plain) == 1 else None

@@ -1,0 +1,313 @@
+"""JavaScript, TypeScript, TSX: ES modules and CommonJS, classes, object literals, TS types.
+
+An import specifier resolves like a bundler would, as far as paths tell: relative to the importing
+file, with or without its extension, or to ``index`` in a directory. A scoped package of the same
+monorepo (``@trpc/server/http``) resolves to ``<dir>/server/src/http`` or ``<dir>/server/http``
+when exactly one file matches; ``@/x`` and ``~/x`` (path aliases) to the one file ending in
+``x``. Anything else is a library. A module's exports are its top-level definitions, its
+``export default`` (``<module>.default`` or a definition signed ``export default``), the names it
+re-exports and its ``export *`` sources, followed through as many files as they chain.
+"""
+
+from __future__ import annotations
+
+import posixpath
+
+from codebot.core.model import FileResult, Import, Symbol
+from codebot.graph.resolvers.base import (
+    DECL,
+    EXTERNAL,
+    MOD,
+    NOT_LOCAL,
+    SYM,
+    Ctx,
+    Dialect,
+    Resolver,
+    Target,
+)
+from codebot.graph.resolvers.index import TYPES
+
+_EXTENSIONS = (".d.ts", ".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
+_GLOBALS = frozenset(
+    """Object Array String Number Boolean Symbol BigInt Math JSON Date RegExp Error TypeError
+    RangeError SyntaxError ReferenceError EvalError URIError AggregateError Promise Proxy Reflect
+    Map Set WeakMap WeakSet WeakRef ArrayBuffer SharedArrayBuffer DataView Int8Array Uint8Array
+    Uint8ClampedArray Int16Array Uint16Array Int32Array Uint32Array Float32Array Float64Array
+    BigInt64Array BigUint64Array Intl console process Buffer globalThis window document navigator
+    location history localStorage sessionStorage fetch Request Response Headers FormData URL
+    URLSearchParams AbortController AbortSignal Blob File FileReader TextEncoder TextDecoder
+    ReadableStream WritableStream TransformStream WebSocket EventSource Event CustomEvent
+    EventTarget MessageChannel BroadcastChannel Worker setTimeout clearTimeout setInterval
+    clearInterval setImmediate clearImmediate queueMicrotask structuredClone requestAnimationFrame
+    cancelAnimationFrame parseInt parseFloat isNaN isFinite encodeURIComponent decodeURIComponent
+    encodeURI decodeURI escape unescape atob btoa eval require module exports __dirname
+    __filename import describe it test expect vi jest beforeEach afterEach beforeAll afterAll
+    suite bench expectTypeOf assertType performance crypto alert confirm prompt getComputedStyle
+    matchMedia IntersectionObserver ResizeObserver MutationObserver HTMLElement Node Element
+    NaN Infinity undefined Function""".split()
+)
+# Methods of the language's and the platform's objects (arrays, strings, maps, promises, streams,
+# emitters, the DOM): a unique definition in the repository does not make `x.name()` call it.
+_STOP = frozenset(
+    """at concat copyWithin entries every fill filter find findIndex findLast findLastIndex flat
+    flatMap forEach includes indexOf join keys lastIndexOf map pop push reduce reduceRight
+    reverse shift slice some sort splice toLocaleString toString unshift values with charAt
+    charCodeAt codePointAt endsWith localeCompare match matchAll normalize padEnd padStart repeat
+    replace replaceAll search split startsWith substring toLowerCase toUpperCase trim trimEnd
+    trimStart valueOf get set has delete clear add then catch finally resolve reject all
+    allSettled any race bind call apply toJSON toISOString getTime getFullYear on once off emit
+    addListener removeListener removeAllListeners addEventListener removeEventListener
+    dispatchEvent write end close destroy pipe read send json text blob arrayBuffer formData
+    listen use next return throw log error warn info debug trace assert test exec parse
+    stringify create assign freeze defineProperty getOwnPropertyNames hasOwnProperty isArray
+    from of abort cancel enqueue getReader getWriter releaseLock subscribe unsubscribe
+    querySelector querySelectorAll getElementById appendChild removeChild setAttribute
+    getAttribute focus blur click preventDefault stopPropagation toBe toEqual toMatch
+    toHaveBeenCalled toHaveBeenCalledWith toThrow mockReturnValue mockResolvedValue
+    mockImplementation""".split()
+)
+
+
+class EcmaResolver(Resolver):
+    family = "js"
+    dialect = Dialect(angle_generics=True)
+    self_names = frozenset({"this"})
+    super_names = frozenset({"super"})
+    ctor_names = ("constructor",)
+    stop_names = _STOP
+    builtins = _GLOBALS
+
+    def prepare(self) -> None:
+        self.stems: dict[str, FileResult] = {}
+        self.by_module = {f.module: f for f in self.files}
+        for f in sorted(self.files, key=lambda f: f.path):
+            stem = _stem(f.path)
+            self.stems.setdefault(stem, f)
+            if stem.endswith(".d"):
+                self.stems.setdefault(stem[:-2], f)
+        self.suffixes: dict[str, list[str]] = {}
+        for stem in self.stems:
+            parts = stem.split("/")
+            for i in range(1, len(parts)):
+                self.suffixes.setdefault("/".join(parts[i:]), []).append(stem)
+        self._scopes: dict[str, dict[str, object]] = {}
+        self._specs: dict[tuple[str, str], FileResult | Target | None] = {}
+        self._exporting: set[tuple[str, str]] = set()
+        self._prefixes: dict[str, set[str]] = {}
+        for f in self.files:
+            names = set()
+            for local in self.index.local.get(f.module, {}):
+                parts = local.split(".")
+                for i in range(1, len(parts)):
+                    names.add(".".join(parts[:i]))
+            self._prefixes[f.module] = names
+        for f in self.files:
+            for s in f.symbols:
+                if s.kind in TYPES:
+                    self._resolve_bases(s, f)
+
+    def base_type(self, sym: Symbol, file: FileResult, text: str) -> str | None:
+        t = self._path_value(file, text.split("<", 1)[0].strip())
+        return t[1] if t is not None and t[0] == SYM and self.index.is_type(t[1]) else None
+
+    def _path_value(self, file: FileResult, dotted: str) -> Target | None:
+        parts = dotted.split(".")
+        return self.member_path(self._global(file, parts[0]), parts[1:])
+
+    # --- modules --------------------------------------------------------------------------------
+
+    def _spec(self, importer: FileResult, spec: str) -> FileResult | Target | None:
+        key = (importer.path, spec)
+        if key not in self._specs:
+            self._specs[key] = self._find_spec(importer, spec)
+        return self._specs[key]
+
+    def _find_spec(self, importer: FileResult, spec: str) -> FileResult | Target | None:
+        if spec.startswith("."):
+            joined = posixpath.normpath(posixpath.join(posixpath.dirname(importer.path), spec))
+            return self._file_at(joined)
+        if spec.startswith(("@/", "~/", "#/")):
+            return self._by_suffix(spec[2:]) or None
+        if spec.startswith("@") and "/" in spec:
+            parts = spec.split("/")
+            package, sub = parts[1], "/".join(parts[2:])
+            for candidate in _monorepo_paths(package, sub):
+                hit = self._by_suffix(candidate)
+                if hit is not None:
+                    return hit
+        return EXTERNAL
+
+    def _file_at(self, path: str) -> FileResult | None:
+        stem = _stem(path)
+        return self.stems.get(stem) or self.stems.get(stem + "/index") or self.stems.get(path)
+
+    def _by_suffix(self, tail: str) -> FileResult | None:
+        tail = _stem(tail)
+        for t in (tail, tail + "/index"):
+            found = self.suffixes.get(t)
+            if found is not None and len(found) == 1:
+                return self.stems[found[0]]
+        return None
+
+    def _scope(self, file: FileResult) -> dict[str, object]:
+        scope = self._scopes.get(file.module)
+        if scope is None:
+            scope = {}
+            for imp in file.imports:
+                if imp.name == "*":
+                    continue
+                key = imp.alias or imp.name
+                if key:
+                    scope[key] = imp
+            for s in file.symbols:
+                if s.parent is None and s.kind != "chunk":
+                    local = self.index.local_name[s.id]
+                    if "." not in local and "#" not in local:
+                        scope[s.name] = (SYM, s.id)
+            self._scopes[file.module] = scope
+        return scope
+
+    def _global(self, file: FileResult, name: str) -> Target | None:
+        scope = self._scope(file)
+        value = scope.get(name)
+        if isinstance(value, Import):
+            scope[name] = None  # an import cycle resolves to nothing
+            value = self._import(file, value)
+            scope[name] = value
+        if value is not None:
+            return value  # type: ignore[return-value]
+        if name in self._prefixes.get(file.module, ()):
+            return (MOD, f"{file.module}\0{name}")  # an object literal or TS namespace
+        return EXTERNAL if name in _GLOBALS else None
+
+    def _import(self, file: FileResult, imp: Import) -> Target | None:
+        target = self._spec(file, imp.module)
+        if not isinstance(target, FileResult):
+            return target
+        if imp.name is None:
+            return (MOD, target.module)
+        return self.export(target, imp.name)
+
+    def export(self, file: FileResult, name: str) -> Target | None:
+        key = (file.module, name)
+        if key in self._exporting or len(self._exporting) > 64:
+            return None  # a cycle, or a chain of re-exports too long to be real
+        self._exporting.add(key)
+        try:
+            if name == "default":
+                return self._default(file)
+            t = self._global(file, name)
+            if t is not None and t != EXTERNAL:
+                return t
+            for imp in file.imports:
+                if imp.name == "*":
+                    src = self._spec(file, imp.module)
+                    if isinstance(src, FileResult):
+                        t = self.export(src, name)
+                        if t is not None:
+                            return t
+            return None
+        finally:
+            self._exporting.discard(key)
+
+    def _default(self, file: FileResult) -> Target | None:
+        local = self.index.local.get(file.module, {})
+        if "default" in local:
+            return (SYM, local["default"])
+        for s in file.symbols:
+            if s.parent is None and s.kind != "chunk" and s.signature.startswith("export default"):
+                return (SYM, s.id)
+        return None
+
+    def module_member(self, target: Target, name: str) -> Target | None:
+        module, _, prefix = target[1].partition("\0")
+        if prefix:
+            local = f"{prefix}.{name}"
+            hit = self.index.local.get(module, {}).get(local)
+            if hit is not None:
+                return (SYM, hit)
+            if local in self._prefixes.get(module, ()):
+                return (MOD, f"{module}\0{local}")
+            return None
+        file = self.by_module.get(module)
+        return self.export(file, name) if file is not None else None
+
+    # --- calls ----------------------------------------------------------------------------------
+
+    def param_named(self, param: str, name: str) -> bool:
+        return param.lstrip(".").rstrip("?") == name  # `...rest`, `opt?`
+
+    def param_type(self, ctx: Ctx, fn: Symbol, text: str) -> str | None:
+        return self._type(ctx.file, text)
+
+    def lookup(self, ctx: Ctx, name: str) -> Target | None:
+        local = self.local(ctx, name)
+        if local is not NOT_LOCAL:
+            return local
+        return self._global(ctx.file, name)
+
+    def _type(self, file: FileResult, text: str) -> str | None:
+        parts = [p.strip() for p in text.split("|") if p.strip() not in ("undefined", "null")]
+        if len(parts) != 1:
+            return None
+        name = parts[0].split("<", 1)[0].strip()
+        if not name.replace(".", "").replace("_", "").replace("$", "").isalnum():
+            return None
+        t = self._path_value(file, name)
+        return t[1] if t is not None and t[0] == SYM and self.index.is_type(t[1]) else None
+
+    def member(self, target: Target, name: str) -> Target | None:
+        if target[0] == SYM and not self.index.is_type(target[1]):
+            # `Server.create = function`, `Server.prototype.listen = ...`: members of a function
+            sid = target[1]
+            if sid not in self.index.file_of:
+                return None
+            module = self.index.file_of[sid].module
+            hit = self.index.local.get(module, {}).get(f"{self.index.local_name[sid]}.{name}")
+            return (SYM, hit) if hit is not None else None
+        return super().member(target, name)
+
+    def returns(self, sym_id: str) -> Target | None:
+        sym = self.index.by_id[sym_id]
+        if not sym.return_type:
+            return None
+        t = self._type(self.index.file_of[sym_id], sym.return_type)
+        return (DECL, t) if t is not None else None
+
+    def direct_imports(self, file: FileResult) -> set[str] | None:
+        found = self._direct.get(file.module)
+        if found is None:
+            found = set()
+            for imp in file.imports:
+                target = self._spec(file, imp.module)
+                if isinstance(target, FileResult):
+                    found.add(target.module)
+            self._direct[file.module] = found
+        return found
+
+    def import_targets(self, file: FileResult) -> list[tuple[int, str]]:
+        out: list[tuple[int, str]] = []
+        for imp in file.imports:
+            if imp.name == "*":
+                continue
+            t = self._import(file, imp) if imp.name or imp.alias else None
+            if t is not None and t[0] == SYM:
+                out.append((imp.line, t[1]))
+            elif imp.name is None:
+                target = self._spec(file, imp.module)
+                if isinstance(target, FileResult) and target.module in self.index.first_chunk:
+                    out.append((imp.line, self.index.first_chunk[target.module]))
+        return out
+
+
+def _stem(path: str) -> str:
+    for ext in _EXTENSIONS:
+        if path.endswith(ext):
+            return path[: -len(ext)]
+    return path
+
+
+def _monorepo_paths(package: str, sub: str) -> list[str]:
+    if not sub:
+        return [f"{package}/src/index", f"{package}/index"]
+    return [f"{package}/src/{sub}", f"{package}/{sub}"]

@@ -1,0 +1,434 @@
+"""C#, PHP, C, C++, Ruby, Swift: names live in namespaces (or one global space) across files.
+
+Each symbol is known by its qualified name inside its file (``Acme.Orders.OrderService``,
+``app.net.Pool.create``, ``App.Models.User``): the file's namespaces and types, without the
+path. A name is looked up from the caller outwards through its namespaces (``Registry`` inside
+``app::net`` tries ``app.net.Registry``, ``app.Registry``, ``Registry``), then through the file's
+``using``/``use`` imports and aliases. A method defined outside its type (C++ ``Pool::create``, a
+Swift ``extension``) is attached to the type of that name; a Ruby class reopened in several files
+is one type.
+
+The receivers these grammars keep differ: C and C++ keep the whole callee (a bare name is a
+call without receiver, on ``this`` in a method); C# and Swift drop it only on complex receivers;
+PHP and Ruby record a method call with arguments by its name alone, so a bare name there is
+claimed by the caller's class only when no unrelated type defines it (``unique_name``).
+"""
+
+from __future__ import annotations
+
+import posixpath
+
+from codebot.core.model import FileResult, Symbol
+from codebot.graph.resolvers.base import (
+    CLS,
+    DECL,
+    EXACT,
+    EXTERNAL,
+    EXTERNAL_CALL,
+    MOD,
+    NOT_LOCAL,
+    PLAIN,
+    SYM,
+    UNIQUE,
+    UNRESOLVED,
+    Ctx,
+    Dialect,
+    Outcome,
+    Resolver,
+    Target,
+)
+from codebot.graph.resolvers.index import TYPES, strip_duplicate
+
+
+class NamespacedResolver(Resolver):
+    capitalized_types = True
+    name_only = False  # a method call with a receiver may be recorded by its name alone
+    implicit_this = True  # a bare name inside a method may be a method of its type
+    global_functions = False  # free functions are one space across files (C)
+    namespace_sep = "."
+
+    def prepare(self) -> None:
+        index = self.index
+        self.qnames: dict[str, list[str]] = {}  # qualified name in a file -> ids
+        for f in self.files:
+            for s in f.symbols:
+                if s.kind == "chunk":
+                    continue
+                local = index.local_name[s.id]
+                if "#" not in local:
+                    self.qnames.setdefault(local, []).append(s.id)
+        self.canonical: dict[str, str] = {}
+        for ids in self.qnames.values():  # a type defined in pieces (Ruby, C# partial classes)
+            types = [i for i in ids if index.is_type(i)]
+            for t in types[1:]:
+                self.canonical[t] = types[0]
+                for name, mid in index.members.get(t, {}).items():
+                    index.members[types[0]].setdefault(name, mid)
+        self._attach_methods()
+        self.prefixes: set[str] = set()
+        for q in self.qnames:
+            parts = q.split(".")
+            for i in range(1, len(parts)):
+                self.prefixes.add(".".join(parts[:i]))
+        self.prefix_tails = {p.rsplit(".", 1)[-1] for p in self.prefixes}
+        self._usings: dict[str, tuple[dict[str, str], list[str]]] = {}
+        self._global_functions: dict[str, list[str]] = {}
+        self._found: dict[tuple[str, str, str, bool], str | None] = {}
+        for f in self.files:
+            for s in f.symbols:
+                if s.kind in TYPES and s.id not in self.canonical:
+                    self._resolve_bases(s, f)
+
+    def _attach_methods(self) -> None:
+        index = self.index
+        by_name: dict[str, list[str]] = {}
+        for ids in self.qnames.values():
+            for i in ids:
+                if index.is_type(i) and i not in self.canonical:
+                    by_name.setdefault(index.by_id[i].name, []).append(i)
+        for f in self.files:
+            for s in f.symbols:
+                if s.kind != "method" or s.parent is not None or not s.class_name:
+                    continue
+                owner_q = index.local_name[s.id].rsplit(".", 1)[0]
+                owner_q = strip_duplicate(owner_q)
+                types = [i for i in self.qnames.get(owner_q, ()) if index.is_type(i)]
+                if not types:
+                    types = by_name.get(s.class_name, [])
+                    near = [t for t in types if _stem(index.file_of[t].path) == _stem(f.path)]
+                    types = near or types
+                if len(types) >= 1 and len({self.canonical.get(t, t) for t in types}) == 1:
+                    t = self.canonical.get(types[0], types[0])
+                    index.attach(t, s.id)
+                    self.attached[s.id] = t
+
+    def base_type(self, sym: Symbol, file: FileResult, text: str) -> str | None:
+        return self._type_name(file, self._nest(sym), text)
+
+    def _type_name(self, file: FileResult, nest: list[str], text: str) -> str | None:
+        name = text.split("<", 1)[0].split("(", 1)[0].strip().lstrip("\\").lstrip(":")
+        for sep in ("::", "\\"):
+            name = name.replace(sep, ".")
+        for word in ("public ", "private ", "protected ", "virtual "):
+            name = name.replace(word, "")
+        name = name.strip().rstrip("?").rstrip("*").rstrip("&").strip()
+        if not name or not all(p.isidentifier() for p in name.split(".")):
+            return None
+        hit = self._qualified(file, nest, name, types_only=True)
+        return self.canonical.get(hit, hit) if self.index.is_type(hit) else None
+
+    # --- names ----------------------------------------------------------------------------------
+
+    def _nest(self, sym: Symbol) -> list[str]:
+        """The namespaces and types around a symbol (and a type itself), outermost first."""
+        local = strip_duplicate(self.index.local_name[sym.id]).split(".")
+        return local if sym.kind in TYPES else local[:-1]
+
+    def _usings_of(self, file: FileResult) -> tuple[dict[str, str], list[str]]:
+        found = self._usings.get(file.path)
+        if found is None:
+            aliases: dict[str, str] = {}
+            opened: list[str] = []
+            for imp in file.imports:
+                module = imp.module.replace("\\", ".").replace("::", ".").strip(".")
+                if imp.name == "*":
+                    opened.append(module)
+                elif imp.name:
+                    aliases[imp.alias or imp.name] = f"{module}.{imp.name}" if module else imp.name
+                elif imp.alias:
+                    aliases[imp.alias] = module
+            found = (aliases, opened)
+            self._usings[file.path] = found
+        return found
+
+    def _qualified(
+        self, file: FileResult, nest: list[str], name: str, types_only: bool = False
+    ) -> str | None:
+        """A (dotted) name as written at a place: its definition's id, or None."""
+        key = (file.path, ".".join(nest), name, types_only)
+        if key not in self._found:
+            self._found[key] = self._find(file, nest, name, types_only)
+        return self._found[key]
+
+    def _find(self, file: FileResult, nest: list[str], name: str, types_only: bool) -> str | None:
+        first, _, rest = name.partition(".")
+        aliases, opened = self._usings_of(file)
+        candidates = [".".join([*nest[:i], name]) for i in range(len(nest), -1, -1)]
+        if first in aliases:
+            candidates.append(aliases[first] + (f".{rest}" if rest else ""))
+        candidates += [f"{o}.{name}" for o in opened]
+        is_type = self.index.is_type
+        for q in candidates:
+            ids = self.qnames.get(q)
+            if types_only and ids:
+                ids = [i for i in ids if is_type(i)]  # `Pool` in `Pool::create` is no ctor
+            hit = self._pick(ids, file)
+            if hit is not None:
+                return hit
+        return None
+
+    def _pick(self, ids: list[str] | None, file: FileResult) -> str | None:
+        if not ids:
+            return None
+        if len(ids) == 1:
+            return ids[0]
+        same = [i for i in ids if self.index.file_of[i] is file]
+        if len(same) >= 1:
+            return same[0]
+        firsts = {self.canonical.get(i, i) for i in ids}
+        if len(firsts) == 1:
+            return ids[0]
+        stems = {_stem(self.index.file_of[i].path) for i in ids}
+        if len(stems) == 1:  # a header and its implementation
+            impl = [i for i in ids if self.index.by_id[i].kind != "chunk"]
+            return impl[-1]
+        return None
+
+    def param_named(self, param: str, name: str) -> bool:
+        return param.lstrip("$&*") == name.lstrip("$")  # PHP `$x`, `&$x`; C `*p`
+
+    def param_type(self, ctx: Ctx, fn: Symbol, text: str) -> str | None:
+        return self._type_name(ctx.file, self._nest(fn), text)
+
+    def lookup(self, ctx: Ctx, name: str) -> Target | None:
+        local = self.local(ctx, name)
+        if local is not NOT_LOCAL:
+            return local
+        index = self.index
+        cls = ctx.cls
+        while cls is not None:
+            hit = index.find_member(cls, name)[0]
+            if hit is not None and index.is_type(hit):
+                return (SYM, hit)
+            parent = index.by_id[cls].parent
+            cls = parent if index.is_type(parent) else None
+        nest = self._nest(ctx.sym)
+        hit = self._qualified(ctx.file, nest, name)
+        if hit is not None and index.by_id[hit].kind != "method":
+            # (a method is reached through its type: `implicit_member`, or `Type.method`)
+            return (SYM, self.canonical.get(hit, hit))
+        for i in range(len(nest), -1, -1):  # a namespace: `detail::f` inside `fmt`
+            q = ".".join([*nest[:i], name])
+            if q in self.prefixes:
+                return (MOD, q)
+        if name in self.builtins:
+            return EXTERNAL
+        if name[:1].isupper() and not self.index.names.get((self.family, name)):
+            if name not in self.prefix_tails:
+                return EXTERNAL  # a type or namespace defined nowhere here: a library's
+        return None
+
+    def returns(self, sym_id: str) -> Target | None:
+        sym = self.index.by_id[sym_id]
+        if not sym.return_type:
+            return None
+        t = self._type_name(self.index.file_of[sym_id], self._nest(sym), sym.return_type)
+        return (DECL, t) if t is not None else None
+
+    def module_member(self, target: Target, name: str) -> Target | None:
+        q = f"{target[1]}.{name}"
+        ids = self.qnames.get(q)
+        if ids:
+            hit = ids[0] if len({self.canonical.get(i, i) for i in ids}) == 1 else None
+            return (SYM, self.canonical.get(hit, hit)) if hit is not None else None
+        return (MOD, q) if q in self.prefixes else None
+
+    def member(self, target: Target, name: str) -> Target | None:
+        if target[0] == SYM and not self.index.is_type(target[1]):
+            return None
+        if target[0] in (SYM, CLS, DECL) and target[1] in self.canonical:
+            target = (target[0], self.canonical[target[1]])
+        return super().member(target, name)
+
+    def head(self, ctx: Ctx, name: str, how: int, alone: bool) -> Target | Outcome | None:
+        if alone and how == PLAIN and ctx.cls is not None and self.implicit_this:
+            if name not in self.super_names and name not in self.self_names:
+                out = self.implicit_member(ctx, name, self.name_only)
+                if out is not None:
+                    return out
+        return super().head(ctx, name, how, alone)
+
+    def bare_fallback(self, ctx: Ctx, name: str) -> Outcome:
+        if name in self.builtins:
+            return EXTERNAL_CALL
+        ids = self.index.names.get((self.family, name))
+        if not ids:
+            return EXTERNAL_CALL
+        if self.global_functions:  # C: a function of no namespace, defined in another file
+            funcs = self._global_functions.get(name)
+            if funcs is None:
+                local = self.index.local_name
+                funcs = self._global_functions[name] = [
+                    i for i in ids if self.index.by_id[i].kind == "function" and "." not in local[i]
+                ]
+            hit = self._pick(funcs, ctx.file) if funcs else None
+            if hit is not None:
+                return [(hit, EXACT if self._included(ctx.file, hit) else UNIQUE)]
+            return UNRESOLVED  # a bare name in C/C++ is no call on an unknown receiver
+        if self.name_only:
+            return UNRESOLVED  # `x.name(...)`: any receiver; only the caller's class may claim it
+        return self.member_fallback(name, ctx)
+
+    def _included(self, file: FileResult, sid: str) -> bool:
+        target = self.index.file_of[sid]
+        if target is file:
+            return True
+        stem = posixpath.basename(_stem(target.path))
+        return any(posixpath.basename(_stem(i.module)) == stem for i in file.imports)
+
+    def fallback_candidate(self, sid: str) -> bool:
+        return self.index.by_id[sid].kind in ("method", "function")
+
+
+class CSharpResolver(NamespacedResolver):
+    family = "csharp"
+    dialect = Dialect(angle_generics=True, prefixes=("await ", "new "))
+    self_names = frozenset({"this"})
+    super_names = frozenset({"base"})
+    builtins = frozenset(
+        """nameof typeof sizeof default Console Math String Object Exception ArgumentException
+        ArgumentNullException InvalidOperationException NotImplementedException
+        NotSupportedException KeyNotFoundException List Dictionary HashSet Task ValueTask
+        Guid DateTime TimeSpan Convert Enum Array Tuple Activator Environment Path File
+        Directory StringBuilder Interlocked Volatile GC Lazy Func Action""".split()
+    )
+    stop_names = frozenset(
+        """ToString Equals GetHashCode GetType CompareTo Add AddRange Remove Clear Contains
+        ContainsKey TryGetValue Select Where First FirstOrDefault Last Any All Count Sum Max Min
+        OrderBy OrderByDescending ToList ToArray ToDictionary GroupBy Skip Take Dispose
+        DisposeAsync Read Write WriteLine ReadLine Flush Close Get Set Invoke ConfigureAwait
+        GetAwaiter GetResult Wait Append Format Join Split Trim Replace Substring StartsWith
+        EndsWith IndexOf Parse TryParse""".split()
+    )
+
+    def head(self, ctx: Ctx, name: str, how: int, alone: bool) -> Target | Outcome | None:
+        if alone and name == "this" and ctx.cls is not None:
+            ctor = self.constructor(ctx.cls)
+            return [(ctor, EXACT)] if ctor != ctx.sym.id else UNRESOLVED
+        return super().head(ctx, name, how, alone)
+
+
+class PhpResolver(NamespacedResolver):
+    family = "php"
+    name_only = True
+    dialect = Dialect(separators=r"\?->|->|::|\\", ident=r"\$?[A-Za-z_][\w]*")
+    self_names = frozenset({"$this"})
+    class_self_names = frozenset({"self", "static"})
+    super_names = frozenset({"parent"})
+    ctor_names = ("__construct",)
+    ctor_inherited = True
+    builtins = frozenset(
+        """count strlen array_map array_filter array_keys array_values array_merge in_array
+        is_array is_string is_int isset unset empty explode implode sprintf printf str_replace
+        substr trim json_encode json_decode function_exists class_exists method_exists
+        call_user_func call_user_func_array compact extract array_key_exists ucfirst lcfirst
+        strtolower strtoupper preg_match preg_replace var_dump print_r die exit""".split()
+    )
+    stop_names = frozenset(
+        """get set has add remove all first find save delete update create make handle run
+        __construct __toString __get __set __call toArray count map filter each push""".split()
+    )
+
+    def head(self, ctx: Ctx, name: str, how: int, alone: bool) -> Target | Outcome | None:
+        if alone and name in self.class_self_names and ctx.cls is not None:
+            return [(self.constructor(ctx.cls), EXACT)]  # `new static()`
+        return super().head(ctx, name, how, alone)
+
+
+class CResolver(NamespacedResolver):
+    family = "c"
+    global_functions = True
+    dialect = Dialect(separators=r"->|::", angle_generics=True, prefixes=("new ",))
+    self_names = frozenset({"this"})
+    super_names = frozenset()
+    builtins = frozenset(
+        """printf fprintf sprintf snprintf vsnprintf puts putchar fputs fgets fopen fclose fread
+        fwrite fflush fseek ftell malloc calloc realloc free memcpy memmove memset memcmp
+        strlen strcpy strncpy strcat strncat strcmp strncmp strchr strrchr strstr strdup
+        strtol strtoul strtod atoi atol atof abs labs exit abort assert qsort bsearch getenv
+        time clock rand srand isalpha isdigit isspace isalnum isupper islower toupper tolower
+        perror errno va_start va_end va_arg sizeof static_cast dynamic_cast const_cast
+        reinterpret_cast std""".split()
+    )
+    stop_names = frozenset(
+        """size push_back emplace_back pop_back begin end find insert erase clear empty get
+        reset release data c_str at front back count lock unlock name what compare str substr
+        length append push pop first second swap value has_value emplace load store exchange
+        write read close open flush resize reserve capacity""".split()
+    )
+
+    def fallback_candidate(self, sid: str) -> bool:
+        return self.index.by_id[sid].kind == "method"  # `x.f()`, `p->f()`: a method
+
+
+class RubyResolver(NamespacedResolver):
+    family = "ruby"
+    name_only = True
+    dialect = Dialect(separators=r"&\.|::", ident=r"[@$]{0,2}[A-Za-z_]\w*[?!]?", prefixes=())
+    self_names = frozenset({"self"})
+    super_names = frozenset()
+    ctor_names = ("initialize",)
+    ctor_inherited = True
+    builtins = frozenset(
+        """puts print p pp require require_relative raise fail loop lambda proc format sprintf
+        attr_accessor attr_reader attr_writer include extend prepend private protected public
+        module_function define_method instance_variable_get instance_variable_set send
+        public_send respond_to? is_a? kind_of? freeze frozen? dup clone block_given? catch throw
+        Integer Float String Array Hash""".split()
+    )
+    stop_names = frozenset(
+        """each map select reject find detect inject reduce each_with_object each_with_index
+        any? all? none? include? first last size length count empty? nil? to_s to_i to_a to_h
+        to_sym join split strip downcase upcase gsub sub push pop shift unshift merge fetch
+        keys values key? call new save update destroy create find_by where tap then""".split()
+    )
+
+    def head(self, ctx: Ctx, name: str, how: int, alone: bool) -> Target | Outcome | None:
+        if alone and ctx.cls is not None:
+            if name == "super":  # the method of the same name in the next type of the MRO
+                hit = self.index.find_member(ctx.cls, ctx.sym.name, skip=1)
+                if hit[0] is not None:
+                    return [(hit[0], EXACT)]
+                return EXTERNAL_CALL if hit[1] else UNRESOLVED
+            if name == "new":
+                return [(self.constructor(ctx.cls), EXACT)]
+        return super().head(ctx, name, how, alone)
+
+    def member(self, target: Target, name: str) -> Target | None:
+        if name == "new" and target[0] in (SYM, CLS) and self.index.is_type(target[1]):
+            return (SYM, self.constructor(self.canonical.get(target[1], target[1])))
+        return super().member(target, name)
+
+
+class SwiftResolver(NamespacedResolver):
+    family = "swift"
+    dialect = Dialect(angle_generics=True, prefixes=("try ", "try? ", "try! ", "await "))
+    self_names = frozenset({"self"})
+    class_self_names = frozenset({"Self"})
+    super_names = frozenset({"super"})
+    ctor_names = ("init",)
+    builtins = frozenset(
+        """print debugPrint fatalError precondition preconditionFailure assert assertionFailure
+        min max abs stride zip repeatElement type withUnsafePointer withExtendedLifetime
+        String Int Double Float Bool Array Dictionary Set Optional Result Data Date URL UUID
+        DispatchQueue NotificationCenter JSONDecoder JSONEncoder Task""".split()
+    )
+    stop_names = frozenset(
+        """append insert remove removeAll removeFirst removeLast contains first last map
+        filter reduce compactMap flatMap forEach sorted sort joined split count isEmpty index
+        description encode decode resume cancel async sync""".split()
+    )
+
+
+def _stem(path: str) -> str:
+    return posixpath.splitext(path)[0]
+
+
+__all__ = [
+    "CResolver",
+    "CSharpResolver",
+    "NamespacedResolver",
+    "PhpResolver",
+    "RubyResolver",
+    "SwiftResolver",
+]

@@ -1,0 +1,289 @@
+"""Rust: ``use`` paths through the crate's module tree, ``impl`` methods, ``Self::``.
+
+A crate is rooted at the nearest ``src`` directory above a file (``lib.rs``/``main.rs`` are the
+root module, ``a/mod.rs`` and ``a.rs`` are module ``a``); a file outside ``src`` (tests,
+examples) is a crate of its own that may name a package of the repository by its directory
+name. A path (``crate::store::disk::DiskStore``, ``super::model::Item``, ``self::x``) walks the
+file modules, then the inline modules and items inside the last file. Methods of ``impl`` blocks
+are members of their type, and trait methods reach the implementing types' methods; ``self`` is
+an instance of the impl's type and ``Self`` the type.
+"""
+
+from __future__ import annotations
+
+import posixpath
+
+from codebot.core.model import FileResult, Import, Symbol
+from codebot.graph.resolvers.base import (
+    DECL,
+    EXTERNAL,
+    MOD,
+    NOT_LOCAL,
+    SYM,
+    Ctx,
+    Dialect,
+    Resolver,
+    Target,
+)
+from codebot.graph.resolvers.index import TYPES, strip_duplicate
+
+_BUILTINS = frozenset(
+    """Some None Ok Err Box Vec String Option Result HashMap HashSet BTreeMap BTreeSet VecDeque
+    Rc Arc Weak RefCell Cell Mutex RwLock Default Clone From Into TryFrom TryInto Iterator
+    IntoIterator ToString ToOwned AsRef AsMut Debug Display PhantomData Duration Instant drop
+    std core alloc u8 u16 u32 u64 u128 usize i8 i16 i32 i64 i128 isize f32 f64 bool char str
+    format panic todo unimplemented unreachable assert assert_eq vec""".split()
+)
+_STOP = frozenset(
+    """new clone into from unwrap unwrap_or unwrap_or_else unwrap_or_default expect map
+    map_err and_then or_else ok_or ok_or_else ok err is_some is_none is_ok is_err iter
+    iter_mut into_iter collect push pop insert remove get get_mut len is_empty as_ref as_mut
+    as_str as_slice to_string to_owned to_vec borrow borrow_mut lock read write send recv
+    poll next fmt default eq ne cmp partial_cmp hash contains extend take replace split join
+    trim parse with_capacity capacity clear drain filter find any all count sum min max rev
+    chain zip enumerate skip fold flat_map for_each cloned copied entry or_insert
+    or_insert_with keys values spawn await""".split()
+)
+
+
+class RustResolver(Resolver):
+    capitalized_types = True
+    family = "rust"
+    dialect = Dialect(separators=r"::", angle_generics=True, prefixes=("await ",))
+    self_names = frozenset({"self"})
+    class_self_names = frozenset({"Self"})
+    super_names = frozenset()
+    stop_names = _STOP
+    builtins = _BUILTINS
+
+    def prepare(self) -> None:
+        index = self.index
+        self.mods: dict[tuple[str, tuple[str, ...]], FileResult] = {}
+        self.place: dict[str, tuple[str, tuple[str, ...]]] = {}  # file module -> (root, path)
+        self.crates: dict[str, str] = {}  # crate name -> root directory
+        for f in self.files:
+            root, path = _module_path(f.path)
+            self.mods.setdefault((root, path), f)
+            self.place[f.module] = (root, path)
+            if posixpath.basename(root) == "src":
+                package = posixpath.basename(posixpath.dirname(root))
+                if package:
+                    self.crates.setdefault(package.replace("-", "_"), root)
+        self.inline: dict[str, set[str]] = {}  # file module -> qualified prefixes inside it
+        for f in self.files:
+            prefixes: set[str] = set()
+            for local in index.local.get(f.module, {}):
+                parts = local.split(".")
+                for i in range(1, len(parts)):
+                    prefixes.add(".".join(parts[:i]))
+            self.inline[f.module] = prefixes
+        self._attach()
+        self._scopes: dict[str, tuple[dict[str, object], list[Import]]] = {}
+        self._resolving: set[tuple[str, str, int]] = set()
+        for f in self.files:
+            for s in f.symbols:
+                if s.kind in TYPES:
+                    self._resolve_bases(s, f)
+
+    def _attach(self) -> None:
+        index = self.index
+        by_crate: dict[tuple[str, str], list[str]] = {}
+        for f in self.files:
+            root = self.place[f.module][0]
+            for s in f.symbols:
+                if s.kind in TYPES:
+                    by_crate.setdefault((root, s.name), []).append(s.id)
+        for f in self.files:
+            local = index.local.get(f.module, {})
+            for s in f.symbols:
+                if s.kind != "method" or s.parent is not None or not s.class_name:
+                    continue
+                owner = strip_duplicate(index.local_name[s.id]).rsplit(".", 1)[0]
+                t = local.get(owner)
+                if not index.is_type(t):
+                    found = by_crate.get((self.place[f.module][0], s.class_name), [])
+                    t = found[0] if len(found) == 1 else None
+                if t is not None:
+                    index.attach(t, s.id)
+                    self.attached[s.id] = t
+
+    def base_type(self, sym: Symbol, file: FileResult, text: str) -> str | None:
+        return self._type(file, text)
+
+    def _type(self, file: FileResult, text: str) -> str | None:
+        t = text.strip()
+        for word in ("&mut ", "&", "mut ", "dyn ", "impl ", "'static "):
+            t = t.replace(word, "")
+        t = t.split("<", 1)[0].strip()
+        if t in ("Self", "self"):
+            return None
+        segs = t.split("::")
+        if not all(s.isidentifier() for s in segs):
+            return None
+        target = self._path(file, segs)
+        return (
+            target[1]
+            if target is not None and target[0] == SYM and self.index.is_type(target[1])
+            else None
+        )
+
+    # --- paths ----------------------------------------------------------------------------------
+
+    def _scope(self, file: FileResult) -> tuple[dict[str, object], list[Import]]:
+        found = self._scopes.get(file.module)
+        if found is None:
+            names: dict[str, object] = {}
+            globs: list[Import] = []
+            for imp in file.imports:
+                if imp.name == "*":
+                    globs.append(imp)
+                else:
+                    key = imp.alias or imp.name or imp.module.split("::")[-1]
+                    names[key] = imp
+            found = (names, globs)
+            self._scopes[file.module] = found
+        return found
+
+    def _path(
+        self, file: FileResult, segs: list[str], nest: list[str] | None = None
+    ) -> Target | None:
+        """A path as written in a file (``crate::a::B``, ``B::new``, ``helper``) -> a target."""
+        root, path = self.place[file.module]
+        first = segs[0]
+        if first == "crate":
+            target: Target | None = self._module(root, ())
+        elif first == "self":
+            target = (MOD, f"{file.module}\0")
+        elif first == "super":
+            target = self._module(root, path[:-1]) if path else None
+        elif first in self.crates and first not in self._scope(file)[0]:
+            target = self._module(self.crates[first], ())
+        else:
+            target = self._name(file, first, nest or [])
+        for s in segs[1:]:
+            if target is None or target[0] not in (MOD, SYM):
+                return target
+            if s == "super" and target[0] == MOD:
+                module = target[1].split("\0")[0]
+                r, p = self.place.get(module, (root, ()))
+                target = self._module(r, p[:-1])
+                continue
+            target = self.member(target, s)
+        return target
+
+    def _module(self, root: str, path: tuple[str, ...]) -> Target | None:
+        f = self.mods.get((root, path))
+        return (MOD, f"{f.module}\0") if f is not None else None
+
+    def _name(self, file: FileResult, name: str, nest: list[str]) -> Target | None:
+        key = (file.module, name, len(nest))
+        if key in self._resolving or len(self._resolving) > 64:
+            return None  # `use a::*` inside `a`, a cycle or a very long chain of re-exports
+        self._resolving.add(key)
+        try:
+            return self._find_name(file, name, nest)
+        finally:
+            self._resolving.discard(key)
+
+    def _find_name(self, file: FileResult, name: str, nest: list[str]) -> Target | None:
+        local = self.index.local.get(file.module, {})
+        for i in range(len(nest), -1, -1):  # items of the inline modules around, then the file
+            q = ".".join([*nest[:i], name])
+            if q in local:
+                return (SYM, local[q])
+            if q in self.inline.get(file.module, ()):
+                return (MOD, f"{file.module}\0{q}")
+        names, globs = self._scope(file)
+        value = names.get(name)
+        if isinstance(value, Import):
+            names[name] = None
+            value = self._import(file, value)
+            names[name] = value
+        if value is not None:
+            return value  # type: ignore[return-value]
+        root, path = self.place[file.module]
+        child = self._module(root, (*path, name))  # `mod x;` declared here
+        if child is not None:
+            return child
+        for imp in globs:
+            base = self._path(file, imp.module.split("::"))
+            if base is not None and base[0] == MOD:
+                t = self.module_member(base, name)
+                if t is not None:
+                    return t
+        return EXTERNAL if name in _BUILTINS else None
+
+    def _import(self, file: FileResult, imp: Import) -> Target | None:
+        segs = imp.module.split("::") + ([imp.name] if imp.name else [])
+        if segs[0] not in ("crate", "self", "super") and segs[0] not in self.crates:
+            root, path = self.place[file.module]
+            if (
+                self._module(root, (*path, segs[0])) is None
+                and self._module(root, (segs[0],)) is None
+            ):
+                return EXTERNAL  # another crate: a library
+        target = self._path(file, segs)
+        if target is None and segs[0] not in ("crate", "self", "super"):
+            root, _ = self.place[file.module]  # 2015 edition: paths from the crate root
+            target = self._path(file, ["crate", *segs])
+        return target
+
+    def module_member(self, target: Target, name: str) -> Target | None:
+        module, _, prefix = target[1].partition("\0")
+        q = f"{prefix}.{name}" if prefix else name
+        hit = self.index.local.get(module, {}).get(q)
+        if hit is not None:
+            return (SYM, hit)
+        if q in self.inline.get(module, ()):
+            return (MOD, f"{module}\0{q}")
+        if not prefix and module in self.place:
+            root, path = self.place[module]
+            child = self._module(root, (*path, name))
+            if child is not None:
+                return child
+            file = self.index.modules.get(module)
+            if file is not None and name in self._scope(file)[0]:
+                return self._name(file, name, [])  # a `pub use` re-export
+        return None
+
+    # --- calls ----------------------------------------------------------------------------------
+
+    def param_named(self, param: str, name: str) -> bool:
+        return param == name and name != "self"  # `self` is the receiver, resolved elsewhere
+
+    def param_type(self, ctx: Ctx, fn: Symbol, text: str) -> str | None:
+        return self._type(ctx.file, text)
+
+    def lookup(self, ctx: Ctx, name: str) -> Target | None:
+        local = self.local(ctx, name)
+        if local is not NOT_LOCAL:
+            return local
+        nest = self.index.local_name[ctx.sym.id].split(".")[:-1]
+        return self._name(ctx.file, name, nest)
+
+    def returns(self, sym_id: str) -> Target | None:
+        sym = self.index.by_id[sym_id]
+        if not sym.return_type:
+            return None
+        if sym.return_type.strip() == "Self" and sym_id in self.attached:
+            return (DECL, self.attached[sym_id])
+        t = self._type(self.index.file_of[sym_id], sym.return_type)
+        return (DECL, t) if t is not None else None
+
+    def import_targets(self, file: FileResult) -> list[tuple[int, str]]:
+        return []
+
+
+def _module_path(path: str) -> tuple[str, tuple[str, ...]]:
+    """``pkg/src/a/b.rs`` -> (``pkg/src``, (a, b)); ``pkg/src/a/mod.rs`` -> (..., (a,))."""
+    parts = path.split("/")
+    stem = posixpath.splitext(parts[-1])[0]
+    dirs = parts[:-1]
+    idx = max((i for i, d in enumerate(dirs) if d == "src"), default=-1)
+    if idx < 0:
+        return "/".join(dirs), () if stem in ("lib", "main", "mod") else (stem,)
+    root = "/".join(dirs[: idx + 1])
+    rel = dirs[idx + 1 :]
+    if stem in ("mod",) or (not rel and stem in ("lib", "main")):
+        return root, tuple(rel)
+    return root, (*rel, stem)

@@ -1,0 +1,316 @@
+"""Build an index: files -> parse -> embed (through the cache) -> store.
+
+Everything is written into a new generation directory and made current in one step (see
+``store``); an interrupted build leaves the previous index untouched, and what it embedded stays in
+the vector cache, so running it again resumes instead of starting over.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from codebot.core.config import Config
+from codebot.core.model import TYPE_KINDS, FileResult, Symbol, paused_gc
+from codebot.index.store import (
+    KEYS_FILE,
+    FileEntry,
+    Manifest,
+    index_location,
+    lock_for_writing,
+    new_generation_dir,
+    outline_lines,
+    pack_files,
+    pack_symbols,
+    symbol_key,
+    symbol_keys,
+    write_generation,
+)
+from codebot.parse.extract import ParseReport, parse_path
+from codebot.parse.files import Selector, Skipped
+
+__all__ = ["BuildReport", "build_index"]
+
+Progress = Callable[[int, int, str], None]
+_EMBED_CHUNK = 256  # texts handed to an embedder at once (an interrupted build loses one chunk)
+
+
+@dataclass
+class BuildReport:
+    index_dir: Path
+    manifest: Manifest
+    parse: ParseReport
+    seconds: float
+    timings: dict[str, float] = field(default_factory=dict)
+    embedded: int = 0  # vectors computed in this run (the rest came from the cache)
+
+    @property
+    def counts(self) -> dict[str, int]:
+        return self.manifest.counts
+
+
+def indexed_code(f: FileResult, data: bytes) -> list[str]:
+    """The text each symbol of a file is indexed by, in symbol order.
+
+    A type is indexed by its own code: its header, docstring and fields, with each member cut
+    down to its first line. The members are symbols of their own, and a class that repeated all
+    their bodies would outrank the one method a question is about.
+    """
+    lines = data.splitlines(keepends=True)
+    members: dict[str, list[tuple[int, int]]] = {}
+    for s in f.symbols:
+        if s.parent is not None:
+            members.setdefault(s.parent, []).append((s.start_line, s.end_line))
+    out = []
+    for s in f.symbols:
+        kept = lines[s.start_line - 1 : s.end_line]
+        if s.kind in TYPE_KINDS and s.id in members:
+            kept = outline_lines(kept, s.start_line, members[s.id])
+        out.append(b"".join(kept).decode("utf-8", "replace"))
+    return out
+
+
+def build_index(
+    path: str | Path,
+    config: Config,
+    progress: Progress | None = None,
+    embedder=None,
+    wait: float = 0.0,
+) -> BuildReport:
+    """Index ``path`` (a repository, a subdirectory of one, or a plain directory) from scratch.
+
+    In a git repository the index describes the commit HEAD points to, read from git whatever
+    the work tree holds (the work tree's edits are the overlay's business, see ``overlay``);
+    an unborn branch has an empty committed index. ``embedder`` overrides the one the config
+    names (tests inject one to share a loaded model).
+    """
+    root, index_dir, subtree = index_location(path, config)
+    with lock_for_writing(index_dir, wait=wait):
+        return build_locked(path, index_dir, config, progress, embedder)
+
+
+@paused_gc()  # a build makes millions of long-lived objects and no garbage cycles worth chasing
+def build_locked(
+    path: str | Path,
+    index_dir: Path,
+    config: Config,
+    progress: Progress | None,
+    embedder,
+    at: str = "HEAD",
+) -> BuildReport:
+    """:func:`build_index` for a caller that already holds the write lock (an update that
+    finds it must start over); ``at``: the commit to index."""
+    return _build(path, index_dir, config, progress, embedder, at)
+
+
+def _build(
+    path: str | Path,
+    index_dir: Path,
+    config: Config,
+    progress: Progress | None,
+    embedder,
+    at: str,
+) -> BuildReport:
+    from codebot.index.lexical import LexicalWriter
+    from codebot.index.text import embedding_text, lexical_fields
+
+    started = time.perf_counter()
+    timings: dict[str, float] = {}
+    gen = new_generation_dir(index_dir)
+    lexical = LexicalWriter(gen / "lexical")
+    code: list[str] = []  # indexed text of each symbol, by row
+    keys: list[int] = []  # its key (store.symbol_key), hashed once for Tantivy, table and vectors
+
+    def index_file(f: FileResult, data: bytes) -> None:
+        # Runs as each file is parsed: Tantivy indexes it on the other core meanwhile.
+        for s, text in zip(f.symbols, indexed_code(f, data)):
+            keys.append(symbol_key(s.id))
+            lexical.add(keys[-1], s.id, lexical_fields(s, text))
+            code.append(text)
+
+    t = time.perf_counter()
+    report = parse_path(path, config, progress=progress, on_file=index_file, at=at)
+    timings["parse"] = time.perf_counter() - t
+
+    t = time.perf_counter()
+    lexical.close()
+    symbols, key_array = write_tables(gen, report.files, keys)
+    timings["lexical"] = time.perf_counter() - t
+
+    t = time.perf_counter()
+    graph_counts = write_graph(gen, report.files, symbols)
+    timings["graph"] = time.perf_counter() - t
+
+    embedder = embedder_for(config, embedder)
+    embedded = 0
+    if embedder is not None:
+        t = time.perf_counter()
+        texts = [embedding_text(s, text) for s, text in zip(symbols, code)]
+        vectors, embedded = embed_texts(embedder, texts, index_dir / "cache", progress)
+        from codebot.index.vector import build_vectors
+
+        build_vectors(gen / "vectors.usearch", key_array, vectors)
+        timings["embed"] = time.perf_counter() - t
+
+    root, _, subtree = index_location(path, config)
+    manifest = make_manifest(
+        report.commit,
+        subtree,
+        config,
+        embedder,
+        report.files,
+        report.skipped,
+        graph_counts,
+        settings_of(config, report.selector),
+    )
+    manifest = write_generation(index_dir, gen, manifest)
+    return BuildReport(
+        index_dir, manifest, report, time.perf_counter() - started, timings, embedded
+    )
+
+
+def embedder_for(config: Config, embedder=None):
+    """The embedder to use: the one given, else the one the config names (None for "none")."""
+    if embedder is None and config.embedder != "none":
+        from codebot.embed import ProviderOptions, load_embedder
+
+        embedder = load_embedder(config.embedder, options=ProviderOptions.from_config(config))
+    return embedder
+
+
+def settings_of(config: Config, selector: Selector) -> dict[str, Any]:
+    """The settings an index depends on: an update under other settings must rebuild.
+
+    Not the embedder: an update keeps the one the index was built with (its manifest names
+    it), so a keyword-only index stays one; another model takes ``codebot index --embedder``."""
+    return {
+        "max_file_bytes": config.max_file_bytes,
+        "ignore": hashlib.sha256("\n".join(selector.ignore_lines).encode()).hexdigest()[:16],
+        "include_vendor": config.include_vendor,
+        "include_generated": config.include_generated,
+        "chunk_max_chars": config.chunk_max_chars,
+        "chunk_max_lines": config.chunk_max_lines,
+    }
+
+
+def write_tables(gen: Path, files: list[FileResult], keys: list[int] | None = None):
+    """Write the symbol table, the file list and the symbol keys (``keys``: already hashed, by
+    row); returns the symbols and their keys, by row."""
+    import numpy as np
+
+    symbols = [s for f in files for s in f.symbols]
+    (gen / "symbols.msgpack").write_bytes(pack_symbols(symbols))
+    (gen / "files.msgpack").write_bytes(pack_files([FileEntry.of(f) for f in files]))
+    key_array = symbol_keys(s.id for s in symbols) if keys is None else np.array(keys, dtype="<u8")
+    (gen / KEYS_FILE).write_bytes(key_array.tobytes())
+    return symbols, key_array
+
+
+def make_manifest(
+    commit: str | None,
+    subtree: str,
+    config: Config,
+    embedder,
+    files: list[FileResult],
+    skipped: list[Skipped],
+    graph_counts: dict[str, int],
+    settings: dict[str, Any],
+) -> Manifest:
+    symbols = sum(len(f.symbols) for f in files)
+    return Manifest(
+        format_version=0,
+        codebot_version="",
+        generation="",
+        commit=commit,
+        root=subtree,
+        embedder=(
+            # The embedder's own provider string: a fallback to builtin, or a path made absolute.
+            {
+                "provider": getattr(embedder, "provider", config.embedder),
+                **embedder.identity.to_dict(),
+            }
+            if embedder is not None
+            else None
+        ),
+        counts={
+            "files": len(files),
+            "symbols": symbols,
+            "chunks": sum(1 for f in files for s in f.symbols if s.kind == "chunk"),
+            "vectors": symbols if embedder is not None else 0,
+            "skipped": len(skipped),
+            "issues": sum(len(f.issues) for f in files),
+            "lexical_deleted": 0,  # documents deleted but still in Tantivy's statistics
+            **graph_counts,
+        },
+        checksums={},
+        skipped=[
+            {"path": s.path, "reason": s.reason, **({"content": True} if s.content else {})}
+            for s in sorted(skipped, key=lambda s: s.path)
+        ],
+        settings=settings,
+    )
+
+
+def write_graph(
+    gen: Path, files: list[FileResult], symbols: list[Symbol], carry=None
+) -> dict[str, int]:
+    """Resolve the calls, build the graph and its analytics, write ``graph.msgpack``; returns the
+    counts the manifest records. ``carry``: community labels to keep (see analyze)."""
+    from codebot.graph.callgraph import GRAPH_FILE, build_graph
+    from codebot.graph.resolve import resolve
+
+    resolution = resolve(files)
+    graph = build_graph(
+        symbols, resolution.edges, resolution.external, resolution.unresolved, carry=carry
+    )
+    # Call-site counts (an edge merges every call from one symbol to another): for `codebot stats`.
+    graph.meta["call_sites"] = {k: int(v) for k, v in resolution.stats.items()}
+    graph.save(gen / GRAPH_FILE)
+    return {
+        "edges": len(graph),
+        "external_calls": int(graph.external.sum()),
+        "unresolved_calls": int(graph.unresolved.sum()),
+    }
+
+
+def embed_texts(
+    embedder, texts: list[str], cache_dir: Path, progress: Progress | None, compact: bool = True
+):
+    """Vectors for ``texts``: from the cache where it has them, computed (and cached) otherwise.
+
+    ``compact``: ``texts`` are all the index holds, so the cache may drop the other vectors
+    once they outnumber these (an update embeds a few texts and must not)."""
+    import numpy as np
+
+    from codebot.embed.cache import VectorCache, text_key
+
+    cache = VectorCache(cache_dir, embedder.identity)
+    keys = [text_key(t) for t in texts]
+    out = np.zeros((len(texts), embedder.identity.dimension), dtype=np.float32)
+    missing = []
+    for i, key in enumerate(keys):
+        cached = cache.get(key)
+        if cached is None:
+            missing.append(i)
+        else:
+            out[i] = cached
+    try:
+        # In chunks: a hosted provider batches and sends a chunk's requests concurrently; the
+        # built-in model still embeds one text per run inside it (see embed.builtin).
+        for start in range(0, len(missing), _EMBED_CHUNK):
+            chunk = missing[start : start + _EMBED_CHUNK]
+            vectors = embedder.embed_documents([texts[i] for i in chunk])
+            for n, (i, vector) in enumerate(zip(chunk, vectors), start + 1):
+                cache.put(keys[i], vector)
+                out[i] = vector
+                if progress is not None:
+                    progress(n, len(missing), "embedding")
+    finally:
+        cache.flush()  # an interrupted build keeps what it embedded: the next run resumes
+    if compact:
+        cache.compact(set(keys))
+    return out, len(missing)

@@ -1,0 +1,122 @@
+"""The work tree overlay: queries answer for the files as they are on disk, not only as committed.
+
+An agent that just edited a function must find the new version, and never one it deleted. The
+committed index (in the common git dir) describes a commit; the overlay is that index with the
+work tree's differences applied, kept in the work tree's own git dir (each linked worktree has its
+own). Every query checks, cheaply, whether it is still right:
+
+1. ``git status`` (git's index keeps stat data: an unchanged file costs a stat) plus, when HEAD
+   moved past the indexed commit and the hook's update has not caught up yet, the commits between;
+2. the stat (mtime, size) of those paths, against the ones the overlay was made from;
+3. only when they differ: the dirty files are hashed, and those whose content differs from the
+   indexed blob are reparsed into a new overlay generation (the update machinery of ``update``).
+
+A clean work tree costs step 1 and answers from the committed index.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from codebot.core.config import Config
+from codebot.core.errors import StoreError
+from codebot.git.repo import MODE_LINK, Repo
+from codebot.index.store import Index, lock_for_writing, read_manifest
+from codebot.parse.files import Selector, under
+
+__all__ = ["worktree_index", "overlay_dir", "dirty_paths"]
+
+OVERLAY_DIR = "codebot-overlay"
+
+
+def overlay_dir(repo: Repo, config: Config) -> Path:
+    """The overlay of this work tree: in its own git dir (linked worktrees each have one)."""
+    if config.index_dir:
+        return Path(config.index_dir).expanduser().resolve() / "overlay"
+    return repo.gitdir / OVERLAY_DIR
+
+
+def dirty_paths(repo: Repo, index: Index) -> list[str]:
+    """Paths where the work tree may differ from what ``index`` holds."""
+    paths = set(repo.dirty_paths())
+    head = repo.head_commit()
+    if head != index.manifest.commit:  # the update after a commit or checkout is still running
+        for change in repo.diff(index.manifest.commit, head):
+            paths.update(p for p in (change.path, change.old_path) if p)
+    return sorted(p for p in paths if under(p, index.manifest.root))
+
+
+def worktree_index(index: Index, repo: Repo, config: Config, embedder=None) -> Index:
+    """``index`` (committed) as the work tree sees it: itself when the tree is clean, else the
+    overlay, brought up to date first if the files moved since it was made."""
+    paths = dirty_paths(repo, index)
+    if not paths:
+        return index
+    want = {
+        "base": str(index.gen_dir),
+        "files": {p: _stamp(index.root / p) for p in paths},
+    }
+    odir = overlay_dir(repo, config)
+    current = _current(odir, index.root, want)
+    if current is not None:
+        return current
+    with lock_for_writing(odir, wait=120):
+        current = _current(odir, index.root, want)  # another query may have just made it
+        if current is not None:
+            return current
+        changes = _changes(index, paths)
+        if not changes:
+            return index  # touched, or changed and changed back: nothing differs
+        from codebot.index.update import apply_changes
+
+        selector = Selector(index.root, repo, config, index.manifest.commit)
+        report = apply_changes(
+            index, changes, selector, odir, config, embedder, None, index.manifest.commit,
+            overlay=want, transient=True,
+        )  # fmt: skip
+        return Index(odir, index.root, report.manifest)
+
+
+def _current(odir: Path, root: Path, want: dict[str, Any]) -> Index | None:
+    try:
+        manifest = read_manifest(odir)
+    except StoreError:
+        return None
+    return Index(odir, root, manifest) if manifest.overlay == want else None
+
+
+def _stamp(path: Path) -> list[int] | None:
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return None
+    return [st.st_mtime_ns, st.st_size]
+
+
+def _changes(index: Index, paths: list[str]) -> dict[str, tuple[int, None] | None]:
+    """What each dirty path is on disk, leaving out those whose content is what was indexed."""
+    from codebot.parse.extract import blob_id
+
+    blobs = {f.path: f.blob for f in index.files()}
+    known = set(blobs) | {s["path"] for s in index.manifest.skipped}
+    changes: dict[str, tuple[int, None] | None] = {}
+    for path in paths:
+        full = index.root / path
+        if not os.path.lexists(full):
+            if path in known:
+                changes[path] = None
+            continue
+        if full.is_dir() and not full.is_symlink():
+            continue  # a submodule's work tree: not ours to index
+        if full.is_symlink():
+            changes[path] = (MODE_LINK, None)
+            continue
+        try:
+            if blobs.get(path) == blob_id(full.read_bytes()):
+                continue
+        except OSError:
+            pass  # unreadable: classify() will say so
+        changes[path] = (0, None)
+    return changes

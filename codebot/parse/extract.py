@@ -1,0 +1,444 @@
+"""Parse one file into symbols: definitions from a tree-sitter query, the rest as chunks.
+
+One query run per file does the heavy lifting in C; Python then makes a single sweep over the
+captures in document order, keeping a stack of open definitions to derive nesting, ids and the
+owner of each call. Code outside any definition becomes chunks (cAST style: split oversized nodes
+at their children, merge small neighbours), and a file without a grammar becomes line chunks, so
+nothing in a file is unsearchable.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from bisect import bisect_left
+from collections.abc import Callable
+from dataclasses import dataclass
+from operator import attrgetter, itemgetter
+
+import numpy as np
+from tree_sitter import Node, QueryCursor
+
+from codebot.core.config import Config
+from codebot.core.model import (
+    FUNCTION_KINDS,
+    TYPE_KINDS,
+    Call,
+    FileResult,
+    ParseIssue,
+    Symbol,
+    paused_gc,
+)
+from codebot.git.repo import Repo
+from codebot.languages import get_spec
+from codebot.languages.base import LanguageSpec, squash
+from codebot.parse.chunks import ChunkLimits, content_hash, end_line, line_chunks, module_chunks
+from codebot.parse.files import (
+    Selection,
+    Selector,
+    Skipped,
+    SourceFile,
+    content_skip_reason,
+    select_files,
+)
+
+__all__ = ["ParseReport", "module_id", "parse_path", "parse_source"]
+
+_MAX_CALL_TEXT = 120
+_MAX_ERRORS_REPORTED = 5
+_DEFAULT_LIMITS = ChunkLimits()
+
+
+def blob_id(data: bytes) -> str:
+    """The git blob id of these bytes: equal to the committed blob when the file is unchanged."""
+    return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
+
+
+def module_id(path: str) -> str:
+    """The id prefix of a file: its path without extension, with dots for separators.
+
+    ``pkg/mod.py`` -> ``pkg.mod``; a Python package's ``__init__.py`` is the package itself.
+    """
+    stem, _ = os.path.splitext(path.replace("\\", "/"))
+    parts = [p for p in stem.split("/") if p and p != "."]
+    if len(parts) > 1 and parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def parse_source(
+    path: str,
+    data: bytes,
+    language: str,
+    role: str = "source",
+    limits: ChunkLimits = _DEFAULT_LIMITS,
+    module: str | None = None,
+) -> FileResult:
+    """Extract the symbols, imports and chunks of one file's bytes. Never raises on bad input."""
+    module = module if module is not None else module_id(path)
+    result = FileResult(path, language, role, module, content_hash=blob_id(data))
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    try:
+        if not data.isascii():  # the common case needs no decoding to know it is valid
+            data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        reason = f"invalid UTF-8 at byte {exc.start}; read with replacement characters"
+        result.issues.append(ParseIssue(path, reason))
+    spec = get_spec(language)
+    if spec is None:
+        result.symbols = line_chunks(path, data, language, role, module, limits)
+        return result
+    # Compile the query here, outside the guard below: a query that does not fit its grammar is
+    # codebot's bug (QueryError is a ValueError) and must fail loudly, not turn every file of
+    # the language into line chunks with a per-file note.
+    spec.query  # noqa: B018
+    try:
+        _extract(spec, path, data, role, module, limits, result)
+    except (RecursionError, ValueError, RuntimeError) as exc:  # a grammar or nesting limit
+        reason = f"parser failed ({exc.__class__.__name__}: {exc}); indexed as line chunks"
+        result.issues.append(ParseIssue(path, reason))
+        result.symbols = line_chunks(path, data, language, role, module, limits)
+        result.imports = []
+    return result
+
+
+# --- definitions ----------------------------------------------------------------------------------
+
+
+class _KindOf(dict):
+    """``definition.class`` -> ``class``; a scope capture -> None."""
+
+    def __missing__(self, cap: str) -> str | None:
+        kind = None if cap.startswith("scope.") else cap.split(".", 1)[1]
+        self[cap] = kind
+        return kind
+
+
+_KIND = _KindOf()
+
+
+def _decode(b: bytes) -> str:
+    return b.decode("utf-8", "replace")
+
+
+def _line(node: Node) -> int:
+    return node.start_point[0] + 1
+
+
+def _extract(
+    spec: LanguageSpec,
+    path: str,
+    data: bytes,
+    role: str,
+    module: str,
+    limits: ChunkLimits,
+    result: FileResult,
+) -> None:
+    tree = spec.parser().parse(data)
+    root = tree.root_node
+    if root.has_error:
+        result.issues.extend(_syntax_errors(spec, path, root))
+
+    # One pass of the query. `captures` (lists of nodes in document order) costs half of what
+    # `matches` (a dict per match) does on call-heavy code. Captures come unordered, so they
+    # are sorted, and a definition is paired with its name by position: the first unused @name
+    # inside it (see languages/__init__).
+    caps = QueryCursor(spec.query).captures(root)
+    for node in sorted(caps.get("import", ()), key=_start_byte):
+        result.imports.extend(spec.imports(node))
+    found: list[tuple[int, int, int, str, Node]] = []  # start, -end, capture order, capture, node
+    rank = spec.capture_rank
+    for cap, nodes in caps.items():
+        if cap.startswith(("definition.", "scope.")):
+            found.extend((n.start_byte, -n.end_byte, rank[cap], cap, n) for n in nodes)
+    found.sort(key=_position)
+    names = sorted(caps.get("name", ()), key=_start_byte)
+    name_starts = [n.start_byte for n in names]
+    used = [False] * len(names)
+    defs: list[tuple] = []  # (outer start, -outer end, order, capture, node, name, outer node)
+    last_key = None
+    for start, neg_end, _, cap, node in found:
+        if (start, neg_end) == last_key:
+            continue  # the same node under two captures: the one earlier in the query wins
+        last_key = (start, neg_end)
+        i = _name_of(node, names, name_starts, used, start, -neg_end)
+        if i is None:
+            continue
+        used[i] = True
+        outer = spec.outer(node)
+        defs.append((outer.start_byte, -outer.end_byte, len(defs), cap, node, names[i], outer))
+    defs.sort(key=_position)  # outer before inner
+    call_nodes = caps.get("call", [])
+    # `@call.expr`: a whole call whose callee text has no node of its own (Java's
+    # `this.repo.save(x)` has `this.repo` and `save` as siblings): record from its start.
+    receivers = {(n.start_byte, n.end_byte) for n in caps.get("call.expr", ())}
+
+    symbols: list[Symbol] = []
+    spans: list[tuple[int, int]] = []  # byte span of each symbol, in symbol order
+    # Open definitions and scopes: (end byte, id, name, is a type, id of the nearest symbol).
+    stack: list[tuple[int, str, str, bool, str | None]] = []
+    ids: dict[str, int] = {}
+    language = spec.name
+    for start, neg_end, _, cap, node, name_node, outer in defs:
+        end = -neg_end
+        while stack and stack[-1][0] <= start:
+            stack.pop()
+        kind = _KIND[cap]
+        owner, name = spec.owner(node, _decode(name_node.text))
+        if stack:
+            prefix, parent_name, parent_is_type, parent_symbol = stack[-1][1:]
+        else:
+            prefix, parent_name, parent_is_type, parent_symbol = module, None, False, None
+        for part in owner:
+            prefix = f"{prefix}.{part}" if prefix else part
+        qualified = f"{prefix}.{name}" if prefix else name
+        if kind is None:  # a scope: nests ids, makes no symbol
+            stack.append((end, qualified, name, cap == "scope.type", parent_symbol))
+            continue
+        class_name = owner[-1] if owner else parent_name if parent_is_type else None
+        if kind == "function" and class_name is not None:
+            kind = "method"
+        n = ids.get(qualified, 0) + 1
+        ids[qualified] = n
+        sym_id = qualified if n == 1 else f"{qualified}#{n}"
+        is_function = kind in FUNCTION_KINDS
+        is_type = kind in TYPE_KINDS
+        symbols.append(
+            Symbol(
+                id=sym_id,
+                name=name,
+                kind=kind,
+                language=language,
+                path=path,
+                start_line=outer.start_point[0] + 1,
+                end_line=end_line(outer),
+                role=role,
+                class_name=class_name,
+                parent=parent_symbol,
+                signature=squash(_decode(data[start : spec.signature_end(node)])),
+                parameters=spec.parameters(node) if is_function else (),
+                decorators=tuple(spec.decorators(node)),
+                return_type=spec.return_type(node) if is_function else None,
+                docstring=spec.docstring(node),
+                bases=tuple(spec.bases(node)) if is_type else (),
+                content_hash=content_hash(data[start:end]),
+            )
+        )
+        spans.append((start, end))
+        stack.append((end, sym_id, name, is_type, sym_id))
+
+    for sym, found_calls in zip(symbols, _assign_calls(call_nodes, spans, data, receivers)):
+        if found_calls:  # frozen, but still ours: setting the field beats rebuilding the symbol
+            object.__setattr__(sym, "calls", found_calls)
+    result.symbols = symbols
+    top_spans = [(*spans[i], sym.docstring) for i, sym in enumerate(symbols) if sym.parent is None]
+    result.symbols += module_chunks(path, data, spec.name, role, module, root, top_spans, limits)
+
+
+def _name_of(
+    node: Node, names: list[Node], starts: list[int], used: list[bool], start: int, end: int
+) -> int | None:
+    """Index of the definition's name among the @name captures: a direct child if one of the
+    first unused names inside it is (a decorator or nested type may come first), else the first.
+    An empty or missing name (error recovery) gives no symbol."""
+    first = None
+    i = bisect_left(starts, start)
+    looked = 0
+    while i < len(names) and names[i].start_byte < end and looked < 4:
+        if not used[i]:
+            looked += 1
+            if first is None:
+                first = i
+            if names[i].parent == node:
+                first = i
+                break
+        i += 1
+    if (
+        first is None
+        or names[first].end_byte > end
+        or names[first].end_byte == names[first].start_byte
+    ):
+        return None
+    return first
+
+
+def _assign_calls(
+    call_nodes: list[Node],
+    spans: list[tuple[int, int]],
+    data: bytes,
+    receivers: set[tuple[int, int]],
+) -> list[tuple[Call, ...]]:
+    """Give each call to the innermost symbol around it; calls outside every symbol are dropped.
+
+    Calls are ordered by start, outer first on a tie (`a.get` and `a.get(k).map` start at one
+    byte and come from the query in no fixed order). Hot loop: one pass, locals only.
+    """
+    found: list[list[Call]] = [[] for _ in spans]
+    starts = list(map(_start_byte, call_nodes))
+    ends = list(map(_end_byte, call_nodes))
+    # One integer key per call, sorted in C: start ascending, then end descending.
+    order = sorted(range(len(call_nodes)), key=list(map(_order_key, starts, ends)).__getitem__)
+    # Lines of all calls at once: count the newlines before each start, in numpy.
+    newlines = np.flatnonzero(np.frombuffer(data, dtype=np.uint8) == 10)
+    lines = (np.searchsorted(newlines, np.array(starts, dtype=np.int64)) + 1).tolist()
+    stack: list[tuple[int, int]] = []  # (end, symbol index)
+    n_spans = len(spans)
+    j = 0
+    next_start = spans[0][0] if spans else _NEVER
+    for i in order:
+        s = starts[i]
+        while next_start <= s:
+            while stack and stack[-1][0] <= next_start:
+                stack.pop()
+            stack.append((spans[j][1], j))
+            j += 1
+            next_start = spans[j][0] if j < n_spans else _NEVER
+        while stack and stack[-1][0] <= s:
+            stack.pop()
+        if stack:
+            start = s
+            if receivers:
+                parent = call_nodes[i].parent
+                if parent is not None and (parent.start_byte, parent.end_byte) in receivers:
+                    start = parent.start_byte
+            raw = data[start : ends[i]].decode("utf-8", "replace")
+            if len(raw) > _MAX_CALL_TEXT or "\n" in raw or "  " in raw:
+                raw = squash(raw, _MAX_CALL_TEXT)
+            found[stack[-1][1]].append(Call(raw, lines[i]))
+    return [tuple(c) for c in found]
+
+
+_NEVER = float("inf")
+
+
+def _order_key(start: int, end: int) -> int:
+    return (start << 32) - end
+
+
+_start_byte = attrgetter("start_byte")
+_end_byte = attrgetter("end_byte")
+_position = itemgetter(0, 1, 2)
+
+
+def _syntax_errors(spec: LanguageSpec, path: str, root: Node) -> list[ParseIssue]:
+    issues: list[ParseIssue] = []
+    stack = [root]
+    while stack and len(issues) < _MAX_ERRORS_REPORTED:
+        node = stack.pop()
+        if node.is_error or node.is_missing:
+            what = f"missing {node.type}" if node.is_missing else "syntax error"
+            where = f"lines {_line(node)}-{end_line(node)}"
+            issues.append(ParseIssue(path, f"{what} ({where})", _line(node)))
+        elif node.has_error:
+            stack.extend(reversed(node.children))
+    return issues
+
+
+# --- many files -----------------------------------------------------------------------------------
+
+
+@dataclass
+class ParseReport:
+    """What a run over a tree found: parsed files, skipped files, and problems worth reporting."""
+
+    root: str
+    files: list[FileResult]
+    skipped: list[Skipped]
+    repo: Repo | None = None
+    commit: str | None = None  # the commit the files were read from; None: the work tree
+    selector: Selector | None = None  # the rules that picked the files (an update reuses them)
+
+    @property
+    def issues(self) -> list[ParseIssue]:
+        return [issue for f in self.files for issue in f.issues]
+
+    def to_dict(self) -> dict:
+        return {
+            "root": self.root,
+            "counts": self.counts(),
+            "files": [f.to_dict() for f in self.files],
+            "skipped": [{"path": s.path, "reason": s.reason} for s in self.skipped],
+        }
+
+    def counts(self) -> dict[str, int]:
+        symbols = [s for f in self.files for s in f.symbols]
+        return {
+            "files": len(self.files),
+            "symbols": len(symbols),
+            "chunks": sum(1 for s in symbols if s.kind == "chunk"),
+            "skipped": len(self.skipped),
+            "issues": len(self.issues),
+        }
+
+
+@paused_gc()
+def parse_path(
+    path: str | os.PathLike,
+    config: Config,
+    progress: Callable[[int, int, str], None] | None = None,
+    on_file: Callable[[FileResult, bytes], None] | None = None,
+    at: str | None = None,
+) -> ParseReport:
+    """Parse every file :func:`~codebot.parse.files.select_files` picks under ``path`` (in the work
+    tree, or in commit ``at``).
+
+    A file that cannot be read or is not text is skipped with its reason; a file that parses
+    badly keeps what could be extracted and carries the problem in its ``issues``. ``on_file``
+    sees each parsed file with its bytes as soon as it is done (the indexer streams them on).
+    """
+    return _parse_selection(select_files(path, config, at), config, progress, on_file)
+
+
+def _parse_selection(
+    selection: Selection,
+    config: Config,
+    progress: Callable[[int, int, str], None] | None,
+    on_file: Callable[[FileResult, bytes], None] | None,
+) -> ParseReport:
+    limits = ChunkLimits(config.chunk_max_chars, config.chunk_max_lines)
+    results: list[FileResult] = []
+    skipped = list(selection.skipped)
+    modules = module_ids([f.path for f in selection.files])
+    total = len(selection.files)
+    for n, source in enumerate(selection.files, 1):
+        if progress is not None:
+            progress(n, total, source.path)
+        result, data = parse_file(selection.selector, source, config, modules[source.path], limits)
+        if isinstance(result, Skipped):
+            skipped.append(result)
+            continue
+        results.append(result)
+        if on_file is not None:
+            on_file(result, data)
+    skipped.sort(key=lambda s: s.path)
+    return ParseReport(
+        str(selection.root), results, skipped, selection.repo, selection.commit, selection.selector
+    )
+
+
+def parse_file(
+    selector: Selector, source: SourceFile, config: Config, module: str, limits: ChunkLimits
+) -> tuple[FileResult | Skipped, bytes]:
+    """Read and parse one selected file; a file that cannot be read or is not text comes back
+    as Skipped with the reason."""
+    try:
+        data = selector.read(source)
+    except OSError as exc:
+        return Skipped(source.path, f"cannot read: {exc.strerror or exc}", True), b""
+    reason = content_skip_reason(data, config)
+    if reason is not None:
+        return Skipped(source.path, reason, True), data
+    return parse_source(source.path, data, source.language, source.role, limits, module), data
+
+
+def module_ids(paths: list[str]) -> dict[str, str]:
+    """Module ids for all paths, unique: a clash (``a.js`` and ``a.ts``) keeps the extension."""
+    ids = {p: module_id(p) for p in paths}
+    seen: dict[str, int] = {}
+    for mid in ids.values():
+        seen[mid] = seen.get(mid, 0) + 1
+    for p, mid in ids.items():
+        if seen[mid] > 1:
+            ids[p] = f"{mid}.{os.path.splitext(p)[1].lstrip('.')}" if "." in p else mid
+    return ids

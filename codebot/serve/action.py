@@ -1,0 +1,200 @@
+"""The GitHub Action's two jobs (``action/action.yml`` runs them as ``codebot action ...``).
+
+``publish`` (on push to the default branch): pull the nearest published index, bring it to the
+pushed commit, publish it. ``pr`` (on pull_request): get an index (pull, or build), run
+``impact`` on base..head, write the report to the job summary and the step outputs, and keep one
+comment on the pull request up to date: created once, then edited in place (a hidden marker finds
+it). A pull request from a fork gets a read-only token: the job still succeeds, writes the
+summary, and says why no comment was posted.
+
+Everything comes from the environment GitHub sets, read by the CLI into :class:`ActionEnv` (the
+library never reads the environment itself).
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from codebot.core.config import Config
+from codebot.core.errors import CodebotError
+
+__all__ = ["ActionEnv", "MARKER", "pr_context", "publish_index"]
+
+MARKER = "<!-- codebot-impact -->"
+
+
+@dataclass
+class ActionEnv:
+    event_name: str
+    event: dict[str, Any]
+    repository: str  # owner/repo
+    api_url: str
+    server_url: str
+    sha: str
+    token: str | None = None
+    summary: Path | None = None  # GITHUB_STEP_SUMMARY
+    output: Path | None = None  # GITHUB_OUTPUT
+    notes: list[str] = field(default_factory=list)
+
+    @classmethod
+    def from_environ(cls, env: Mapping[str, str]) -> ActionEnv:
+        missing = [k for k in ("GITHUB_REPOSITORY", "GITHUB_SHA") if not env.get(k)]
+        if missing:
+            raise CodebotError(
+                f"{', '.join(missing)} not set: `codebot action` runs inside GitHub Actions "
+                "(run `codebot impact` or `codebot publish` locally instead)"
+            )
+        event: dict[str, Any] = {}
+        if env.get("GITHUB_EVENT_PATH"):
+            try:
+                event = json.loads(Path(env["GITHUB_EVENT_PATH"]).read_text())
+            except (OSError, ValueError) as exc:
+                raise CodebotError(f"{env['GITHUB_EVENT_PATH']}: unreadable event: {exc}") from exc
+        return cls(
+            event_name=env.get("GITHUB_EVENT_NAME", ""),
+            event=event,
+            repository=env["GITHUB_REPOSITORY"],
+            api_url=env.get("GITHUB_API_URL", "https://api.github.com"),
+            server_url=env.get("GITHUB_SERVER_URL", "https://github.com"),
+            sha=env["GITHUB_SHA"],
+            token=env.get("GITHUB_TOKEN") or env.get("GH_TOKEN") or None,
+            summary=Path(env["GITHUB_STEP_SUMMARY"]) if env.get("GITHUB_STEP_SUMMARY") else None,
+            output=Path(env["GITHUB_OUTPUT"]) if env.get("GITHUB_OUTPUT") else None,
+        )
+
+    def configure(self, config: Config) -> Config:
+        """The config with this run's GitHub API (GitHub Enterprise Server has its own)."""
+        return replace(config, github_api_url=self.api_url)
+
+    def github(self):
+        from codebot.share.github import GitHub
+
+        owner, repo = self.repository.split("/", 1)
+        return GitHub(owner, repo, self.api_url, self.token)
+
+    def write_summary(self, text: str) -> None:
+        if self.summary is not None:
+            with open(self.summary, "a", encoding="utf-8") as f:
+                f.write(text.rstrip("\n") + "\n")
+
+    def set_output(self, name: str, value: str) -> None:
+        """A step output; multi-line values use a delimiter no line of the value can be."""
+        if self.output is None:
+            return
+        delimiter = f"codebot_{secrets.token_hex(8)}"
+        with open(self.output, "a", encoding="utf-8") as f:
+            f.write(f"{name}<<{delimiter}\n{value}\n{delimiter}\n")
+
+
+def _prepare_index(path: str | Path, config: Config, env: ActionEnv, commit: str) -> str:
+    """Bring the index to ``commit``: from the nearest published artifact when a store is
+    configured, else built here. Returns what happened, for the summary."""
+    from codebot.index.update import update_index
+
+    note = ""
+    if config.artifacts:
+        from codebot.share.remote import RemoteError
+        from codebot.share.sync import ArtifactError, pull
+
+        try:
+            pulled = pull(path, config, token=env.token, update=False)
+            note = f"pulled {pulled.asset} from {pulled.source}; " if pulled.asset else ""
+        except (ArtifactError, RemoteError) as exc:
+            note = f"no artifact pulled ({exc}); "
+    report = update_index(path, config, to=commit)
+    return f"{note}index {report.action} at {commit[:12]}"
+
+
+def pr_context(
+    path: str | Path, config: Config, env: ActionEnv, depth: int = 3, comment: bool = True
+) -> dict[str, Any]:
+    """The pull request job; returns what it did (``comment``: created, updated or skipped)."""
+    from codebot.parse.files import locate
+    from codebot.query.impact import impact, impact_markdown
+
+    config = env.configure(config)
+    pr = env.event.get("pull_request")
+    if not pr:
+        raise CodebotError(
+            f"`codebot action pr` needs a pull_request event, not {env.event_name or 'none'!r}"
+        )
+    base, head, number = pr["base"]["sha"], pr["head"]["sha"], int(pr["number"])
+    _, repo, _ = locate(path)
+    if repo is None:
+        raise CodebotError(f"{path}: not a git checkout (add actions/checkout before codebot)")
+    for sha, end in ((base, "base"), (head, "head")):
+        if not repo.has_commit(sha):
+            raise CodebotError(
+                f"the {end} commit {sha[:12]} is not in the checkout: use actions/checkout "
+                "with fetch-depth: 0"
+            )
+    prepared = _prepare_index(path, config, env, base)
+    doc = impact(path, config, base, head, depth)
+    link = f"{env.server_url.rstrip('/')}/{env.repository}/blob/{head}"
+    body = impact_markdown(doc, link, marker=MARKER)
+    result: dict[str, Any] = {"base": base, "head": head, "index": prepared}
+    result["comment"], result["reason"] = (
+        _comment(env, number, body, pr) if comment else ("skipped", "comment: false")
+    )
+    footer = f"\n_{prepared}; comment {result['comment']}"
+    footer += f": {result['reason']}_" if result["reason"] else "_"
+    env.write_summary(body + footer)
+    env.set_output("report", body)
+    if env.summary is not None:  # the JSON beside the summary, for later steps
+        report_path = env.summary.parent / "codebot-impact.json"
+        report_path.write_text(json.dumps(doc, indent=1))
+        env.set_output("report-json", str(report_path))
+    result["impact"] = doc["summary"]
+    return result
+
+
+def _comment(env: ActionEnv, number: int, body: str, pr: dict[str, Any]) -> tuple[str, str]:
+    """Create or edit the one codebot comment; (what happened, why it was skipped)."""
+    from codebot.share.remote import RemoteError
+
+    head_repo = (pr["head"].get("repo") or {}).get("full_name")
+    if head_repo != pr["base"]["repo"]["full_name"]:
+        return "skipped", (
+            "the pull request comes from a fork, whose token is read-only; the report is in "
+            "this job's summary"
+        )
+    if not env.token:
+        return "skipped", "no token: pass github-token (pull-requests: write) to the action"
+    github = env.github()
+    try:
+        ours = next((c for c in github.comments(number) if MARKER in (c.get("body") or "")), None)
+        if ours is None:
+            github.create_comment(number, body)
+            return "created", ""
+        github.update_comment(ours["id"], body)
+        return "updated", ""
+    except RemoteError as exc:
+        if "HTTP 403" in str(exc) or "HTTP 404" in str(exc):
+            return "skipped", f"the token may not comment ({exc})"
+        raise
+    finally:
+        github.close()
+
+
+def publish_index(
+    path: str | Path, config: Config, env: ActionEnv, target: str | None = None
+) -> dict[str, Any]:
+    """The push job: the index of the pushed commit, published to ``target`` (default: the
+    ``artifacts`` setting, else this repository's GitHub Releases)."""
+    from codebot.share.sync import publish
+
+    config = env.configure(config)
+    target = target or config.artifacts or "github"
+    prepared = _prepare_index(path, config, env, env.sha)
+    report = publish(path, config, target, token=env.token)
+    env.write_summary(
+        f"codebot: {prepared}; published {report.artifact.get('asset', '')} to {report.target}"
+        + (f" (pruned {len(report.pruned)} old artifacts)" if report.pruned else "")
+    )
+    env.set_output("artifact", report.location)
+    return {"index": prepared, **report.to_dict()}

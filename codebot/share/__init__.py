@@ -1,0 +1,1 @@
+"""share layer."""

@@ -1,0 +1,538 @@
+"""Index artifacts: an index built once (in CI) carried to every clone, which catches up to HEAD
+with an incremental update instead of embedding everything again (issue 7).
+
+An artifact is one gzip-compressed tar, named by index format and commit
+(``codebot-index-v2-<commit>.tar.gz``, see ``remote.asset_name``)::
+
+    artifact.json      first member: the artifact format, the codebot that made it, the commit,
+                       the embedder, counts, sha256 and size of every other member, and the index
+                       manifest as it was (schemas/artifact.schema.json)
+    index/<file>       the files of one generation; never the vector cache (a by-product keyed by
+                       text, rebuilt as needed)
+
+Reading one trusts nothing until it is checked, and checks the cheap things first: artifact.json
+must come first and be small; its format, the index format, the commit (an ancestor of HEAD),
+the embedder and the settings must suit this clone before any of the index is unpacked. Then every
+member must be a regular file (no links, devices or directories) at a path under ``index/``
+without ``..``, listed in artifact.json, of the listed size (caps on the listed sizes and counts
+bound a decompression bomb) and the listed sha256; the msgpack tables are read with limits
+(msgpack never unpickles) and must hold the counts the manifest gives. The checksums catch
+corruption, not a malicious publisher: pull only from a store you trust with your code.
+
+Installing unpacks into a new generation directory under the write lock and makes it current by
+the same rename and manifest swap as a build: queries keep answering from the old index until
+then, and any failure leaves it exactly as it was.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import io
+import json
+import os
+import re
+import shutil
+import tarfile
+import time
+import zlib
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from codebot.core import __version__
+from codebot.core.config import Config
+from codebot.core.errors import CodebotError
+from codebot.index.store import (
+    FORMAT_VERSION,
+    Manifest,
+    index_location,
+    lock_for_writing,
+    new_generation_dir,
+    read_manifest,
+    write_generation,
+)
+from codebot.parse.files import Selector, locate
+from codebot.share.remote import asset_name
+
+__all__ = [
+    "ARTIFACT_FORMAT",
+    "ArtifactError",
+    "IncompatibleArtifact",
+    "NoArtifact",
+    "Limits",
+    "pack",
+    "write_artifact",
+    "read_artifact",
+    "install",
+    "local_embedder",
+    "same_setup",
+]
+
+ARTIFACT_FORMAT = 1
+ARTIFACT_JSON = "artifact.json"
+PREFIX = "index/"
+CHUNK = 1 << 20
+_HEX = re.compile(r"^[0-9a-f]{40,64}$")
+_SHA256 = re.compile(r"^[0-9a-f]{64}$")
+
+
+class ArtifactError(CodebotError):
+    """An artifact that is corrupt, hostile, or for another line of history: never installed."""
+
+
+class IncompatibleArtifact(ArtifactError):
+    """A sound artifact made for another codebot, embedder, settings or subtree."""
+
+
+class NoArtifact(ArtifactError):
+    """None of the commits pull looked at has an artifact."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Caps on what an artifact may declare: an archive over them is refused before unpacking."""
+
+    manifest_bytes: int = 16 << 20
+    members: int = 10_000
+    total_bytes: int = 16 << 30
+
+
+# --- writing -------------------------------------------------------------------------------------
+
+
+@dataclass
+class PackReport:
+    path: str
+    asset: str
+    commit: str
+    bytes: int
+    sha256: str
+    members: int
+    symbols: int
+    seconds: float
+
+    def to_dict(self) -> dict[str, Any]:
+        per_1k = self.bytes * 1000 / self.symbols if self.symbols else None
+        return {**asdict(self), "bytes_per_1k_symbols": round(per_1k) if per_1k else None}
+
+
+def pack(
+    path: str | Path, config: Config, output: str | Path | None = None, wait: float = 0.0
+) -> PackReport:
+    """Write the committed index of ``path`` as one artifact file: ``output`` (a file, or a
+    directory to put it in; default: the current directory), named by format and commit."""
+    started = time.perf_counter()
+    _, index_dir, _ = index_location(path, config)
+    with lock_for_writing(index_dir, wait=wait):  # no update prunes the generation meanwhile
+        manifest = read_manifest(index_dir)
+        if manifest.commit is None or manifest.overlay is not None:
+            raise ArtifactError(
+                f"{index_dir}: the index describes no commit (built outside git, or on a branch "
+                "with no commit yet): there is nothing to name an artifact by"
+            )
+        name = asset_name(manifest.commit)
+        out = Path(output) if output is not None else Path.cwd()
+        if out.is_dir():
+            out = out / name
+        write_artifact(index_dir, manifest, out)
+    return PackReport(
+        str(out),
+        name,
+        manifest.commit,
+        out.stat().st_size,
+        _sha256_file(out),
+        len(manifest.checksums),
+        manifest.counts.get("symbols", 0),
+        round(time.perf_counter() - started, 3),
+    )
+
+
+def write_artifact(index_dir: Path, manifest: Manifest, out: Path) -> dict[str, Any]:
+    """Pack the generation ``manifest`` names into ``out`` (written whole, then renamed);
+    returns artifact.json. Every file is checked against the manifest as it is read."""
+    gen = index_dir / manifest.generation
+    members = {
+        rel: {"sha256": digest, "size": (gen / rel).stat().st_size}
+        for rel, digest in sorted(manifest.checksums.items())
+    }
+    info = {
+        "artifact_format": ARTIFACT_FORMAT,
+        "codebot_version": __version__,
+        "commit": manifest.commit,
+        "root": manifest.root,
+        "embedder": manifest.embedder,
+        "counts": manifest.counts,
+        "members": members,
+        "manifest": manifest.to_dict(),
+    }
+    data = json.dumps(info, indent=1, sort_keys=True).encode()
+    tmp = out.with_name(f".{out.name}.{os.getpid()}.tmp")
+    try:
+        # Our own GzipFile, for a fixed header (mtime 0): one index always packs to the same bytes.
+        with (
+            open(tmp, "wb") as raw,
+            gzip.GzipFile(filename="", mode="wb", fileobj=raw, compresslevel=6, mtime=0) as gz,
+            tarfile.open(fileobj=gz, mode="w|", format=tarfile.PAX_FORMAT) as tar,
+        ):
+            _add(tar, ARTIFACT_JSON, io.BytesIO(data), len(data))
+            for rel, member in members.items():
+                with open(gen / rel, "rb") as f:
+                    reader = _HashingReader(f)
+                    _add(tar, PREFIX + rel, reader, member["size"])
+                if reader.hash.hexdigest() != member["sha256"]:
+                    raise ArtifactError(
+                        f"{gen / rel}: does not match the index manifest's checksum; the index "
+                        "is damaged: rebuild it with codebot index"
+                    )
+        os.replace(tmp, out)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    return info
+
+
+def _add(tar: tarfile.TarFile, name: str, f, size: int) -> None:
+    info = tarfile.TarInfo(name)
+    info.size, info.mode, info.mtime = size, 0o644, 0
+    tar.addfile(info, f)
+
+
+class _HashingReader:
+    def __init__(self, f) -> None:
+        self.f, self.hash = f, hashlib.sha256()
+
+    def read(self, n: int = -1) -> bytes:
+        data = self.f.read(n)
+        self.hash.update(data)
+        return data
+
+
+def _sha256_file(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        while block := f.read(CHUNK):
+            h.update(block)
+    return h.hexdigest()
+
+
+# --- reading -------------------------------------------------------------------------------------
+
+
+def read_artifact(
+    file: Path,
+    dest: Path,
+    check: Callable[[dict[str, Any]], None] | None = None,
+    limits: Limits = Limits(),
+) -> dict[str, Any]:
+    """Unpack the artifact ``file`` into the empty directory ``dest``, verifying everything (see
+    the module docstring); returns its artifact.json. ``check`` vets artifact.json before any of
+    the index is unpacked: it raises to refuse the artifact."""
+    try:
+        with tarfile.open(file, mode="r|gz") as tar:
+            first = tar.next()
+            if first is None or first.name != ARTIFACT_JSON or first.type != tarfile.REGTYPE:
+                raise ArtifactError(f"{file.name}: not a codebot artifact (no artifact.json first)")
+            if first.size > limits.manifest_bytes:
+                raise ArtifactError(
+                    f"{file.name}: refused: artifact.json is {first.size} bytes, over the cap of "
+                    f"{limits.manifest_bytes}"
+                )
+            source = tar.extractfile(first)
+            assert source is not None
+            info = _parse_info(source.read(first.size), limits)
+            if check is not None:
+                check(info)
+            _unpack_members(tar, info["members"], dest)
+    except (tarfile.TarError, EOFError, zlib.error, gzip.BadGzipFile) as exc:
+        raise ArtifactError(
+            f"{file.name}: the artifact is truncated or corrupt ({exc}); nothing was installed"
+        ) from exc
+    return info
+
+
+def _parse_info(data: bytes, limits: Limits) -> dict[str, Any]:
+    """artifact.json, its structure checked and its format one this codebot reads."""
+    try:
+        info = json.loads(data)
+    except ValueError as exc:
+        raise ArtifactError(f"artifact.json is not JSON ({exc})") from exc
+    if not isinstance(info, dict) or not isinstance(info.get("artifact_format"), int):
+        raise ArtifactError("artifact.json has no artifact_format: not a codebot artifact")
+    made_by = f"codebot {info.get('codebot_version')}"
+    if info["artifact_format"] > ARTIFACT_FORMAT:
+        raise IncompatibleArtifact(
+            f"the artifact has format {info['artifact_format']} (made by {made_by}); this codebot "
+            f"reads format {ARTIFACT_FORMAT} and older: upgrade codebot"
+        )
+    manifest, members = info.get("manifest"), info.get("members")
+    if not isinstance(manifest, dict) or not isinstance(members, dict):
+        raise ArtifactError("artifact.json lacks the index manifest or the member list")
+    version = manifest.get("format_version")
+    if version != FORMAT_VERSION:
+        newer = isinstance(version, int) and version > FORMAT_VERSION
+        hint = (
+            "upgrade codebot"
+            if newer
+            else "publish a new one with this codebot, or build locally: codebot index"
+        )
+        raise IncompatibleArtifact(
+            f"the artifact holds an index of format {version} (made by {made_by}); this codebot "
+            f"reads format {FORMAT_VERSION}: {hint}"
+        )
+    if not isinstance(info.get("commit"), str) or not _HEX.match(info["commit"]):
+        raise ArtifactError(f"artifact.json names no valid commit ({info.get('commit')!r})")
+    if len(members) > limits.members:
+        raise ArtifactError(f"refused: {len(members)} members, over the cap of {limits.members}")
+    total = 0
+    for rel, member in members.items():
+        _check_path(rel)
+        if not (
+            isinstance(member, dict)
+            and isinstance(member.get("size"), int)
+            and member["size"] >= 0
+            and isinstance(member.get("sha256"), str)
+            and _SHA256.match(member["sha256"])
+        ):
+            raise ArtifactError(f"artifact.json: member {rel!r} lacks a valid size and sha256")
+        total += member["size"]
+    if total > limits.total_bytes:
+        raise ArtifactError(
+            f"refused: the members add up to {total} bytes, over the cap of {limits.total_bytes}"
+        )
+    checksums = {rel: m["sha256"] for rel, m in members.items()}
+    if manifest.get("checksums") != checksums or manifest.get("commit") != info["commit"]:
+        raise ArtifactError("artifact.json: the member list and the index manifest disagree")
+    return info
+
+
+def _check_path(rel: str) -> None:
+    """Refuse any path that is not plainly relative: absolute, ``..``, ``.``, empty parts,
+    backslashes, drive letters, NUL."""
+    parts = rel.split("/") if isinstance(rel, str) else [""]
+    if (
+        not rel
+        or rel.startswith("/")
+        or any(c in rel for c in "\\:\x00")
+        or any(p in ("", ".", "..") for p in parts)
+    ):
+        raise ArtifactError(f"refused: the path {rel!r} could escape the index directory")
+
+
+_KINDS = {
+    tarfile.SYMTYPE: "symbolic link",
+    tarfile.LNKTYPE: "hard link",
+    tarfile.CHRTYPE: "character device",
+    tarfile.BLKTYPE: "block device",
+    tarfile.FIFOTYPE: "FIFO",
+    tarfile.DIRTYPE: "directory",
+}
+
+
+def _unpack_members(tar: tarfile.TarFile, members: dict[str, dict], dest: Path) -> None:
+    seen: set[str] = set()
+    while (member := tar.next()) is not None:  # iterating the TarFile would start over
+        name = member.name
+        if not name.startswith(PREFIX):
+            raise ArtifactError(f"refused: the member {name!r} lies outside {PREFIX}")
+        rel = name[len(PREFIX) :]
+        _check_path(rel)
+        if member.type not in (tarfile.REGTYPE, tarfile.AREGTYPE):
+            kind = _KINDS.get(member.type, f"special member (type {member.type!r})")
+            raise ArtifactError(f"refused: {name!r} is a {kind}; only regular files are unpacked")
+        if rel not in members:
+            raise ArtifactError(f"refused: {name!r} is not listed in artifact.json")
+        if rel in seen:
+            raise ArtifactError(f"refused: {name!r} appears twice")
+        want = members[rel]
+        if member.size != want["size"]:
+            raise ArtifactError(
+                f"refused: {name!r} is {member.size} bytes, artifact.json says {want['size']}"
+            )
+        source = tar.extractfile(member)
+        assert source is not None
+        _extract(source, dest / rel, want["size"], want["sha256"], name)
+        seen.add(rel)
+    missing = sorted(set(members) - seen)
+    if missing:
+        raise ArtifactError(
+            f"the artifact is incomplete: {len(missing)} listed member(s) missing, e.g. "
+            f"{missing[0]!r}"
+        )
+
+
+def _extract(source, target: Path, size: int, sha256: str, name: str) -> None:
+    """Copy exactly ``size`` bytes into a new file (never through a link), checking the hash."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
+    digest, left = hashlib.sha256(), size
+    with os.fdopen(fd, "wb") as out:
+        while left:
+            chunk = source.read(min(CHUNK, left))
+            if not chunk:
+                raise ArtifactError(f"{name!r} ends early: the artifact is truncated")
+            digest.update(chunk)
+            out.write(chunk)
+            left -= len(chunk)
+    if digest.hexdigest() != sha256:
+        raise ArtifactError(
+            f"checksum mismatch in {name!r} (sha256 {digest.hexdigest()[:12]}..., artifact.json "
+            f"says {sha256[:12]}...): the artifact is corrupt; nothing was installed"
+        )
+
+
+def _check_tables(gen: Path, manifest: Manifest) -> None:
+    """The tables unpack (msgpack with limits: no size beyond the data, no ext types, no
+    pickle) and hold what the manifest counts, in this codebot's field order."""
+    import msgpack
+
+    from codebot.core.model import Symbol
+
+    def load(name: str):
+        try:
+            data = (gen / name).read_bytes()
+            return msgpack.unpackb(
+                data, use_list=False, raw=False, strict_map_key=True, max_ext_len=0
+            )
+        except Exception as exc:  # noqa: BLE001 - any failure means a table we cannot read
+            raise ArtifactError(f"{name} in the artifact is missing or unreadable ({exc})") from exc
+
+    counts = manifest.counts
+    symbols, files = load("symbols.msgpack"), load("files.msgpack")
+    load("graph.msgpack")
+    keys = gen / "keys.u64"
+    if (
+        not isinstance(symbols, dict)
+        or tuple(symbols.get("fields", ())) != tuple(Symbol.__dataclass_fields__)
+        or len(symbols.get("rows", ())) != counts.get("symbols")
+        or not isinstance(files, (list, tuple))
+        or len(files) != counts.get("files")
+        or not keys.is_file()
+        or keys.stat().st_size != 8 * counts.get("symbols", -1)
+    ):
+        raise ArtifactError("the artifact's tables do not match its manifest's counts")
+
+
+# --- installing ----------------------------------------------------------------------------------
+
+
+def install(
+    path: str | Path,
+    config: Config,
+    file: Path,
+    expect_commit: str | None = None,
+    embedder=None,
+    wait: float = 0.0,
+    limits: Limits = Limits(),
+) -> Manifest:
+    """Make the artifact ``file`` the index of ``path``, atomically, after every check (see the
+    module docstring). ``expect_commit``: the commit its name promised."""
+    root, index_dir, subtree = index_location(path, config)
+    _, repo, _ = locate(path)
+    if repo is None or repo.head_commit() is None:
+        raise ArtifactError(f"{root}: artifacts are installed in a git repository with a commit")
+    head = repo.head_commit()
+
+    def suits(info: dict[str, Any]) -> None:
+        commit = info["commit"]
+        if expect_commit is not None and commit != expect_commit:
+            raise ArtifactError(
+                f"refused: the artifact named for commit {expect_commit[:12]} holds the index "
+                f"of {commit[:12]} (mislabelled or tampered with)"
+            )
+        if not repo.has_commit(commit):
+            raise ArtifactError(
+                f"refused: the artifact is for commit {commit[:12]}, which this clone does not "
+                "have (a shallow clone? git fetch --unshallow)"
+            )
+        if commit != head and not repo.git.descendant_of(head, commit):
+            raise ArtifactError(
+                f"refused: the artifact is for commit {commit[:12]}, which is not an ancestor of "
+                f"HEAD ({head[:12]}): it indexes another line of history"
+            )
+        same_setup(info, config, embedder, subtree, Selector(root, repo, config, commit))
+
+    with lock_for_writing(index_dir, wait=wait):
+        tmp = new_generation_dir(index_dir)
+        try:
+            info = read_artifact(file, tmp, suits, limits)
+            fields = Manifest.__dataclass_fields__
+            manifest = Manifest(**{k: v for k, v in info["manifest"].items() if k in fields})
+            manifest.overlay = None
+            if manifest.embedder is not None:  # the same model, as this clone loads it
+                manifest.embedder = local_embedder(config, embedder)
+            _check_tables(tmp, manifest)
+            return write_generation(index_dir, tmp, manifest, known=dict(manifest.checksums))
+        except BaseException:
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise
+
+
+def local_embedder(config: Config, embedder=None) -> dict[str, Any] | None:
+    """The embedder this clone would index with, as a manifest records it (provider string and
+    identity), without loading a model when it can; None for keywords only."""
+    if embedder is not None:
+        provider = getattr(embedder, "provider", config.embedder)
+        return {"provider": provider, **embedder.identity.to_dict()}
+    if config.embedder == "none":
+        return None
+    if config.embedder == "builtin":
+        from codebot.embed.builtin import MODEL_DIR
+
+        meta = json.loads((MODEL_DIR / "model.json").read_text(encoding="utf-8"))
+        return {
+            "provider": "builtin",
+            "name": meta["name"],
+            "dimension": meta["dimension"],
+            "weights_sha256": meta["files"]["model.onnx"]["sha256"],
+            "max_tokens": meta["max_tokens"],
+        }
+    from codebot.index.build import embedder_for
+
+    return local_embedder(config, embedder_for(config))
+
+
+def _identity(e: dict[str, Any] | None) -> dict[str, Any] | None:
+    """What makes vectors comparable: not the provider string (a local model's path differs
+    from one machine to the next while its weights do not)."""
+    return None if e is None else {k: v for k, v in e.items() if k != "provider"}
+
+
+def _describe_embedder(e: dict[str, Any] | None) -> str:
+    if e is None:
+        return "none (keywords only)"
+    return (
+        f"{e.get('name')} ({e.get('dimension')} dims, weights {str(e.get('weights_sha256'))[:12]})"
+    )
+
+
+def same_setup(
+    info: dict[str, Any], config: Config, embedder, subtree: str, selector: Selector
+) -> None:
+    """Refuse an artifact this clone would not have built: another subtree, embedder or
+    settings. An update would throw such an index away and rebuild; mixing vectors of two
+    models would give wrong answers without a word."""
+    from codebot.index.build import settings_of
+
+    if info.get("root") != subtree:
+        raise IncompatibleArtifact(
+            f"the artifact indexes {info.get('root') or 'the whole repository'!r}, this index "
+            f"{subtree or 'the whole repository'!r}"
+        )
+    mine = local_embedder(config, embedder)
+    if _identity(info.get("embedder")) != _identity(mine):
+        raise IncompatibleArtifact(
+            f"the artifact's vectors come from the embedder {_describe_embedder(info.get('embedder'))},"
+            f" this clone's is {_describe_embedder(mine)}: vectors of two models are never mixed. "
+            "Use the publisher's embedder setting, or build locally: codebot index"
+        )
+    theirs, ours = info["manifest"].get("settings") or {}, settings_of(config, selector)
+    differ = sorted(k for k in set(theirs) | set(ours) if theirs.get(k) != ours.get(k))
+    if differ:
+        shown = ", ".join(f"{k}: {theirs.get(k)!r} there, {ours.get(k)!r} here" for k in differ)
+        raise IncompatibleArtifact(
+            f"the artifact was built under other settings ({shown}); an update would rebuild it "
+            "from scratch. Use the publisher's settings (.codebot.toml, CODEBOT_* variables), "
+            "or build locally: codebot index"
+        )
