@@ -12,6 +12,14 @@ CodebotError
 
 from __future__ import annotations
 
+__all__ = [
+    "CodebotError",
+    "ConfigError",
+    "GitError",
+    "IndexBusy",
+    "StoreError",
+]
+
 
 class CodebotError(Exception):
     """Base of every error codebot means to raise: the message says what to do about it."""

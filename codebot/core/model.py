@@ -12,6 +12,21 @@ from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from typing import NamedTuple
 
+__all__ = [
+    "Call",
+    "EDGE_KINDS",
+    "Edge",
+    "FUNCTION_KINDS",
+    "FileResult",
+    "Import",
+    "Parameter",
+    "ParseIssue",
+    "RESOLUTIONS",
+    "Symbol",
+    "TYPE_KINDS",
+    "paused_gc",
+]
+
 # Kinds of symbol. Classes and their relatives keep their own name so ranking and rendering can tell
 # a trait from an enum; ``chunk`` is code outside any definition (module-level code, or a whole file
 # in a language without a grammar).

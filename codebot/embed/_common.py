@@ -13,6 +13,17 @@ if TYPE_CHECKING:
 
     from codebot.embed import EmbedderIdentity
 
+__all__ = [
+    "SymmetricEmbedder",
+    "length_batches",
+    "model_names",
+    "normalized",
+    "prefixes_for",
+    "sha256_files",
+    "sha256_text",
+    "truncate",
+]
+
 # Families of models that were trained with a prefix on each side (their model cards say so). A
 # model served by name (Ollama, TEI, vLLM) cannot tell us, so the name decides; a local
 # sentence-transformers model's own ``prompts`` come first. (query prefix, document prefix)

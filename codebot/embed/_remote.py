@@ -18,6 +18,10 @@ from codebot.embed import EmbedderError, EmbedderIdentity, ProviderOptions
 from codebot.embed._common import length_batches, normalized, sha256_text, truncate
 from codebot.embed._http import ApiClient
 
+__all__ = [
+    "RemoteEmbedder",
+]
+
 _CHARS_PER_TOKEN = 3  # code runs ~3 characters a token: truncating by characters stays under
 
 

@@ -17,6 +17,11 @@ import numpy as np
 from codebot.embed import EmbedderError, EmbedderIdentity
 from codebot.embed._common import SymmetricEmbedder
 
+__all__ = [
+    "BuiltinEmbedder",
+    "MODEL_DIR",
+]
+
 MODEL_DIR = Path(__file__).resolve().parent / "models" / "minilm-l6-v2"
 
 

@@ -22,6 +22,10 @@ from codebot.embed import EmbedderError, EmbedderIdentity, ProviderOptions
 from codebot.embed._common import SymmetricEmbedder, model_names, normalized, sha256_files
 from codebot.embed._hub import resolve_model
 
+__all__ = [
+    "Model2VecEmbedder",
+]
+
 # What to fetch from the hub, and where the weights are, per layout model2vec reads.
 _PATTERNS = (
     "config.json",

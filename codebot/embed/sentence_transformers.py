@@ -20,6 +20,11 @@ from codebot.embed import EmbedderError, EmbedderIdentity, ProviderOptions
 from codebot.embed._common import model_names, normalized, prefixes_for, sha256_files
 from codebot.embed._hub import resolve_model
 
+__all__ = [
+    "SentenceTransformersEmbedder",
+    "import_sentence_transformers",
+]
+
 _PATTERNS = (
     "*.json",
     "*.safetensors",

@@ -44,6 +44,7 @@ __all__ = [
     "spawn_detached",
     "run_coalesced",
     "run_hook",
+    "LOG",
 ]
 
 GIT_HOOKS = ("post-commit", "post-merge", "post-checkout", "post-rewrite")

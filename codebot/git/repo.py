@@ -9,7 +9,14 @@ from pathlib import Path
 
 from codebot.core.errors import GitError
 
-__all__ = ["Repo", "Change", "open_repo", "MODE_LINK", "MODE_SUBMODULE"]
+__all__ = [
+    "Repo",
+    "Change",
+    "open_repo",
+    "MODE_LINK",
+    "MODE_SUBMODULE",
+    "repository_root",
+]
 
 MODE_LINK = 0o120000
 MODE_SUBMODULE = 0o160000

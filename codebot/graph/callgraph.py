@@ -35,6 +35,12 @@ __all__ = [
     "Community",
     "Neighbor",
     "build_graph",
+    "CALLS",
+    "F64",
+    "I32",
+    "KIND_CODE",
+    "RESOLUTION_CODE",
+    "U8",
 ]
 
 GRAPH_FORMAT = 1

@@ -33,7 +33,18 @@ from codebot.index.store import (
 from codebot.parse.extract import ParseReport, parse_path
 from codebot.parse.files import Selector, Skipped
 
-__all__ = ["BuildReport", "build_index"]
+__all__ = [
+    "BuildReport",
+    "build_index",
+    "build_locked",
+    "embed_texts",
+    "embedder_for",
+    "indexed_code",
+    "make_manifest",
+    "settings_of",
+    "write_graph",
+    "write_tables",
+]
 
 Progress = Callable[[int, int, str], None]
 _EMBED_CHUNK = 256  # texts handed to an embedder at once (an interrupted build loses one chunk)

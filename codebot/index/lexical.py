@@ -9,6 +9,11 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+__all__ = [
+    "LexicalIndex",
+    "LexicalWriter",
+]
+
 FIELDS = ("name", "path", "doc", "code", "parts")
 BOOSTS = {"name": 2.0, "path": 1.5, "doc": 2.0, "code": 1.0, "parts": 0.5}
 # "code" and "parts" both get the raw code: Tantivy splits it, in Rust, at punctuation (code) and

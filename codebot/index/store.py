@@ -60,6 +60,16 @@ __all__ = [
     "write_generation",
     "load_symbols",
     "load_files",
+    "KEYS_FILE",
+    "MANIFEST",
+    "file_result",
+    "new_generation_dir",
+    "outline_lines",
+    "pack_files",
+    "pack_symbols",
+    "retarget",
+    "symbol_key",
+    "symbol_keys",
 ]
 
 FORMAT_VERSION = 2  # 2: symbols keyed by a hash of their id; files keep imports (for updates)

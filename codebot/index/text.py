@@ -10,6 +10,14 @@ import re
 
 from codebot.core.model import Symbol
 
+__all__ = [
+    "embedding_text",
+    "is_symbol_like",
+    "lexical_fields",
+    "query_words",
+    "split_identifier",
+]
+
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|[0-9]+")
 # Camel-case humps, acronyms and digit runs: YOLOv11Detector -> YOLO, v, 11, Detector.
 _PART = re.compile(r"[A-Z]+(?=[a-z][0-9])|[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")

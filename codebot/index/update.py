@@ -62,7 +62,14 @@ from codebot.parse.chunks import ChunkLimits
 from codebot.parse.extract import module_ids, parse_file
 from codebot.parse.files import Selector, Skipped, SourceFile, locate, under
 
-__all__ = ["UpdateReport", "update_index", "apply_changes", "Changes", "index_differences"]
+__all__ = [
+    "UpdateReport",
+    "update_index",
+    "apply_changes",
+    "Changes",
+    "index_differences",
+    "commit_changes",
+]
 
 Progress = Callable[[int, int, str], None]
 # What a path becomes: (mode, blob) in the target commit, (mode, None) to read it from disk, or

@@ -11,6 +11,11 @@ from pathlib import Path
 
 import numpy as np
 
+__all__ = [
+    "VectorIndex",
+    "build_vectors",
+]
+
 _EXACT_BELOW = 20_000
 
 

@@ -14,6 +14,10 @@ from tree_sitter import Node
 from codebot.core.model import Import, Parameter
 from codebot.languages.base import leading_comment, squash, text
 
+__all__ = [
+    "HOOKS",
+]
+
 # Bindings whose function or class is in a field rather than being the node itself.
 _VALUE_FIELD = {
     "variable_declarator": "value",

@@ -17,6 +17,18 @@ from tree_sitter import Node, Parser, Query
 
 from codebot.core.model import Import, Parameter
 
+__all__ = [
+    "LanguageSpec",
+    "clean_comment",
+    "default_signature_end",
+    "field_text",
+    "leading_comment",
+    "parameter_from_node",
+    "query_file",
+    "squash",
+    "text",
+]
+
 Hook = Callable[[Node], object]
 
 

@@ -14,6 +14,15 @@ from tree_sitter import Node
 from codebot.core.model import Import
 from codebot.languages.base import default_signature_end, squash, text
 
+__all__ = [
+    "annotation_texts",
+    "child_of_type",
+    "dotted",
+    "import_of",
+    "signature_end",
+    "simple_type_name",
+]
+
 _TYPE_ARGS = re.compile(r"[<\[].*$", re.S)
 
 

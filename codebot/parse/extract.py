@@ -42,7 +42,15 @@ from codebot.parse.files import (
     select_files,
 )
 
-__all__ = ["ParseReport", "module_id", "parse_path", "parse_source"]
+__all__ = [
+    "ParseReport",
+    "module_id",
+    "parse_path",
+    "parse_source",
+    "blob_id",
+    "module_ids",
+    "parse_file",
+]
 
 _MAX_CALL_TEXT = 120
 _MAX_ERRORS_REPORTED = 5

@@ -29,6 +29,8 @@ __all__ = [
     "select_files",
     "role_for_path",
     "content_skip_reason",
+    "locate",
+    "under",
 ]
 
 

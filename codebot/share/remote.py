@@ -38,6 +38,9 @@ __all__ = [
     "commit_of",
     "open_remote",
     "redact",
+    "Progress",
+    "first_parents",
+    "known_formats",
 ]
 
 Progress = Callable[[int, "int | None"], None]  # (bytes done, total or None)

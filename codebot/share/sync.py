@@ -35,7 +35,16 @@ from codebot.share.remote import (
     open_remote,
 )
 
-__all__ = ["PullReport", "PublishReport", "InitReport", "pull", "publish", "init", "save_setting"]
+__all__ = [
+    "PullReport",
+    "PublishReport",
+    "InitReport",
+    "pull",
+    "publish",
+    "init",
+    "save_setting",
+    "ArtifactError",
+]
 
 
 @dataclass

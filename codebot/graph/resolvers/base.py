@@ -18,6 +18,29 @@ from functools import lru_cache
 from codebot.core.model import FileResult, Symbol
 from codebot.graph.resolvers.index import TYPES, Index, strip_duplicate
 
+__all__ = [
+    "CLS",
+    "Ctx",
+    "DECL",
+    "Dialect",
+    "EXACT",
+    "EXT",
+    "EXTERNAL",
+    "EXTERNAL_CALL",
+    "IGNORED",
+    "INST",
+    "MOD",
+    "NOT_LOCAL",
+    "Outcome",
+    "PLAIN",
+    "Resolver",
+    "SUPER",
+    "SYM",
+    "Target",
+    "UNIQUE",
+    "UNRESOLVED",
+]
+
 # Targets: (kind, value). A symbol; an instance of exactly a type; an instance of a declared type
 # (it may be a subclass: calls on it also reach the overrides); a class object that may be a
 # subclass (``cls``); the super-proxy of a type; a namespace (a module, a package, a directory:

@@ -13,6 +13,13 @@ from collections import defaultdict
 
 from codebot.core.model import FUNCTION_KINDS, TYPE_KINDS, FileResult, Symbol
 
+__all__ = [
+    "FAMILY",
+    "Index",
+    "TYPES",
+    "strip_duplicate",
+]
+
 # Resolver families: the languages that can call each other's symbols by name. A unique-name
 # fallback only looks inside the caller's family.
 FAMILY: dict[str, str] = {
