@@ -86,15 +86,17 @@ def test_imports_never_point_up_a_layer():
 
 
 def _graph(mods: dict[str, Path]) -> dict[str, set[str]]:
-    """Module -> modules its import runs: the target and the packages above it (an import of
-    ``a.b.c`` runs ``a/b/__init__.py`` too), except the importer's own packages."""
+    """Module -> modules its imports run: each target, and the packages above it (an import of
+    ``a.b.c`` runs ``a/b/__init__.py`` too) unless the importer is inside them already."""
     graph: dict[str, set[str]] = {m: set() for m in mods}
     for e in imports(mods):
+        if e.target != e.importer:
+            graph[e.importer].add(e.target)
         parts = e.target.split(".")
-        for i in range(2, len(parts) + 1):
-            run = ".".join(parts[:i])
-            if run in mods and run != e.importer and not e.importer.startswith(run + "."):
-                graph[e.importer].add(run)
+        for i in range(2, len(parts)):
+            above = ".".join(parts[:i])
+            if above in mods and not e.importer.startswith(above + "."):
+                graph[e.importer].add(above)
     return graph
 
 
