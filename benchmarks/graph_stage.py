@@ -18,7 +18,7 @@ import time
 from statistics import mean
 
 from codebot.core.config import Config
-from codebot.index.store import open_index
+from codebot.index.overlay import open_index
 from codebot.query.evaluate import percentile
 from codebot.query.graph_stage import graph_stage
 from codebot.query.search import Searcher

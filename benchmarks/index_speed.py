@@ -24,7 +24,7 @@ from pathlib import Path
 
 from codebot.core.config import Config
 from codebot.index.build import build_index
-from codebot.index.store import open_index
+from codebot.index.overlay import open_index
 from codebot.languages import get_spec
 from codebot.parse.files import content_skip_reason, select_files
 from codebot.query.search import Searcher

@@ -27,7 +27,7 @@ from typing import Any
 
 from codebot.core.config import Config
 from codebot.index.build import build_index
-from codebot.index.store import open_index
+from codebot.index.overlay import open_index
 from codebot.query.evaluate import EvalReport, Target, evaluate, load_queries, percentile
 from codebot.query.search import Searcher
 

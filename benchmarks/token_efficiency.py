@@ -24,7 +24,7 @@ from pathlib import Path
 from statistics import mean
 
 from codebot.core.config import Config
-from codebot.index.store import open_index
+from codebot.index.overlay import open_index
 from codebot.query.evaluate import load_queries
 from codebot.query.search import Searcher
 from codebot.query.tokens import token_counter

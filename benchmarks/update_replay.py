@@ -26,9 +26,12 @@ import time
 from pathlib import Path
 
 from codebot.core.config import Config
+from codebot.git.workspace import Workspace
 from codebot.index.build import build_locked
-from codebot.index.store import index_location, lock_for_writing, open_index
-from codebot.index.update import index_differences, update_index
+from codebot.index.overlay import open_index
+from codebot.index.store import lock_for_writing
+from codebot.index.update import update_index
+from codebot.query.differences import index_differences
 
 RESULTS = Path(__file__).resolve().parent / "results"
 
@@ -69,7 +72,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         updated_cfg = Config(embedder=args.embedder, index_dir=f"{tmp}/updated")
         built_cfg = Config(embedder=args.embedder, index_dir=f"{tmp}/built")
-        _, built_dir, _ = index_location(repo, built_cfg)
+        built_ws = Workspace.at(repo, built_cfg.index_dir)
         t = time.perf_counter()
         update_index(repo, updated_cfg, to=history[0])  # no index yet: builds the first commit
         first = time.perf_counter() - t
@@ -84,8 +87,8 @@ def main() -> int:
             if n % args.check_every and n != len(history) - 1:
                 continue
             t = time.perf_counter()
-            with lock_for_writing(built_dir):
-                build_locked(repo, built_dir, built_cfg, None, None, at=commit)
+            with lock_for_writing(built_ws.index_dir):
+                build_locked(built_ws, built_cfg, None, None, at=commit)
             build_time = time.perf_counter() - t
             updated = open_index(repo, updated_cfg, worktree=False)
             built = open_index(repo, built_cfg, worktree=False)

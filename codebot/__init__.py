@@ -31,7 +31,7 @@ _EXPORTS = {
     "Symbol": "codebot.core.model",
     "parse_path": "codebot.parse.extract",
     "build_index": "codebot.index.build",
-    "open_index": "codebot.index.store",
+    "open_index": "codebot.index.overlay",
     "Searcher": "codebot.query.search",
     "Hit": "codebot.query.search",
 }
@@ -41,7 +41,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from codebot.core.errors import CodebotError
     from codebot.core.model import Symbol
     from codebot.index.build import build_index
-    from codebot.index.store import open_index
+    from codebot.index.overlay import open_index
     from codebot.parse.extract import parse_path
     from codebot.query.search import Hit, Searcher
 

@@ -95,7 +95,7 @@ def _graph(mods: dict[str, Path]) -> dict[str, set[str]]:
         parts = e.target.split(".")
         for i in range(2, len(parts)):
             above = ".".join(parts[:i])
-            if above in mods and not e.importer.startswith(above + "."):
+            if above in mods and above != e.importer and not e.importer.startswith(above + "."):
                 graph[e.importer].add(above)
     return graph
 

@@ -24,8 +24,10 @@ from click.testing import CliRunner
 
 from codebot.core.config import load_config
 from codebot.core.errors import ConfigError
+from codebot.git.workspace import Workspace
 from codebot.index.build import build_index
-from codebot.index.store import FORMAT_VERSION, index_location, open_index, read_manifest, verify
+from codebot.index.overlay import open_index
+from codebot.index.store import FORMAT_VERSION, read_manifest, verify
 from codebot.index.update import update_index
 from codebot.query.search import Searcher
 from codebot.serve.cli import main
@@ -764,4 +766,4 @@ def test_artifact_settings_come_from_file_and_environment(tmp_path):
     config = load_config(tmp_path, environ={"CODEBOT_ARTIFACT_KEEP": "3"})
     assert (config.artifacts, config.pull_depth, config.artifact_keep) == ("github", 7, 3)
     assert config.pull_on_clone and config.artifact_release == "codebot-index"
-    assert index_location(tmp_path, config)[1] == tmp_path / ".codebot"
+    assert Workspace.at(tmp_path, config.index_dir).index_dir == tmp_path / ".codebot"

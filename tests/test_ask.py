@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from codebot.core.config import Config
 from codebot.index.build import build_index
-from codebot.index.store import open_index
+from codebot.index.overlay import open_index
 from codebot.query.ask import ask, find_citations
 from codebot.query.search import Searcher
 from codebot.query.tokens import token_counter

@@ -14,7 +14,7 @@ from codebot.core.model import Edge, Symbol
 from codebot.graph.analytics import detect_communities, pagerank
 from codebot.graph.callgraph import GRAPH_FILE, CodeGraph, build_graph
 from codebot.index.build import build_index
-from codebot.index.store import open_index
+from codebot.index.overlay import open_index
 from codebot.serve.cli import main
 
 

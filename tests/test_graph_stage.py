@@ -6,7 +6,7 @@ import pytest
 
 from codebot.core.config import Config
 from codebot.index.build import build_index
-from codebot.index.store import open_index
+from codebot.index.overlay import open_index
 from codebot.query.search import AnswerNode, Searcher
 
 from .fakes import HashingEmbedder

@@ -20,8 +20,9 @@ import anyio
 from mcp import ClientSession, StdioServerParameters, stdio_client
 
 from codebot.core.config import Config
+from codebot.git.workspace import Workspace
 from codebot.index.build import build_index
-from codebot.index.store import index_location, read_manifest
+from codebot.index.store import read_manifest
 from codebot.index.update import update_index
 
 from .conftest import git, write_files
@@ -256,7 +257,7 @@ def test_edits_and_commits_are_seen_by_the_next_call(make_repo) -> None:
     assert "work tree 1 path(s) differ" in out["dirty"] and "shop/payment.py" in out["dirty"]
     assert "shop/payment.py:10-12  function  shop.payment.refund_order" in out["committed"]
     head = git(repo, "rev-parse", "HEAD")
-    assert read_manifest(index_location(repo, Config())[1]).commit == head  # updated to HEAD
+    assert read_manifest(Workspace.at(repo).index_dir).commit == head  # updated to HEAD
     assert f"commit    {head[:10]}  = HEAD" in out["clean"] and "work tree clean" in out["clean"]
     base = git(repo, "rev-parse", "HEAD~1")
     assert f"updates   last: updated {base[:10]} -> {head[:10]} in " in out["clean"]
@@ -266,7 +267,7 @@ def test_edits_and_commits_are_seen_by_the_next_call(make_repo) -> None:
 def test_a_new_generation_written_by_another_process_is_picked_up(make_repo) -> None:
     """A hook's update replaces the generation the server has open, then prunes it."""
     repo = shop(make_repo)
-    index_dir = index_location(repo, Config())[1]
+    index_dir = Workspace.at(repo).index_dir
 
     def commit_and_update(n: int) -> None:
         write_files(repo, {"shop/payment.py": PAYMENT + f"\n\ndef fee_{n}():\n    return {n}\n"})

@@ -24,7 +24,7 @@ from codebot.embed._common import length_batches, prefixes_for
 from codebot.embed._http import ServiceError
 from codebot.embed._hub import ModelUnavailable
 from codebot.index.build import build_index
-from codebot.index.store import open_index
+from codebot.index.overlay import open_index
 from codebot.query.search import Searcher
 
 from .fake_models import Blackhole, Fault, ModelServer, hashed_vector

@@ -10,7 +10,7 @@ import pytest
 
 from codebot.core.config import Config
 from codebot.index.build import build_index
-from codebot.index.store import open_index
+from codebot.index.overlay import open_index
 from codebot.query.answer import Answer, AnswerNode
 from codebot.query.context import context_items, pack_context
 from codebot.query.render import answer_doc, render, tree_lines

@@ -10,7 +10,7 @@ import pytest
 from codebot.core.config import Config
 from codebot.core.errors import ConfigError
 from codebot.index.build import build_index
-from codebot.index.store import open_index
+from codebot.index.overlay import open_index
 from codebot.query.rerank import RerankStage, load_reranker
 from codebot.query.search import Searcher
 

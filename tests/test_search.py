@@ -11,7 +11,7 @@ import pytest
 from codebot.core.config import Config
 from codebot.core.errors import CodebotError
 from codebot.index.build import build_index
-from codebot.index.store import open_index
+from codebot.index.overlay import open_index
 from codebot.query.search import NotFound, Searcher
 
 from .fakes import HashingEmbedder

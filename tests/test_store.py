@@ -14,7 +14,8 @@ import pytest
 from codebot.core.config import Config
 from codebot.core.errors import StoreError
 from codebot.index.build import build_index
-from codebot.index.store import FORMAT_VERSION, lock_for_writing, open_index, read_manifest, verify
+from codebot.index.overlay import open_index
+from codebot.index.store import FORMAT_VERSION, lock_for_writing, read_manifest, verify
 from codebot.query.search import Searcher
 
 from .fakes import HashingEmbedder

@@ -17,15 +17,12 @@ import pytest
 import codebot
 from codebot.core.config import Config
 from codebot.core.errors import IndexBusy
+from codebot.git.workspace import Workspace
 from codebot.index.build import build_index, build_locked
-from codebot.index.store import (
-    index_location,
-    lock_for_writing,
-    open_index,
-    read_manifest,
-    verify,
-)
-from codebot.index.update import index_differences, update_index
+from codebot.index.overlay import open_index
+from codebot.index.store import lock_for_writing, read_manifest, verify
+from codebot.index.update import update_index
+from codebot.query.differences import index_differences
 from codebot.query.search import NotFound, Searcher
 
 from .conftest import git, write_files
@@ -87,9 +84,9 @@ def assert_same_as_build(repo: Path, tmp_path: Path, embedder, commit_id: str | 
     built_cfg = Config(
         index_dir=str(tmp_path / "built"), embedder="none" if keywords_only else "builtin"
     )
-    _, built_dir, _ = index_location(repo, built_cfg)
-    with lock_for_writing(built_dir):
-        build_locked(repo, built_dir, built_cfg, None, embedder, at=commit_id or "HEAD")
+    built_ws = Workspace.at(repo, built_cfg.index_dir)
+    with lock_for_writing(built_ws.index_dir):
+        build_locked(built_ws, built_cfg, None, embedder, at=commit_id or "HEAD")
     updated = open_index(repo, Config(), worktree=False)
     built = open_index(repo, built_cfg, worktree=False)
     assert updated.manifest.commit == built.manifest.commit

@@ -15,21 +15,10 @@ from pathlib import Path
 from typing import Any
 
 from codebot.core.config import Config
-from codebot.core.model import TYPE_KINDS, FileResult, Symbol, paused_gc
-from codebot.index.store import (
-    KEYS_FILE,
-    FileEntry,
-    Manifest,
-    index_location,
-    lock_for_writing,
-    new_generation_dir,
-    outline_lines,
-    pack_files,
-    pack_symbols,
-    symbol_key,
-    symbol_keys,
-    write_generation,
-)
+from codebot.core.model import TYPE_KINDS, FileResult, paused_gc
+from codebot.git.workspace import Workspace
+from codebot.index.store import Manifest, lock_for_writing, outline_lines, symbol_key
+from codebot.index.writer import GenerationWriter
 from codebot.parse.extract import ParseReport, parse_path
 from codebot.parse.files import Selector, Skipped
 
@@ -42,8 +31,6 @@ __all__ = [
     "indexed_code",
     "make_manifest",
     "settings_of",
-    "write_graph",
-    "write_tables",
 ]
 
 Progress = Callable[[int, int, str], None]
@@ -86,28 +73,27 @@ def indexed_code(f: FileResult, data: bytes) -> list[str]:
 
 
 def build_index(
-    path: str | Path,
+    where: Workspace | str | Path,
     config: Config,
     progress: Progress | None = None,
     embedder=None,
     wait: float = 0.0,
 ) -> BuildReport:
-    """Index ``path`` (a repository, a subdirectory of one, or a plain directory) from scratch.
+    """Index ``where`` (a repository, a subdirectory of one, or a plain directory) from scratch.
 
     In a git repository the index describes the commit HEAD points to, read from git whatever
     the work tree holds (the work tree's edits are the overlay's business, see ``overlay``);
     an unborn branch has an empty committed index. ``embedder`` overrides the one the config
     names (tests inject one to share a loaded model).
     """
-    root, index_dir, subtree = index_location(path, config)
-    with lock_for_writing(index_dir, wait=wait):
-        return build_locked(path, index_dir, config, progress, embedder)
+    ws = Workspace.of(where, config.index_dir)
+    with lock_for_writing(ws.index_dir, wait=wait):
+        return build_locked(ws, config, progress, embedder)
 
 
 @paused_gc()  # a build makes millions of long-lived objects and no garbage cycles worth chasing
 def build_locked(
-    path: str | Path,
-    index_dir: Path,
+    ws: Workspace,
     config: Config,
     progress: Progress | None,
     embedder,
@@ -115,72 +101,57 @@ def build_locked(
 ) -> BuildReport:
     """:func:`build_index` for a caller that already holds the write lock (an update that
     finds it must start over); ``at``: the commit to index."""
-    return _build(path, index_dir, config, progress, embedder, at)
-
-
-def _build(
-    path: str | Path,
-    index_dir: Path,
-    config: Config,
-    progress: Progress | None,
-    embedder,
-    at: str,
-) -> BuildReport:
-    from codebot.index.lexical import LexicalWriter
-    from codebot.index.text import embedding_text, lexical_fields
-
     started = time.perf_counter()
     timings: dict[str, float] = {}
-    gen = new_generation_dir(index_dir)
-    lexical = LexicalWriter(gen / "lexical")
-    code: list[str] = []  # indexed text of each symbol, by row
-    keys: list[int] = []  # its key (store.symbol_key), hashed once for Tantivy, table and vectors
+    with GenerationWriter(ws.index_dir) as writer:
+        lexical = writer.lexical()
+        code: list[str] = []  # indexed text of each symbol, by row
+        keys: list[int] = []  # its key (store.symbol_key), hashed once for all three stores
 
-    def index_file(f: FileResult, data: bytes) -> None:
-        # Runs as each file is parsed: Tantivy indexes it on the other core meanwhile.
-        for s, text in zip(f.symbols, indexed_code(f, data)):
-            keys.append(symbol_key(s.id))
-            lexical.add(keys[-1], s.id, lexical_fields(s, text))
-            code.append(text)
+        def index_file(f: FileResult, data: bytes) -> None:
+            # Runs as each file is parsed: Tantivy indexes it on the other core meanwhile.
+            for s, text in zip(f.symbols, indexed_code(f, data)):
+                keys.append(symbol_key(s.id))
+                lexical.add(keys[-1], s.id, lexical_fields(s, text))
+                code.append(text)
 
-    t = time.perf_counter()
-    report = parse_path(path, config, progress=progress, on_file=index_file, at=at)
-    timings["parse"] = time.perf_counter() - t
+        from codebot.index.text import embedding_text, lexical_fields
 
-    t = time.perf_counter()
-    lexical.close()
-    symbols, key_array = write_tables(gen, report.files, keys)
-    timings["lexical"] = time.perf_counter() - t
-
-    t = time.perf_counter()
-    graph_counts = write_graph(gen, report.files, symbols)
-    timings["graph"] = time.perf_counter() - t
-
-    embedder = embedder_for(config, embedder)
-    embedded = 0
-    if embedder is not None:
         t = time.perf_counter()
-        texts = [embedding_text(s, text) for s, text in zip(symbols, code)]
-        vectors, embedded = embed_texts(embedder, texts, index_dir / "cache", progress)
-        from codebot.index.vector import build_vectors
+        report = parse_path(ws, config, progress=progress, on_file=index_file, at=at)
+        timings["parse"] = time.perf_counter() - t
 
-        build_vectors(gen / "vectors.usearch", key_array, vectors)
-        timings["embed"] = time.perf_counter() - t
+        t = time.perf_counter()
+        lexical.close()
+        symbols, key_array = writer.tables(report.files, keys)
+        timings["lexical"] = time.perf_counter() - t
 
-    root, _, subtree = index_location(path, config)
-    manifest = make_manifest(
-        report.commit,
-        subtree,
-        config,
-        embedder,
-        report.files,
-        report.skipped,
-        graph_counts,
-        settings_of(config, report.selector),
-    )
-    manifest = write_generation(index_dir, gen, manifest)
+        t = time.perf_counter()
+        graph_counts = writer.graph(report.files, symbols)
+        timings["graph"] = time.perf_counter() - t
+
+        embedder = embedder_for(config, embedder)
+        embedded = 0
+        if embedder is not None:
+            t = time.perf_counter()
+            texts = [embedding_text(s, text) for s, text in zip(symbols, code)]
+            vectors, embedded = embed_texts(embedder, texts, ws.cache_dir, progress)
+            writer.vectors(key_array, vectors)
+            timings["embed"] = time.perf_counter() - t
+
+        manifest = make_manifest(
+            report.commit,
+            ws.subtree,
+            config,
+            embedder,
+            report.files,
+            report.skipped,
+            graph_counts,
+            settings_of(config, report.selector),
+        )
+        manifest = writer.commit(manifest)
     return BuildReport(
-        index_dir, manifest, report, time.perf_counter() - started, timings, embedded
+        ws.index_dir, manifest, report, time.perf_counter() - started, timings, embedded
     )
 
 
@@ -206,19 +177,6 @@ def settings_of(config: Config, selector: Selector) -> dict[str, Any]:
         "chunk_max_chars": config.chunk_max_chars,
         "chunk_max_lines": config.chunk_max_lines,
     }
-
-
-def write_tables(gen: Path, files: list[FileResult], keys: list[int] | None = None):
-    """Write the symbol table, the file list and the symbol keys (``keys``: already hashed, by
-    row); returns the symbols and their keys, by row."""
-    import numpy as np
-
-    symbols = [s for f in files for s in f.symbols]
-    (gen / "symbols.msgpack").write_bytes(pack_symbols(symbols))
-    (gen / "files.msgpack").write_bytes(pack_files([FileEntry.of(f) for f in files]))
-    key_array = symbol_keys(s.id for s in symbols) if keys is None else np.array(keys, dtype="<u8")
-    (gen / KEYS_FILE).write_bytes(key_array.tobytes())
-    return symbols, key_array
 
 
 def make_manifest(
@@ -264,28 +222,6 @@ def make_manifest(
         ],
         settings=settings,
     )
-
-
-def write_graph(
-    gen: Path, files: list[FileResult], symbols: list[Symbol], carry=None
-) -> dict[str, int]:
-    """Resolve the calls, build the graph and its analytics, write ``graph.msgpack``; returns the
-    counts the manifest records. ``carry``: community labels to keep (see analyze)."""
-    from codebot.graph.callgraph import GRAPH_FILE, build_graph
-    from codebot.graph.resolve import resolve
-
-    resolution = resolve(files)
-    graph = build_graph(
-        symbols, resolution.edges, resolution.external, resolution.unresolved, carry=carry
-    )
-    # Call-site counts (an edge merges every call from one symbol to another): for `codebot stats`.
-    graph.meta["call_sites"] = {k: int(v) for k, v in resolution.stats.items()}
-    graph.save(gen / GRAPH_FILE)
-    return {
-        "edges": len(graph),
-        "external_calls": int(graph.external.sum()),
-        "unresolved_calls": int(graph.unresolved.sum()),
-    }
 
 
 def embed_texts(

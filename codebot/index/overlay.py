@@ -23,19 +23,28 @@ from typing import Any
 from codebot.core.config import Config
 from codebot.core.errors import StoreError
 from codebot.git.repo import MODE_LINK, Repo
-from codebot.index.store import Index, lock_for_writing, read_manifest
-from codebot.parse.files import Selector, under
+from codebot.git.workspace import Workspace, under
+from codebot.index.store import Index, lock_for_writing, read_index, read_manifest
+from codebot.parse.files import Selector
 
-__all__ = ["worktree_index", "overlay_dir", "dirty_paths"]
-
-OVERLAY_DIR = "codebot-overlay"
+__all__ = ["open_index", "worktree_index", "dirty_paths"]
 
 
-def overlay_dir(repo: Repo, config: Config) -> Path:
-    """The overlay of this work tree: in its own git dir (linked worktrees each have one)."""
-    if config.index_dir:
-        return Path(config.index_dir).expanduser().resolve() / "overlay"
-    return repo.gitdir / OVERLAY_DIR
+def open_index(
+    where: Workspace | str | Path, config: Config, worktree: bool = True, embedder=None
+) -> Index:
+    """The index of the repository or directory ``where`` belongs to.
+
+    The committed index is read from the store; with ``worktree`` (in a git repository) the
+    overlay of the work tree's uncommitted edits, new and deleted files is composed above it
+    (see :func:`worktree_index`). ``embedder``: the one to embed edited symbols with (default:
+    the index's own).
+    """
+    ws = Workspace.of(where, config.index_dir)
+    index = read_index(ws)
+    if worktree and ws.repo is not None:
+        return worktree_index(index, ws, config, embedder)
+    return index
 
 
 def dirty_paths(repo: Repo, index: Index) -> list[str]:
@@ -48,9 +57,10 @@ def dirty_paths(repo: Repo, index: Index) -> list[str]:
     return sorted(p for p in paths if under(p, index.manifest.root))
 
 
-def worktree_index(index: Index, repo: Repo, config: Config, embedder=None) -> Index:
+def worktree_index(index: Index, ws: Workspace, config: Config, embedder=None) -> Index:
     """``index`` (committed) as the work tree sees it: itself when the tree is clean, else the
     overlay, brought up to date first if the files moved since it was made."""
+    repo = ws.repo
     paths = dirty_paths(repo, index)
     if not paths:
         return index
@@ -58,12 +68,12 @@ def worktree_index(index: Index, repo: Repo, config: Config, embedder=None) -> I
         "base": str(index.gen_dir),
         "files": {p: _stamp(index.root / p) for p in paths},
     }
-    odir = overlay_dir(repo, config)
-    current = _current(odir, index.root, want)
+    odir = ws.overlay_dir
+    current = _current(odir, index.root, want, repo)
     if current is not None:
         return current
     with lock_for_writing(odir, wait=120):
-        current = _current(odir, index.root, want)  # another query may have just made it
+        current = _current(odir, index.root, want, repo)  # another query may have just made it
         if current is not None:
             return current
         changes = _changes(index, paths)
@@ -76,15 +86,15 @@ def worktree_index(index: Index, repo: Repo, config: Config, embedder=None) -> I
             index, changes, selector, odir, config, embedder, None, index.manifest.commit,
             overlay=want, transient=True,
         )  # fmt: skip
-        return Index(odir, index.root, report.manifest)
+        return Index(odir, index.root, report.manifest, repo)
 
 
-def _current(odir: Path, root: Path, want: dict[str, Any]) -> Index | None:
+def _current(odir: Path, root: Path, want: dict[str, Any], repo: Repo) -> Index | None:
     try:
         manifest = read_manifest(odir)
     except StoreError:
         return None
-    return Index(odir, root, manifest) if manifest.overlay == want else None
+    return Index(odir, root, manifest, repo) if manifest.overlay == want else None
 
 
 def _stamp(path: Path) -> list[int] | None:

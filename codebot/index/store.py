@@ -8,9 +8,10 @@ Layout of an index directory (``.git/codebot/`` in a repository, ``.codebot/`` e
                        lexical/, vectors.usearch
     cache/             embedding vectors by text hash, kept across builds (resume, no re-embedding)
 
-A writer builds a new generation in ``gen-<n>.tmp``, renames it into place, then replaces
-``manifest.json`` (temp file + rename). A reader follows the manifest, so it sees the old index or
-the new one, never half of one; a build killed half-way leaves the previous index as it was.
+Writing is ``writer.GenerationWriter``'s: it builds a new generation in ``gen-<n>.tmp``, renames
+it into place, then replaces ``manifest.json`` (temp file + rename). A reader follows the
+manifest, so it sees the old index or the new one, never half of one; a build killed half-way
+leaves the previous index as it was. This module holds the formats, the lock and the reading.
 """
 
 from __future__ import annotations
@@ -20,7 +21,6 @@ import fcntl
 import hashlib
 import json
 import os
-import shutil
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -29,8 +29,6 @@ from operator import attrgetter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from codebot.core import __version__
-from codebot.core.config import Config
 from codebot.core.errors import IndexBusy, StoreError
 from codebot.core.model import (
     TYPE_KINDS,
@@ -42,32 +40,30 @@ from codebot.core.model import (
     Symbol,
     paused_gc,
 )
-from codebot.parse.files import locate
 
 if TYPE_CHECKING:
+    from codebot.git.repo import Repo
+    from codebot.git.workspace import Workspace
     from codebot.graph.callgraph import CodeGraph
 
 __all__ = [
     "FORMAT_VERSION",
+    "read_index",
+    "sha256_file",
+    "write_atomic",
     "FileEntry",
     "Manifest",
-    "index_dir_for",
-    "index_location",
-    "open_index",
     "Index",
     "lock_for_writing",
     "read_manifest",
-    "write_generation",
     "load_symbols",
     "load_files",
     "KEYS_FILE",
     "MANIFEST",
     "file_result",
-    "new_generation_dir",
     "outline_lines",
     "pack_files",
     "pack_symbols",
-    "retarget",
     "symbol_key",
     "symbol_keys",
 ]
@@ -146,27 +142,6 @@ class Manifest:
         }
 
 
-def index_dir_for(root: Path, gitdir: Path | None, override: str | None = None) -> Path:
-    """Where the index of ``root`` lives: the override, the git common dir, or ``root/.codebot``.
-
-    Linked worktrees share their repository's common git dir, so they share committed state.
-    """
-    if override:
-        return Path(override).expanduser().resolve()
-    if gitdir is not None:
-        common = gitdir / "commondir"
-        if common.is_file():
-            gitdir = (gitdir / common.read_text().strip()).resolve()
-        return gitdir / "codebot"
-    return root / ".codebot"
-
-
-def index_location(path: str | Path, config: Config) -> tuple[Path, Path, str]:
-    """(root, index directory, subtree) for a path, without parsing anything."""
-    root, repo, sub = locate(path)
-    return root, index_dir_for(root, repo.gitdir if repo else None, config.index_dir), sub
-
-
 # --- writing --------------------------------------------------------------------------------------
 
 
@@ -220,62 +195,7 @@ def write_atomic(path: Path, data: bytes) -> None:
     _fsync_dir(path.parent)
 
 
-def new_generation_dir(index_dir: Path) -> Path:
-    """A fresh, empty directory for the next generation (left-over temp dirs are cleared)."""
-    for stale in index_dir.glob("gen-*.tmp"):
-        shutil.rmtree(stale, ignore_errors=True)
-    numbers = [int(p.name[4:]) for p in index_dir.glob("gen-*") if p.name[4:].isdigit()]
-    tmp = index_dir / f"gen-{max(numbers, default=0) + 1}.tmp"
-    tmp.mkdir(parents=True)
-    return tmp
-
-
-def write_generation(
-    index_dir: Path, tmp: Path, manifest: Manifest, known: dict[str, str] | None = None
-) -> Manifest:
-    """Make ``tmp`` the current generation: checksum it, move it into place, write the manifest.
-
-    ``known``: checksums of files linked unchanged from the previous generation (not re-read).
-    """
-    known = known or {}
-    checksums = {}
-    for p in sorted(tmp.rglob("*")):
-        if p.is_file():
-            rel = p.relative_to(tmp).as_posix()
-            checksums[rel] = known.get(rel) or _sha256(p)
-    manifest.checksums = checksums
-    final = index_dir / tmp.name.removesuffix(".tmp")
-    os.replace(tmp, final)
-    manifest.generation = final.name
-    manifest.format_version = FORMAT_VERSION
-    manifest.codebot_version = __version__
-    manifest.created = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
-    write_atomic(index_dir / MANIFEST, json.dumps(manifest.to_dict(), indent=1).encode())
-    _prune(index_dir, keep=final.name)
-    return manifest
-
-
-def retarget(index_dir: Path, manifest: Manifest, commit: str | None) -> Manifest:
-    """Record that the current generation also describes ``commit`` (nothing it holds changed
-    between the two: the commits differ only outside the indexed subtree)."""
-    manifest.commit = commit
-    write_atomic(index_dir / MANIFEST, json.dumps(manifest.to_dict(), indent=1).encode())
-    return manifest
-
-
-def _prune(index_dir: Path, keep: str) -> None:
-    """Remove generations older than the one before ``keep``: a reader that opened the previous
-    generation a moment ago can still finish with it."""
-    gens = sorted(
-        (p for p in index_dir.glob("gen-*") if p.name[4:].isdigit()), key=lambda p: int(p.name[4:])
-    )
-    names = [p.name for p in gens]
-    cut = names.index(keep) - 1 if keep in names else len(gens)
-    for p in gens[: max(cut, 0)]:
-        shutil.rmtree(p, ignore_errors=True)
-
-
-def _sha256(path: Path) -> str:
+def sha256_file(path: Path) -> str:
     h = hashlib.sha256()
     with open(path, "rb") as f:
         for block in iter(lambda: f.read(1 << 20), b""):
@@ -289,7 +209,7 @@ def verify(index_dir: Path, manifest: Manifest) -> list[str]:
     bad = []
     for rel, digest in manifest.checksums.items():
         path = gen / rel
-        if not path.is_file() or _sha256(path) != digest:
+        if not path.is_file() or sha256_file(path) != digest:
             bad.append(rel)
     return bad
 
@@ -450,10 +370,13 @@ def outline_lines(
 class Index:
     """A read-only view of the current generation. Symbols and lookups load on first use."""
 
-    def __init__(self, index_dir: Path, root: Path, manifest: Manifest) -> None:
+    def __init__(
+        self, index_dir: Path, root: Path, manifest: Manifest, repo: Repo | None = None
+    ) -> None:
         self.index_dir = index_dir
         self.root = root  # the repository (or directory) the paths are relative to
         self.manifest = manifest
+        self.repo = repo  # to read code the work tree no longer has (opened on demand if None)
         self.gen_dir = index_dir / manifest.generation
         if not self.gen_dir.is_dir():
             raise StoreError(f"{self.gen_dir}: missing; rebuild with: codebot index")
@@ -561,9 +484,11 @@ class Index:
                 return data
         except OSError:
             data = None
-        from codebot.git.repo import open_repo
+        if self.repo is None:
+            from codebot.git.repo import open_repo
 
-        repo = open_repo(self.root)
+            self.repo = open_repo(self.root)
+        repo = self.repo
         if repo is not None and blob is not None:
             try:
                 return repo.git[blob].data
@@ -574,18 +499,7 @@ class Index:
         raise StoreError(f"{path}: no longer on disk nor in git; update the index: codebot index")
 
 
-def open_index(path: str | Path, config: Config, worktree: bool = True, embedder=None) -> Index:
-    """The index of the repository or directory containing ``path``.
-
-    ``worktree``: in a git repository, the index as the work tree sees it (uncommitted edits,
-    new and deleted files included: see ``overlay``); otherwise the committed index as it is.
-    ``embedder``: the one to embed edited symbols with (default: the index's own).
-    """
-    root, repo, _ = locate(path)
-    index_dir = index_dir_for(root, repo.gitdir if repo else None, config.index_dir)
-    index = Index(index_dir, root, read_manifest(index_dir))
-    if worktree and repo is not None:
-        from codebot.index.overlay import worktree_index
-
-        return worktree_index(index, repo, config, embedder)
-    return index
+def read_index(ws: Workspace) -> Index:
+    """The committed index of a workspace, as the manifest names it: a read, nothing more (the
+    work tree's overlay is composed above, by ``overlay.open_index``)."""
+    return Index(ws.index_dir, ws.root, read_manifest(ws.index_dir), ws.repo)

@@ -25,7 +25,6 @@ build: an update killed at any moment leaves the previous index, and the next on
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -36,38 +35,28 @@ from codebot.core.config import Config
 from codebot.core.errors import StoreError
 from codebot.core.model import FileResult, paused_gc
 from codebot.git.repo import Repo
-from codebot.index.build import (
-    embed_texts,
-    indexed_code,
-    make_manifest,
-    settings_of,
-    write_graph,
-    write_tables,
-)
+from codebot.git.workspace import Workspace, under
+from codebot.index.build import embed_texts, indexed_code, make_manifest, settings_of
 from codebot.index.store import (
     KEYS_FILE,
     Index,
     Manifest,
     file_result,
-    index_dir_for,
     lock_for_writing,
-    new_generation_dir,
     read_manifest,
-    retarget,
     symbol_key,
     symbol_keys,
-    write_generation,
 )
+from codebot.index.writer import LEXICAL_DIR, GenerationWriter, retarget
 from codebot.parse.chunks import ChunkLimits
 from codebot.parse.extract import module_ids, parse_file
-from codebot.parse.files import Selector, Skipped, SourceFile, locate, under
+from codebot.parse.files import Selector, Skipped, SourceFile
 
 __all__ = [
     "UpdateReport",
     "update_index",
     "apply_changes",
     "Changes",
-    "index_differences",
     "commit_changes",
 ]
 
@@ -109,7 +98,7 @@ class UpdateReport:
 
 
 def update_index(
-    path: str | Path,
+    where: Workspace | str | Path,
     config: Config,
     to: str | None = None,
     wait: float = 0.0,
@@ -117,7 +106,7 @@ def update_index(
     embedder=None,
     settle: bool = True,
 ) -> UpdateReport:
-    """Bring the committed index of ``path`` to commit ``to`` (default: HEAD), incrementally.
+    """Bring the committed index of ``where`` to commit ``to`` (default: HEAD), incrementally.
 
     ``settle``: once the new state is in place, rewrite the lexical index if its deleted
     documents skew BM25 (see :func:`needs_settling`); the index answers for the new commit
@@ -132,8 +121,8 @@ def update_index(
     from codebot.index.build import build_locked
 
     started = time.perf_counter()
-    root, repo, subtree = locate(path)
-    index_dir = index_dir_for(root, repo.gitdir if repo else None, config.index_dir)
+    ws = Workspace.of(where, config.index_dir)
+    root, repo, subtree, index_dir = ws.root, ws.repo, ws.subtree, ws.index_dir
     with lock_for_writing(index_dir, wait=wait):
         target = None
         if repo is not None:
@@ -144,7 +133,7 @@ def update_index(
         manifest, reason = _usable_base(index_dir, repo, subtree, config, selector)
         if manifest is None:
             config = _keep_embedder(index_dir, config)
-            built = build_locked(path, index_dir, config, progress, embedder, at=target or "HEAD")
+            built = build_locked(ws, config, progress, embedder, at=target or "HEAD")
             return UpdateReport(
                 index_dir,
                 built.manifest,
@@ -156,7 +145,7 @@ def update_index(
                 seconds=time.perf_counter() - started,
                 timings=built.timings,
             )
-        base = Index(index_dir, root, manifest)
+        base = Index(index_dir, root, manifest, repo)
         if repo is not None:
             changes, kinds = {}, {}
             if manifest.commit != target:
@@ -176,7 +165,9 @@ def update_index(
         # Also when up to date: an update killed while settling left that part to this one.
         if settle and needs_settling(report.manifest):
             t = time.perf_counter()
-            report.manifest = settle_lexical(index_dir, root, report.manifest, selector)
+            report.manifest = settle_lexical(
+                Index(index_dir, root, report.manifest, repo), selector
+            )
             report.timings["settle"] = time.perf_counter() - t
         report.seconds = time.perf_counter() - started
         return report
@@ -203,42 +194,38 @@ def needs_settling(manifest: Manifest) -> bool:
     return deleted > 0 and (symbols < SETTLE_BELOW or deleted > SETTLE_SHARE * symbols)
 
 
-def settle_lexical(index_dir: Path, root: Path, manifest: Manifest, selector: Selector) -> Manifest:
+def settle_lexical(base: Index, selector: Selector) -> Manifest:
     """A new generation whose lexical index is written afresh (texts from git, or from disk
     outside git) and whose communities are detected again if an update carried them over;
-    every other file is linked from the current one. The caller holds the lock."""
+    every other file is linked from ``base``. The caller holds the lock."""
     import numpy as np
 
-    from codebot.index.lexical import LexicalWriter
     from codebot.index.text import lexical_fields
 
-    base = Index(index_dir, root, manifest)
-    gen = new_generation_dir(index_dir)
-    for rel in manifest.checksums:
-        if not rel.startswith("lexical/"):
-            (gen / rel).parent.mkdir(parents=True, exist_ok=True)
-            os.link(base.gen_dir / rel, gen / rel)
-    lexical = LexicalWriter(gen / "lexical", threads=2)
-    table, by_id = base.symbols, base.by_id
-    keys = np.fromfile(base.gen_dir / KEYS_FILE, dtype="<u8").tolist()  # by row, hashed once
-    in_git = selector.repo is not None
-    for e in base.files():
-        source = SourceFile(e.path, root / e.path, e.language, e.role, e.blob if in_git else None)
-        rows = [by_id[sid] for sid in e.symbols]
-        f = file_result(e, [table[r] for r in rows])
-        for row, s, text in zip(rows, f.symbols, indexed_code(f, selector.read(source))):
-            lexical.add(keys[row], s.id, lexical_fields(s, text))
-    lexical.close()
-    graph = base.graph
-    if graph.meta.get("community_method") == "carried":  # detect them afresh, as a build does
-        from codebot.graph.analytics import analyze
-        from codebot.graph.callgraph import GRAPH_FILE
+    manifest, root = base.manifest, base.root
+    with GenerationWriter(base.index_dir, base) as writer:
+        writer.link_from_base(but=LEXICAL_DIR + "/")
+        lexical = writer.lexical(threads=2)
+        table, by_id = base.symbols, base.by_id
+        keys = np.fromfile(base.gen_dir / KEYS_FILE, dtype="<u8").tolist()  # by row, hashed once
+        in_git = selector.repo is not None
+        for e in base.files():
+            source = SourceFile(
+                e.path, root / e.path, e.language, e.role, e.blob if in_git else None
+            )
+            rows = [by_id[sid] for sid in e.symbols]
+            f = file_result(e, [table[r] for r in rows])
+            for row, s, text in zip(rows, f.symbols, indexed_code(f, selector.read(source))):
+                lexical.add(keys[row], s.id, lexical_fields(s, text))
+        lexical.close()
+        graph = base.graph
+        if graph.meta.get("community_method") == "carried":  # detect them afresh, as a build does
+            from codebot.graph.analytics import analyze
 
-        os.unlink(gen / GRAPH_FILE)  # a link to the base's file: write a new one, not into it
-        analyze(graph, table)
-        graph.save(gen / GRAPH_FILE)
-    settled = Manifest(**{**vars(manifest), "counts": {**manifest.counts, "lexical_deleted": 0}})
-    return write_generation(index_dir, gen, settled, _linked_checksums(base, gen))
+            analyze(graph, table)
+            writer.save_graph(graph)
+        counts = {**manifest.counts, "lexical_deleted": 0}
+        return writer.commit(Manifest(**{**vars(manifest), "counts": counts}))
 
 
 def _keep_embedder(index_dir: Path, config: Config) -> Config:
@@ -350,7 +337,6 @@ def apply_changes(
     ``transient``: a generation that lives until the next edit (an overlay, an impact view)
     keeps the base's communities rather than detect them again.
     """
-    from codebot.index.lexical import LexicalWriter
     from codebot.index.text import embedding_text, lexical_fields
 
     started = time.perf_counter()
@@ -419,60 +405,52 @@ def apply_changes(
     added = [s for s in new_symbols if old_hash.get(s.id) != s.content_hash]
     still = {s.id for s in new_symbols} - {s.id for s in added}
     removed = [sid for sid in old_hash if sid not in still]
-    symbols, _ = write_tables(gen := new_generation_dir(index_dir), files)
-    timings["tables"] = time.perf_counter() - t
+    with GenerationWriter(index_dir, base) as writer:
+        symbols, _ = writer.tables(files)
+        timings["tables"] = time.perf_counter() - t
 
-    t = time.perf_counter()
-    lexical = LexicalWriter(gen / "lexical", base=base.gen_dir / "lexical")
-    for sid in removed:
-        lexical.delete(sid)
-    for s in added:
-        lexical.add(symbol_key(s.id), s.id, lexical_fields(s, code[s.id]))
-    lexical.close()
-    timings["lexical"] = time.perf_counter() - t
-
-    t = time.perf_counter()
-    carry = _carried_communities(base, symbols, always=transient)
-    graph_counts = write_graph(gen, files, symbols, carry)
-    timings["graph"] = time.perf_counter() - t
-
-    embedder = _embedder_of(base.manifest, embedder, config) if with_vectors else None
-    embedded = 0
-    if embedder is not None:
         t = time.perf_counter()
-        _same_embedder(base.manifest, config, embedder)
+        lexical = writer.lexical(incremental=True)
+        for sid in removed:
+            lexical.delete(sid)
+        for s in added:
+            lexical.add(symbol_key(s.id), s.id, lexical_fields(s, code[s.id]))
+        lexical.close()
+        timings["lexical"] = time.perf_counter() - t
 
-        from codebot.index.vector import build_vectors
+        t = time.perf_counter()
+        carry = _carried_communities(base, symbols, always=transient)
+        graph_counts = writer.graph(files, symbols, carry)
+        timings["graph"] = time.perf_counter() - t
 
-        texts = [embedding_text(s, code[s.id]) for s in added]
-        vectors, embedded = embed_texts(
-            embedder, texts, base.index_dir / "cache", progress, compact=False
+        embedder = _embedder_of(base.manifest, embedder, config) if with_vectors else None
+        embedded = 0
+        if embedder is not None:
+            t = time.perf_counter()
+            _same_embedder(base.manifest, config, embedder)
+
+            texts = [embedding_text(s, code[s.id]) for s in added]
+            vectors, embedded = embed_texts(
+                embedder, texts, base.index_dir / "cache", progress, compact=False
+            )
+            writer.vectors(symbol_keys(s.id for s in added), vectors, remove=symbol_keys(removed))
+            timings["embed"] = time.perf_counter() - t
+
+        added_ids = {s.id for s in added}
+        manifest = make_manifest(
+            commit,
+            base.manifest.root,
+            config,
+            embedder,
+            files,
+            list(skipped.values()),
+            graph_counts,
+            base.manifest.settings,
         )
-        removed_keys = symbol_keys(removed)
-        build_vectors(
-            gen / "vectors.usearch",
-            symbol_keys(s.id for s in added),
-            vectors,
-            base=base.gen_dir / "vectors.usearch",
-            remove=removed_keys,
-        )
-        timings["embed"] = time.perf_counter() - t
-
-    added_ids = {s.id for s in added}
-    manifest = make_manifest(
-        commit,
-        base.manifest.root,
-        config,
-        embedder,
-        files,
-        list(skipped.values()),
-        graph_counts,
-        base.manifest.settings,
-    )
-    deleted = base.manifest.counts.get("lexical_deleted", 0) + len(removed)
-    manifest.counts["lexical_deleted"] = deleted
-    manifest.overlay = overlay
-    manifest = write_generation(index_dir, gen, manifest, _linked_checksums(base, gen))
+        deleted = base.manifest.counts.get("lexical_deleted", 0) + len(removed)
+        manifest.counts["lexical_deleted"] = deleted
+        manifest.overlay = overlay
+        manifest = writer.commit(manifest)
     return UpdateReport(
         index_dir,
         manifest,
@@ -533,64 +511,3 @@ def _same_embedder(manifest: Manifest, config: Config, embedder) -> None:
             f"the index holds vectors of {recorded}, this embedder is "
             f"{embedder.identity.to_dict()}; rebuild with: codebot index"
         )
-
-
-def _linked_checksums(base: Index, gen: Path) -> dict[str, str]:
-    """Checksums of the base's files that the new generation links unchanged (not re-read)."""
-    known = {}
-    for rel, digest in base.manifest.checksums.items():
-        new, old = gen / rel, base.gen_dir / rel
-        try:
-            if os.path.samefile(new, old):
-                known[rel] = digest
-        except OSError:
-            continue
-    return known
-
-
-def index_differences(
-    updated: Index, built: Index, queries: list[str], modes: list[str], embedder=None
-) -> list[str]:
-    """What differs between two indexes of the same commit (empty: identical): symbols row by
-    row, files, counts, skipped files, edges with their resolution, call counts, PageRank,
-    communities, and the top 10 of each query in each search mode. The invariant of an update
-    (tests and ``benchmarks/update_replay.py`` check it against a fresh build)."""
-    from codebot.query.search import Searcher
-
-    out = []
-    a, b = updated.symbols, built.symbols
-    if len(a) != len(b):
-        out.append(f"symbols: {len(a)} updated, {len(b)} built")
-    else:
-        rows = [i for i in range(len(a)) if a[i] != b[i]]
-        if rows:
-            out.append(f"symbols: {len(rows)} rows differ, first {a[rows[0]].id}")
-    if updated.files() != built.files():
-        out.append("file entries differ")
-    ma, mb = updated.manifest, built.manifest
-    if ma.counts != mb.counts:
-        out.append(f"counts: {ma.counts} != {mb.counts}")
-    if ma.skipped != mb.skipped:
-        out.append("skipped files differ")
-    ga, gb = updated.graph, built.graph
-    ea = {(e.src, e.dst, e.kind, e.line, e.resolution) for e in ga.to_edges(a)}
-    eb = {(e.src, e.dst, e.kind, e.line, e.resolution) for e in gb.to_edges(b)}
-    if ea != eb:
-        out.append(f"edges: {len(ea - eb)} only updated, {len(eb - ea)} only built")
-    if (ga.external != gb.external).any() or (ga.unresolved != gb.unresolved).any():
-        out.append("external/unresolved call counts differ")
-    if (
-        len(ga.pagerank) == len(gb.pagerank)
-        and abs(ga.pagerank - gb.pagerank).max(initial=0) > 1e-9
-    ):
-        out.append("pagerank differs")
-    if (ga.community != gb.community).any() if len(ga.community) == len(gb.community) else True:
-        out.append("communities differ")
-    sa, sb = Searcher(updated, embedder=embedder), Searcher(built, embedder=embedder)
-    for mode in modes:
-        for q in queries:
-            ta = [h.id for h in sa.search(q, 10, mode=mode)]
-            tb = [h.id for h in sb.search(q, 10, mode=mode)]
-            if ta != tb:
-                out.append(f"{mode} top-10 for {q!r} differs")
-    return out

@@ -30,6 +30,7 @@ from codebot.core.model import (
     paused_gc,
 )
 from codebot.git.repo import Repo
+from codebot.git.workspace import Workspace
 from codebot.languages import get_spec
 from codebot.languages.base import LanguageSpec, squash
 from codebot.parse.chunks import ChunkLimits, content_hash, end_line, line_chunks, module_chunks
@@ -382,20 +383,20 @@ class ParseReport:
 
 @paused_gc()
 def parse_path(
-    path: str | os.PathLike,
+    where: Workspace | str | os.PathLike,
     config: Config,
     progress: Callable[[int, int, str], None] | None = None,
     on_file: Callable[[FileResult, bytes], None] | None = None,
     at: str | None = None,
 ) -> ParseReport:
-    """Parse every file :func:`~codebot.parse.files.select_files` picks under ``path`` (in the work
-    tree, or in commit ``at``).
+    """Parse every file :func:`~codebot.parse.files.select_files` picks under ``where`` (in the
+    work tree, or in commit ``at``).
 
     A file that cannot be read or is not text is skipped with its reason; a file that parses
     badly keeps what could be extracted and carries the problem in its ``issues``. ``on_file``
     sees each parsed file with its bytes as soon as it is done (the indexer streams them on).
     """
-    return _parse_selection(select_files(path, config, at), config, progress, on_file)
+    return _parse_selection(select_files(where, config, at), config, progress, on_file)
 
 
 def _parse_selection(

@@ -18,7 +18,8 @@ from pathlib import Path
 
 from codebot.core.config import Config
 from codebot.core.errors import ConfigError
-from codebot.git.repo import MODE_LINK, MODE_SUBMODULE, Repo, open_repo
+from codebot.git.repo import MODE_LINK, MODE_SUBMODULE, Repo
+from codebot.git.workspace import Workspace, under
 from codebot.languages import language_for_path
 
 __all__ = [
@@ -29,8 +30,6 @@ __all__ = [
     "select_files",
     "role_for_path",
     "content_skip_reason",
-    "locate",
-    "under",
 ]
 
 
@@ -198,24 +197,6 @@ def _ignore_lines(root: Path, config: Config, plain: bool) -> list[str]:
     return lines
 
 
-def locate(path: str | Path) -> tuple[Path, Repo | None, str]:
-    """(root, repository or None, subtree) of what indexing ``path`` covers.
-
-    Inside a git work tree the root is the work tree and the subtree the path under it; a
-    directory git tracks nothing in (an ignored one, say) is read as a plain directory, except in
-    a repository with no commit yet, where nothing is tracked by definition (its files are the
-    work tree overlay's until the first commit).
-    """
-    target = Path(path).resolve()
-    repo = open_repo(target if target.is_dir() else target.parent)
-    if repo is not None and target.is_relative_to(repo.workdir):
-        sub = target.relative_to(repo.workdir).as_posix()
-        sub = "" if sub == "." else sub
-        if next(iter(_tracked(repo, sub)), None) is not None or repo.head_commit() is None:
-            return repo.workdir, repo, sub
-    return (target if target.is_dir() else target.parent), None, ""
-
-
 class Selector:
     """Decides, file by file, what to index and what to skip: for a whole tree or for the few
     paths an update touches, with the same rules (so an update selects what a build would).
@@ -286,7 +267,7 @@ class Selector:
         return SourceFile(rel, Path(abspath), language, role, blob)
 
 
-def select_files(path: str | Path, config: Config, at: str | None = None) -> Selection:
+def select_files(where: Workspace | str | Path, config: Config, at: str | None = None) -> Selection:
     """The files under ``path`` to index, and the ones skipped with their reasons.
 
     ``path`` may be a repository, a subdirectory of one (then only that subtree), a single file,
@@ -294,7 +275,8 @@ def select_files(path: str | Path, config: Config, at: str | None = None) -> Sel
     outside git), so ids do not depend on where the command was run. ``at``: a commit whose
     files to take (from git, whatever the work tree holds); by default the work tree's.
     """
-    root, repo, sub = locate(path)
+    ws = Workspace.of(where, config.index_dir)
+    root, repo, sub = ws.root, ws.repo, ws.subtree
     commit = None
     if repo is not None and at is not None:
         commit = repo.resolve_commit(at) if at != "HEAD" else repo.head_commit()
@@ -304,9 +286,8 @@ def select_files(path: str | Path, config: Config, at: str | None = None) -> Sel
     elif repo is not None:
         entries = [(rel, mode, None) for rel, mode in _tracked(repo, sub)]
     else:
-        target = Path(path).resolve()
         prune = set() if config.include_vendor else _VENDOR_DIRS
-        walked = _walk(root, prune) if target.is_dir() else [(target.name, 0)]
+        walked = [(ws.target.name, 0)] if ws.single_file else _walk(root, prune)
         entries = [(rel, mode, None) for rel, mode in walked]
     selector = Selector(root, repo, config, commit)
     files: list[SourceFile] = []
@@ -322,11 +303,6 @@ def select_files(path: str | Path, config: Config, at: str | None = None) -> Sel
 
 
 _path_of = attrgetter("path")
-
-
-def under(rel: str, sub: str) -> bool:
-    """Whether ``rel`` is the subtree ``sub`` or inside it ("" is the whole tree)."""
-    return not sub or rel == sub or rel.startswith(sub.rstrip("/") + "/")
 
 
 def _head(path: str) -> bytes:

@@ -21,8 +21,9 @@ from typing import Any
 
 from codebot.core.config import Config
 from codebot.core.errors import CodebotError
-from codebot.index.store import Index, index_dir_for, lock_for_writing, read_manifest
-from codebot.parse.files import Selector, locate
+from codebot.git.workspace import Workspace
+from codebot.index.store import Index, lock_for_writing, read_index
+from codebot.parse.files import Selector
 
 __all__ = ["impact", "impact_markdown", "parse_range"]
 
@@ -53,7 +54,7 @@ class _View:
 
 
 def impact(
-    path: str | Path, config: Config, base: str, head: str = "HEAD", depth: int = 3
+    where: Workspace | str | Path, config: Config, base: str, head: str = "HEAD", depth: int = 3
 ) -> dict[str, Any]:
     """The impact report of ``base..head`` (``schemas/impact.schema.json``).
 
@@ -62,12 +63,12 @@ def impact(
     """
     if depth < 1:
         raise CodebotError(f"depth must be at least 1, not {depth}")
-    root, repo, _ = locate(path)
+    ws = Workspace.of(where, config.index_dir)
+    repo = ws.repo
     if repo is None:
-        raise CodebotError(f"{root} is not in a git repository: impact compares two commits")
+        raise CodebotError(f"{ws.root} is not in a git repository: impact compares two commits")
     base_c, head_c = repo.resolve_commit(base), repo.resolve_commit(head)
-    index_dir = index_dir_for(root, repo.gitdir, config.index_dir)
-    committed = Index(index_dir, root, read_manifest(index_dir))
+    committed = read_index(ws)
     changed = repo.diff(base_c, head_c)
     with tempfile.TemporaryDirectory(prefix="codebot-impact-") as tmp:
         before = _View.of(_view_at(committed, repo, config, base_c, Path(tmp) / "base"))
@@ -88,7 +89,7 @@ def _view_at(committed: Index, repo, config: Config, commit: str, where: Path) -
             committed, changes, selector, where, config, None, None, commit,
             with_vectors=False, transient=True,
         )  # fmt: skip
-    return Index(where, committed.root, report.manifest)
+    return Index(where, committed.root, report.manifest, repo)
 
 
 def _report(

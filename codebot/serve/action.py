@@ -114,7 +114,7 @@ def pr_context(
     path: str | Path, config: Config, env: ActionEnv, depth: int = 3, comment: bool = True
 ) -> dict[str, Any]:
     """The pull request job; returns what it did (``comment``: created, updated or skipped)."""
-    from codebot.parse.files import locate
+    from codebot.git.workspace import Workspace
     from codebot.query.impact import impact, impact_markdown
 
     config = env.configure(config)
@@ -124,7 +124,7 @@ def pr_context(
             f"`codebot action pr` needs a pull_request event, not {env.event_name or 'none'!r}"
         )
     base, head, number = pr["base"]["sha"], pr["head"]["sha"], int(pr["number"])
-    _, repo, _ = locate(path)
+    repo = Workspace.at(path).repo
     if repo is None:
         raise CodebotError(f"{path}: not a git checkout (add actions/checkout before codebot)")
     for sha, end in ((base, "base"), (head, "head")):

@@ -175,11 +175,11 @@ def index(
 def _worktree_note(path: str, config: Config, report: Any) -> None:
     """Say so when the work tree holds what the committed index does not: queries see it (the
     overlay), but a user who just ran `codebot index` expects to hear about it."""
+    from codebot.git.workspace import Workspace
     from codebot.index.overlay import dirty_paths
     from codebot.index.store import Index
-    from codebot.parse.files import locate
 
-    _, repo, _ = locate(path)
+    repo = Workspace.at(path).repo
     if repo is None:
         return
     dirty = dirty_paths(repo, Index(report.index_dir, repo.workdir, report.manifest))
@@ -234,7 +234,7 @@ def update(
     report = update_index(path, config, rev, wait, _progress("parsing"), settle=not no_settle)
     data = report.to_dict()
     if worktree:
-        from codebot.index.store import open_index
+        from codebot.index.overlay import open_index
 
         view = open_index(path, config)
         data["worktree"] = {
@@ -461,7 +461,7 @@ def init(
 
 
 def _searcher(index_dir: str | None, path: str = "."):
-    from codebot.index.store import open_index
+    from codebot.index.overlay import open_index
     from codebot.query.search import Searcher
 
     config = _config(path, index_dir=index_dir)
@@ -585,15 +585,15 @@ def show(symbol_id: str, index_dir: str | None, as_json: bool) -> None:
 @json_option
 def status(index_dir: str | None, as_json: bool) -> None:
     """Where the index is, what it describes, how big it is, and which files it skipped."""
+    from codebot.git.workspace import Workspace
     from codebot.index.overlay import dirty_paths
-    from codebot.index.store import Index, index_location, read_manifest
-    from codebot.parse.files import locate
+    from codebot.index.store import read_index
 
     config = _config(".", index_dir=index_dir)
-    root, location, _ = index_location(".", config)
-    manifest = read_manifest(location)
-    _, repo, _ = locate(".")
-    dirty = dirty_paths(repo, Index(location, root, manifest)) if repo is not None else []
+    ws = Workspace.at(".", config.index_dir)
+    root, location, committed = ws.root, ws.index_dir, read_index(ws)
+    manifest, repo = committed.manifest, ws.repo
+    dirty = dirty_paths(repo, committed) if repo is not None else []
     if as_json:
         _print_json(
             {
@@ -690,11 +690,11 @@ def hooks_uninstall(path: str, as_json: bool) -> None:
 def hooks_status(path: str, as_json: bool) -> None:
     """Per hook: installed, outdated, not installed or someone else's; the hook it chains; whether
     the Python it runs still exists. Also where the update log is."""
-    from codebot.git.hooks import LOG, hooks_status
-    from codebot.index.store import index_location
+    from codebot.git.hooks import hooks_status
+    from codebot.git.workspace import Workspace
 
     report = hooks_status(path)
-    log = str(index_location(path, _config(path))[1] / LOG)
+    log = str(Workspace.at(path, _config(path).index_dir).log_path)
     if as_json:
         _print_json({**report.to_dict(), "log": log})
         return
@@ -737,7 +737,7 @@ def hook(name: str, args: tuple[str, ...], detached: bool) -> None:
 
 def _update_in_background(name: str) -> None:
     from codebot.git.hooks import run_hook
-    from codebot.index.store import index_location
+    from codebot.git.workspace import Workspace
 
     try:
         os.setsid()  # out of the terminal's session: closing it does not stop the update
@@ -746,9 +746,9 @@ def _update_in_background(name: str) -> None:
     config: Config | None = None
     try:
         config = _config(".")
-        index_dir = index_location(".", config)[1]
+        index_dir = Workspace.at(".", config.index_dir).index_dir
     except CodebotError:  # a bad setting: log where the index would be; the update logs the error
-        index_dir = index_location(".", Config())[1]
+        index_dir = Workspace.at(".").index_dir
 
     def job() -> str:
         from codebot.index.update import update_index
@@ -765,12 +765,13 @@ def _update_in_background(name: str) -> None:
 def _pull_into_new_clone(config: Config) -> str:
     """A checkout with no index yet (a new clone) pulls one first, when artifacts are configured
     and pull_on_clone allows; what happened opens the log line."""
-    from codebot.index.store import index_location, read_manifest
+    from codebot.git.workspace import Workspace
+    from codebot.index.store import read_manifest
 
     if not (config.artifacts and config.pull_on_clone):
         return ""
     try:
-        read_manifest(index_location(".", config)[1])
+        read_manifest(Workspace.at(".", config.index_dir).index_dir)
         return ""
     except CodebotError:  # no index here yet (a new clone): pull one
         pass
@@ -883,7 +884,7 @@ def ask(
     answer streams to stdout, then the sources it cited, checked against the context. Without an
     endpoint it prints the context it would have sent, says how to configure one, and exits 1.
     """
-    from codebot.index.store import open_index
+    from codebot.index.overlay import open_index
     from codebot.query.ask import ask as ask_llm
     from codebot.query.ask import sources_text
     from codebot.query.search import Searcher
@@ -1026,7 +1027,7 @@ def entrypoints(all_roles: bool, limit: int | None, index_dir: str | None, as_js
     Source code only unless --all (every test would be one). --json follows
     schemas/entrypoints.schema.json.
     """
-    from codebot.index.store import open_index
+    from codebot.index.overlay import open_index
     from codebot.query.graph_output import entrypoints_doc
 
     index = open_index(".", _config(".", index_dir=index_dir))
@@ -1083,7 +1084,7 @@ def graph_export(
         index, center = _graph_symbol(index_dir, around)
         rows = index.graph.neighborhood([center], depth, kinds)
     else:
-        from codebot.index.store import open_index
+        from codebot.index.overlay import open_index
 
         index, center = open_index(".", _config(".", index_dir=index_dir)), None
         rows = range(index.graph.n)
@@ -1104,7 +1105,7 @@ def graph_export(
 def stats(index_dir: str | None, as_json: bool) -> None:
     """Symbols, edges by kind and resolution, resolved / unresolved / external calls, per
     language, and the largest communities. --json follows schemas/stats.schema.json."""
-    from codebot.index.store import open_index
+    from codebot.index.overlay import open_index
     from codebot.query.graph_output import stats_doc, stats_text
 
     doc = stats_doc(open_index(".", _config(".", index_dir=index_dir)))

@@ -43,7 +43,6 @@ from pydantic import Field
 from codebot.core import __version__
 from codebot.core.config import Config, load_config
 from codebot.core.errors import CodebotError, IndexBusy
-from codebot.git.repo import repository_root
 
 if TYPE_CHECKING:
     from codebot.core.model import Symbol
@@ -100,13 +99,13 @@ class ServedRepo:
     over the index generation the last call saw. Calls on one repository are serialised."""
 
     def __init__(self, path: str | Path, update_wait: float = UPDATE_WAIT) -> None:
-        from codebot.index.store import index_location
-        from codebot.parse.files import locate
+        from codebot.git.workspace import Workspace
 
         self.path = Path(path).resolve()
-        self.config: Config = load_config(repository_root(self.path))
-        self.root, self.index_dir, _ = index_location(self.path, self.config)
-        _, self._repo, _ = locate(self.path)
+        ws = Workspace.at(self.path)
+        self.config: Config = load_config(ws.root)
+        self.ws = ws.with_index_dir(self.config.index_dir)
+        self.root, self.index_dir, self._repo = self.ws.root, self.ws.index_dir, self.ws.repo
         self.name = self.path.name
         self.update_wait = update_wait
         self.lock = threading.Lock()
@@ -186,7 +185,7 @@ class ServedRepo:
 
         started = time.monotonic()
         try:
-            r = update_index(self.path, config, embedder=embedder)
+            r = update_index(self.ws, config, embedder=embedder)
         except IndexBusy:
             self.last_update = "skipped: another process (a git hook?) is writing the index"
             log.info("codebot: %s: index busy, answering from the current one", self.name)
@@ -216,13 +215,13 @@ class ServedRepo:
 
     def searcher(self) -> Searcher:
         """A searcher over the index as the work tree sees it now, reused while it is current."""
-        from codebot.index.store import open_index
+        from codebot.index.overlay import open_index
         from codebot.query.search import Searcher
 
         manifest = self.manifest()
         self.catch_up(manifest)
         embedder = self._loaded_embedder(manifest.embedder)
-        view = open_index(self.path, self.config, embedder=embedder)
+        view = open_index(self.ws, self.config, embedder=embedder)
         m = view.manifest
         key = (str(view.gen_dir), m.generation, m.created, m.commit, _inode(view.gen_dir))
         if self._cached is not None and self._cached[0] == key:

@@ -32,7 +32,6 @@ import io
 import json
 import os
 import re
-import shutil
 import tarfile
 import time
 import zlib
@@ -44,16 +43,10 @@ from typing import Any
 from codebot.core import __version__
 from codebot.core.config import Config
 from codebot.core.errors import CodebotError
-from codebot.index.store import (
-    FORMAT_VERSION,
-    Manifest,
-    index_location,
-    lock_for_writing,
-    new_generation_dir,
-    read_manifest,
-    write_generation,
-)
-from codebot.parse.files import Selector, locate
+from codebot.git.workspace import Workspace
+from codebot.index.store import FORMAT_VERSION, Manifest, lock_for_writing, read_manifest
+from codebot.index.writer import GenerationWriter
+from codebot.parse.files import Selector
 from codebot.share.remote import asset_name
 
 __all__ = [
@@ -119,12 +112,15 @@ class PackReport:
 
 
 def pack(
-    path: str | Path, config: Config, output: str | Path | None = None, wait: float = 0.0
+    where: Workspace | str | Path,
+    config: Config,
+    output: str | Path | None = None,
+    wait: float = 0.0,
 ) -> PackReport:
     """Write the committed index of ``path`` as one artifact file: ``output`` (a file, or a
     directory to put it in; default: the current directory), named by format and commit."""
     started = time.perf_counter()
-    _, index_dir, _ = index_location(path, config)
+    index_dir = Workspace.of(where, config.index_dir).index_dir
     with lock_for_writing(index_dir, wait=wait):  # no update prunes the generation meanwhile
         manifest = read_manifest(index_dir)
         if manifest.commit is None or manifest.overlay is not None:
@@ -418,7 +414,7 @@ def _check_tables(gen: Path, manifest: Manifest) -> None:
 
 
 def install(
-    path: str | Path,
+    where: Workspace | str | Path,
     config: Config,
     file: Path,
     expect_commit: str | None = None,
@@ -428,8 +424,8 @@ def install(
 ) -> Manifest:
     """Make the artifact ``file`` the index of ``path``, atomically, after every check (see the
     module docstring). ``expect_commit``: the commit its name promised."""
-    root, index_dir, subtree = index_location(path, config)
-    _, repo, _ = locate(path)
+    ws = Workspace.of(where, config.index_dir)
+    root, index_dir, subtree, repo = ws.root, ws.index_dir, ws.subtree, ws.repo
     if repo is None or repo.head_commit() is None:
         raise ArtifactError(f"{root}: artifacts are installed in a git repository with a commit")
     head = repo.head_commit()
@@ -453,20 +449,15 @@ def install(
             )
         same_setup(info, config, embedder, subtree, Selector(root, repo, config, commit))
 
-    with lock_for_writing(index_dir, wait=wait):
-        tmp = new_generation_dir(index_dir)
-        try:
-            info = read_artifact(file, tmp, suits, limits)
-            fields = Manifest.__dataclass_fields__
-            manifest = Manifest(**{k: v for k, v in info["manifest"].items() if k in fields})
-            manifest.overlay = None
-            if manifest.embedder is not None:  # the same model, as this clone loads it
-                manifest.embedder = local_embedder(config, embedder)
-            _check_tables(tmp, manifest)
-            return write_generation(index_dir, tmp, manifest, known=dict(manifest.checksums))
-        except BaseException:
-            shutil.rmtree(tmp, ignore_errors=True)
-            raise
+    with lock_for_writing(index_dir, wait=wait), GenerationWriter(index_dir) as writer:
+        info = read_artifact(file, writer.dir, suits, limits)
+        fields = Manifest.__dataclass_fields__
+        manifest = Manifest(**{k: v for k, v in info["manifest"].items() if k in fields})
+        manifest.overlay = None
+        if manifest.embedder is not None:  # the same model, as this clone loads it
+            manifest.embedder = local_embedder(config, embedder)
+        _check_tables(writer.dir, manifest)
+        return writer.commit(manifest, known=dict(manifest.checksums))
 
 
 def local_embedder(config: Config, embedder=None) -> dict[str, Any] | None:

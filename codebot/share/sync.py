@@ -21,8 +21,9 @@ from typing import Any
 
 from codebot.core.config import Config
 from codebot.core.errors import CodebotError, ConfigError
-from codebot.index.store import FORMAT_VERSION, index_location, read_manifest
-from codebot.parse.files import Selector, locate
+from codebot.git.workspace import Workspace
+from codebot.index.store import FORMAT_VERSION, read_manifest
+from codebot.parse.files import Selector
 from codebot.share.artifacts import ArtifactError, NoArtifact, install, pack, same_setup
 from codebot.share.remote import (
     Progress,
@@ -69,7 +70,7 @@ class PullReport:
 
 
 def pull(
-    path: str | Path,
+    where: Workspace | str | Path,
     config: Config,
     source: str | None = None,
     *,
@@ -89,8 +90,8 @@ def pull(
     ``progress``: (bytes, total) of the download; ``parse_progress``: the update's.
     """
     started = time.perf_counter()
-    root, index_dir, subtree = index_location(path, config)
-    _, repo, _ = locate(path)
+    ws = Workspace.of(where, config.index_dir)
+    root, index_dir, subtree, repo = ws.root, ws.index_dir, ws.subtree, ws.repo
     head = repo.head_commit() if repo is not None else None
     if repo is None or head is None:
         raise ArtifactError(
@@ -100,7 +101,7 @@ def pull(
     spec = _resolve(source or config.artifacts, root)
     timings: dict[str, float] = {}
     if spec and not _is_store(spec) and Path(spec).is_file():
-        manifest = install(path, config, Path(spec), embedder=embedder, wait=wait)
+        manifest = install(ws, config, Path(spec), embedder=embedder, wait=wait)
         report = PullReport("pulled", f"file {spec}", head, manifest.commit, Path(spec).name)
         report.bytes = Path(spec).stat().st_size
         timings["install"] = time.perf_counter() - started
@@ -110,7 +111,7 @@ def pull(
         remote = _open(spec, repo, config, token, transfer)
         try:
             report = _fetch(
-                remote, newer, chain, current, path, config, embedder, wait, progress, timings
+                remote, newer, chain, current, ws, config, embedder, wait, progress, timings
             )
         finally:
             remote.close()
@@ -123,21 +124,21 @@ def pull(
         from codebot.index.update import update_index
 
         t = time.perf_counter()
-        updated = update_index(path, config, wait=wait, progress=parse_progress, embedder=embedder)
+        updated = update_index(ws, config, wait=wait, progress=parse_progress, embedder=embedder)
         report.update = updated.to_dict()
         timings["update"] = time.perf_counter() - t
     report.timings, report.seconds = timings, time.perf_counter() - started
     return report
 
 
-def _fetch(remote, newer, chain, current, path, config, embedder, wait, progress, timings):
+def _fetch(remote, newer, chain, current, ws, config, embedder, wait, progress, timings):
     """Download and install the first of ``newer`` (commits, newest first) the store holds."""
     where = remote.describe()
     if not newer:
         return PullReport("up-to-date", where, "", current, None, note="the index is at HEAD")
     listed = remote.names()
     wanted = [asset_name(c) for c in newer]
-    downloads = index_location(path, config)[1] / "downloads"
+    downloads = ws.downloads_dir
     shutil.rmtree(downloads, ignore_errors=True)  # never resume another run's half file
     try:
         for name in wanted if listed is None else [n for n in wanted if n in listed]:
@@ -147,7 +148,7 @@ def _fetch(remote, newer, chain, current, path, config, embedder, wait, progress
             timings["download"] = timings.get("download", 0.0) + time.perf_counter() - t
             if found:
                 t = time.perf_counter()
-                manifest = install(path, config, part, commit_of(name)[1], embedder, wait)
+                manifest = install(ws, config, part, commit_of(name)[1], embedder, wait)
                 timings["install"] = time.perf_counter() - t
                 return PullReport("pulled", where, "", manifest.commit, name, part.stat().st_size)
     finally:
@@ -230,7 +231,7 @@ class PublishReport:
 
 
 def publish(
-    path: str | Path,
+    where: Workspace | str | Path,
     config: Config,
     target: str | None = None,
     *,
@@ -242,13 +243,13 @@ def publish(
 ) -> PublishReport:
     """Pack the committed index and store it at ``target`` (default ``config.artifacts``), then
     delete all but the newest ``keep`` artifacts there (default ``config.artifact_keep``)."""
-    root, index_dir, _ = index_location(path, config)
-    _, repo, _ = locate(path)
+    ws = Workspace.of(where, config.index_dir)
+    root, index_dir, repo = ws.root, ws.index_dir, ws.repo
     remote = _open(_resolve(target or config.artifacts, root), repo, config, token, transfer)
     try:
         index_dir.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryDirectory(dir=index_dir, prefix="publish-") as tmp:
-            packed = pack(path, config, Path(tmp), wait=wait)
+            packed = pack(ws, config, Path(tmp), wait=wait)
             location = remote.upload(Path(packed.path), packed.asset, progress)
         pruned = remote.prune(config.artifact_keep if keep is None else keep)
         artifact = packed.to_dict()
@@ -271,7 +272,7 @@ class InitReport:
 
 
 def init(
-    path: str | Path,
+    where: Workspace | str | Path,
     config: Config,
     source: str | None = None,
     *,
@@ -288,20 +289,21 @@ def init(
     """Set a clone up: save ``source`` as the artifact store (``save``), install the git hooks,
     then pull; with no store, no artifact or an unsuitable one, build the index locally (an
     index already there is updated instead)."""
-    root, _, _ = index_location(path, config)
+    ws = Workspace.of(where, config.index_dir)
+    root = ws.root
     written = save_setting(root, "artifacts", source) if save and source else None
     written_path = str(written) if written else None
     installed = None
     if hooks:
         from codebot.git.hooks import install as install_hooks
 
-        installed = install_hooks(path).to_dict()
+        installed = install_hooks(ws.root).to_dict()
     spec = source or config.artifacts
     reason = "--no-pull" if spec else "no artifact store is configured (the artifacts setting)"
     if spec and pull_first:
         try:
             pulled = pull(
-                path, config, spec, token=token, transfer=transfer, progress=progress,
+                ws, config, spec, token=token, transfer=transfer, progress=progress,
                 parse_progress=parse_progress, embedder=embedder, wait=wait,
             )  # fmt: skip
             return InitReport(written_path, installed, pulled.to_dict(), None, None)
@@ -309,7 +311,7 @@ def init(
             reason = str(exc)
     from codebot.index.update import update_index
 
-    updated = update_index(path, config, wait=wait, progress=parse_progress, embedder=embedder)
+    updated = update_index(ws, config, wait=wait, progress=parse_progress, embedder=embedder)
     return InitReport(written_path, installed, None, reason, updated.to_dict())
 
 

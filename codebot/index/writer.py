@@ -1,0 +1,213 @@
+"""The one way a generation is written: build, update, settle, overlay and artifact install all
+go through :class:`GenerationWriter`.
+
+    writer = GenerationWriter(index_dir, base)        gen-<n>.tmp/  (empty; stale temps cleared)
+    writer.lexical() ... .close()                     lexical/      (fresh, or the base's + edits)
+    writer.tables(files)                              symbols.msgpack, files.msgpack, keys.u64
+    writer.graph(files, symbols)                      graph.msgpack (calls resolved, analytics)
+    writer.vectors(keys, vectors)                     vectors.usearch (fresh, or the base's patched)
+    writer.commit(manifest)                           checksums, rename to gen-<n>, manifest.json,
+                                                      older generations pruned
+
+The manifest is written last, by a rename: that is the commit point. A writer left by an
+exception (or a ``with`` block that raises) removes its temporary directory, so a failed build or
+a full disk leaves the previous index and no half-written generation behind. The caller holds the
+index's write lock (``store.lock_for_writing``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from codebot.core import __version__
+from codebot.core.model import FileResult, Symbol
+from codebot.index.store import (
+    FORMAT_VERSION,
+    KEYS_FILE,
+    MANIFEST,
+    FileEntry,
+    Index,
+    Manifest,
+    pack_files,
+    pack_symbols,
+    sha256_file,
+    symbol_keys,
+    write_atomic,
+)
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from codebot.graph.callgraph import CodeGraph
+    from codebot.index.lexical import LexicalWriter
+
+__all__ = ["GenerationWriter", "LEXICAL_DIR", "retarget"]
+
+LEXICAL_DIR = "lexical"
+VECTORS_FILE = "vectors.usearch"
+
+
+class GenerationWriter:
+    """Writes the next generation of ``index_dir``; ``base``: the generation it starts from (an
+    update links the base's unchanged files and patches its keyword and vector indexes)."""
+
+    def __init__(self, index_dir: Path, base: Index | None = None) -> None:
+        self.index_dir = index_dir
+        self.base = base
+        self.dir = _new_generation_dir(index_dir)
+
+    def __enter__(self) -> GenerationWriter:
+        return self
+
+    def __exit__(self, kind, exc, tb) -> None:
+        if kind is not None:
+            self.abort()
+
+    def abort(self) -> None:
+        """Remove the temporary generation (the current one stays as it was)."""
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    # --- the parts -------------------------------------------------------------------------------
+
+    def lexical(self, incremental: bool = False, threads: int = 1) -> LexicalWriter:
+        """The keyword index's writer: fresh, or (``incremental``) the base's, to add and delete."""
+        from codebot.index.lexical import LexicalWriter
+
+        base = self.base.gen_dir / LEXICAL_DIR if incremental and self.base else None
+        return LexicalWriter(self.dir / LEXICAL_DIR, base=base, threads=threads)
+
+    def tables(self, files: list[FileResult], keys: list[int] | None = None):
+        """Write the symbol table, the file list and the symbol keys (``keys``: already hashed,
+        by row); returns the symbols and their keys, by row."""
+        import numpy as np
+
+        symbols = [s for f in files for s in f.symbols]
+        (self.dir / "symbols.msgpack").write_bytes(pack_symbols(symbols))
+        (self.dir / "files.msgpack").write_bytes(pack_files([FileEntry.of(f) for f in files]))
+        key_array = (
+            symbol_keys(s.id for s in symbols) if keys is None else np.array(keys, dtype="<u8")
+        )
+        (self.dir / KEYS_FILE).write_bytes(key_array.tobytes())
+        return symbols, key_array
+
+    def graph(self, files: list[FileResult], symbols: list[Symbol], carry=None) -> dict[str, int]:
+        """Resolve the calls, build the graph and its analytics, write it; returns the counts the
+        manifest records. ``carry``: community labels to keep (see graph.analytics)."""
+        from codebot.graph.callgraph import build_graph
+        from codebot.graph.resolve import resolve
+
+        resolution = resolve(files)
+        graph = build_graph(
+            symbols, resolution.edges, resolution.external, resolution.unresolved, carry=carry
+        )
+        # Call-site counts (an edge merges every call from one symbol to another): for `stats`.
+        graph.meta["call_sites"] = {k: int(v) for k, v in resolution.stats.items()}
+        self.save_graph(graph)
+        return {
+            "edges": len(graph),
+            "external_calls": int(graph.external.sum()),
+            "unresolved_calls": int(graph.unresolved.sum()),
+        }
+
+    def save_graph(self, graph: CodeGraph) -> None:
+        from codebot.graph.callgraph import GRAPH_FILE
+
+        path = self.dir / GRAPH_FILE
+        if path.exists():
+            path.unlink()  # a link to the base's file: write a new one, never into it
+        graph.save(path)
+
+    def vectors(
+        self, keys: np.ndarray, vectors: np.ndarray, remove: np.ndarray | None = None
+    ) -> None:
+        """Write the vectors of ``keys``: a new index, or (``remove`` given, with a base) the
+        base's less ``remove`` plus these."""
+        from codebot.index.vector import build_vectors
+
+        base = self.base.gen_dir / VECTORS_FILE if remove is not None and self.base else None
+        build_vectors(self.dir / VECTORS_FILE, keys, vectors, base=base, remove=remove)
+
+    def link_from_base(self, but: str) -> None:
+        """Hard-link every file of the base except those under ``but`` (a settle rewrites one
+        part and keeps the rest: linking copies nothing and leaves the base intact)."""
+        assert self.base is not None
+        for rel in self.base.manifest.checksums:
+            if not rel.startswith(but):
+                (self.dir / rel).parent.mkdir(parents=True, exist_ok=True)
+                os.link(self.base.gen_dir / rel, self.dir / rel)
+
+    # --- the commit point ------------------------------------------------------------------------
+
+    def commit(self, manifest: Manifest, known: dict[str, str] | None = None) -> Manifest:
+        """Make this generation current: checksum it, move it into place, write the manifest,
+        prune generations older than the previous one. ``known``: checksums of files that need
+        no reading (default: those linked unchanged from the base)."""
+        try:
+            known = self._linked_checksums() if known is None else known
+            checksums = {}
+            for p in sorted(self.dir.rglob("*")):
+                if p.is_file():
+                    rel = p.relative_to(self.dir).as_posix()
+                    checksums[rel] = known.get(rel) or sha256_file(p)
+            final = self.index_dir / self.dir.name.removesuffix(".tmp")
+            os.replace(self.dir, final)
+        except BaseException:
+            self.abort()
+            raise
+        manifest.checksums = checksums
+        manifest.generation = final.name
+        manifest.format_version = FORMAT_VERSION
+        manifest.codebot_version = __version__
+        manifest.created = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        write_atomic(self.index_dir / MANIFEST, json.dumps(manifest.to_dict(), indent=1).encode())
+        _prune(self.index_dir, keep=final.name)
+        return manifest
+
+    def _linked_checksums(self) -> dict[str, str]:
+        """Checksums of the base's files that this generation links unchanged (not re-read)."""
+        if self.base is None:
+            return {}
+        known = {}
+        for rel, digest in self.base.manifest.checksums.items():
+            try:
+                if os.path.samefile(self.dir / rel, self.base.gen_dir / rel):
+                    known[rel] = digest
+            except OSError:
+                continue
+        return known
+
+
+def retarget(index_dir: Path, manifest: Manifest, commit: str | None) -> Manifest:
+    """Record that the current generation also describes ``commit`` (nothing it holds changed
+    between the two: the commits differ only outside the indexed subtree)."""
+    manifest.commit = commit
+    write_atomic(index_dir / MANIFEST, json.dumps(manifest.to_dict(), indent=1).encode())
+    return manifest
+
+
+def _new_generation_dir(index_dir: Path) -> Path:
+    """A fresh, empty directory for the next generation (left-over temp dirs are cleared)."""
+    index_dir.mkdir(parents=True, exist_ok=True)
+    for stale in index_dir.glob("gen-*.tmp"):
+        shutil.rmtree(stale, ignore_errors=True)
+    numbers = [int(p.name[4:]) for p in index_dir.glob("gen-*") if p.name[4:].isdigit()]
+    tmp = index_dir / f"gen-{max(numbers, default=0) + 1}.tmp"
+    tmp.mkdir(parents=True)
+    return tmp
+
+
+def _prune(index_dir: Path, keep: str) -> None:
+    """Remove generations older than the one before ``keep``: a reader that opened the previous
+    generation a moment ago can still finish with it."""
+    gens = sorted(
+        (p for p in index_dir.glob("gen-*") if p.name[4:].isdigit()), key=lambda p: int(p.name[4:])
+    )
+    names = [p.name for p in gens]
+    cut = names.index(keep) - 1 if keep in names else len(gens)
+    for p in gens[: max(cut, 0)]:
+        shutil.rmtree(p, ignore_errors=True)
