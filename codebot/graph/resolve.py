@@ -34,7 +34,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from codebot.core.model import Edge, FileResult
-from codebot.graph.resolvers import FAMILY, Index, Resolver, resolver_class
+from codebot.graph.resolvers import FAMILY, NameTable, Resolver, resolver_class
 from codebot.graph.resolvers.base import EXTERNAL_CALL, IGNORED, UNRESOLVED
 
 __all__ = ["Resolution", "resolve"]
@@ -53,7 +53,7 @@ class Resolution:
 
 def resolve(files: list[FileResult]) -> Resolution:
     """Resolve the raw calls, bases and imports of parsed files into edges."""
-    index = Index(files)
+    index = NameTable(files)
     by_family: dict[str, list[FileResult]] = {}
     for f in files:
         family = FAMILY.get(f.language)

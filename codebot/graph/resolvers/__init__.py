@@ -11,9 +11,9 @@ from __future__ import annotations
 import importlib
 
 from codebot.graph.resolvers.base import Resolver
-from codebot.graph.resolvers.index import FAMILY, Index
+from codebot.graph.resolvers.names import FAMILY, NameTable
 
-__all__ = ["FAMILY", "Index", "Resolver", "resolver_class"]
+__all__ = ["FAMILY", "NameTable", "Resolver", "resolver_class"]
 
 # family -> "module:Class", imported on first use.
 _RESOLVERS: dict[str, str] = {

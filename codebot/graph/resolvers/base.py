@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from codebot.core.model import FileResult, Symbol
-from codebot.graph.resolvers.index import TYPES, Index, strip_duplicate
+from codebot.graph.resolvers.names import TYPES, NameTable, strip_duplicate
 
 __all__ = [
     "CLS",
@@ -196,7 +196,7 @@ class Resolver:
     builtins: frozenset[str] = frozenset()
     capitalized_types = False  # a capitalized name is a type or namespace, never a value
 
-    def __init__(self, index: Index, files: list[FileResult]) -> None:
+    def __init__(self, index: NameTable, files: list[FileResult]) -> None:
         self.index = index
         self.files = files
         self.attached: dict[str, str] = {}  # method id -> type id, for methods outside their type

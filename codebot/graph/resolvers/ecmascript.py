@@ -25,7 +25,7 @@ from codebot.graph.resolvers.base import (
     Resolver,
     Target,
 )
-from codebot.graph.resolvers.index import TYPES
+from codebot.graph.resolvers.names import TYPES
 
 _EXTENSIONS = (".d.ts", ".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
 _GLOBALS = frozenset(

@@ -29,7 +29,7 @@ from codebot.graph.resolvers.base import (
     Resolver,
     Target,
 )
-from codebot.graph.resolvers.index import TYPES
+from codebot.graph.resolvers.names import TYPES
 
 _RECEIVER = re.compile(r"^func\s*\(\s*(\w+)\s+\*?\s*(\w+)")
 _VERSION = re.compile(r"^v\d+$")

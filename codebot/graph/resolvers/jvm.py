@@ -33,7 +33,7 @@ from codebot.graph.resolvers.base import (
     Resolver,
     Target,
 )
-from codebot.graph.resolvers.index import TYPES, strip_duplicate
+from codebot.graph.resolvers.names import TYPES, strip_duplicate
 
 _BUILTINS = frozenset(
     # java.lang, and the Kotlin and Scala standard functions called without a receiver

@@ -37,7 +37,7 @@ from codebot.graph.resolvers.base import (
     Resolver,
     Target,
 )
-from codebot.graph.resolvers.index import TYPES, strip_duplicate
+from codebot.graph.resolvers.names import TYPES, strip_duplicate
 
 
 class NamespacedResolver(Resolver):

@@ -33,7 +33,7 @@ from codebot.graph.resolvers.base import (
     Resolver,
     Target,
 )
-from codebot.graph.resolvers.index import TYPES
+from codebot.graph.resolvers.names import TYPES
 
 _BUILTINS = frozenset(dir(builtins))
 _STDLIB = frozenset(getattr(sys, "stdlib_module_names", ()))

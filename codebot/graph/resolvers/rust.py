@@ -25,7 +25,7 @@ from codebot.graph.resolvers.base import (
     Resolver,
     Target,
 )
-from codebot.graph.resolvers.index import TYPES, strip_duplicate
+from codebot.graph.resolvers.names import TYPES, strip_duplicate
 
 _BUILTINS = frozenset(
     """Some None Ok Err Box Vec String Option Result HashMap HashSet BTreeMap BTreeSet VecDeque

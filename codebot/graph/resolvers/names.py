@@ -15,7 +15,7 @@ from codebot.core.model import FUNCTION_KINDS, TYPE_KINDS, FileResult, Symbol
 
 __all__ = [
     "FAMILY",
-    "Index",
+    "NameTable",
     "TYPES",
     "strip_duplicate",
 ]
@@ -54,7 +54,7 @@ def strip_duplicate(symbol_id: str) -> str:
     return _DUPLICATE.sub("", symbol_id) if "#" in symbol_id else symbol_id
 
 
-class Index:
+class NameTable:
     """Symbols of all files, by id, by module, by parent, by short name; and the type hierarchy."""
 
     def __init__(self, files: list[FileResult]) -> None:
