@@ -156,3 +156,13 @@ def test_names_that_cross_modules_are_public_and_listed(kind):
                 if listed is None or name not in listed:
                     bad.add(f"{e.importer}:{e.line} takes {name}, not in {e.target}.__all__")
     assert not bad, "\n".join(sorted(bad))
+
+
+def test_private_modules_stay_inside_their_package():
+    crossing = set()
+    for e in imports(modules()):
+        package, _, leaf = e.target.rpartition(".")
+        if leaf.startswith("_") and not leaf.startswith("__"):
+            if e.importer != package and not e.importer.startswith(package + "."):
+                crossing.add(f"{e.importer}:{e.line} imports the private module {e.target}")
+    assert not crossing, "\n".join(sorted(crossing))
