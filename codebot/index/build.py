@@ -17,6 +17,7 @@ from typing import Any
 from codebot.core.config import Config
 from codebot.core.model import TYPE_KINDS, FileResult, paused_gc
 from codebot.git.workspace import Workspace
+from codebot.index.embedding import chosen, record
 from codebot.index.store import Manifest, lock_for_writing, outline_lines, symbol_key
 from codebot.index.writer import GenerationWriter
 from codebot.parse.extract import ParseReport, parse_path
@@ -27,7 +28,6 @@ __all__ = [
     "build_index",
     "build_locked",
     "embed_texts",
-    "embedder_for",
     "indexed_code",
     "make_manifest",
     "settings_of",
@@ -130,7 +130,7 @@ def build_locked(
         graph_counts = writer.graph(report.files, symbols)
         timings["graph"] = time.perf_counter() - t
 
-        embedder = embedder_for(config, embedder)
+        embedder = chosen(config, embedder)
         embedded = 0
         if embedder is not None:
             t = time.perf_counter()
@@ -153,15 +153,6 @@ def build_locked(
     return BuildReport(
         ws.index_dir, manifest, report, time.perf_counter() - started, timings, embedded
     )
-
-
-def embedder_for(config: Config, embedder=None):
-    """The embedder to use: the one given, else the one the config names (None for "none")."""
-    if embedder is None and config.embedder != "none":
-        from codebot.embed import ProviderOptions, load_embedder
-
-        embedder = load_embedder(config.embedder, options=ProviderOptions.from_config(config))
-    return embedder
 
 
 def settings_of(config: Config, selector: Selector) -> dict[str, Any]:
@@ -196,15 +187,7 @@ def make_manifest(
         generation="",
         commit=commit,
         root=subtree,
-        embedder=(
-            # The embedder's own provider string: a fallback to builtin, or a path made absolute.
-            {
-                "provider": getattr(embedder, "provider", config.embedder),
-                **embedder.identity.to_dict(),
-            }
-            if embedder is not None
-            else None
-        ),
+        embedder=record(embedder, config),
         counts={
             "files": len(files),
             "symbols": symbols,

@@ -37,6 +37,7 @@ from codebot.core.model import FileResult, paused_gc
 from codebot.git.repo import Repo
 from codebot.git.workspace import Workspace, under
 from codebot.index.build import embed_texts, indexed_code, make_manifest, settings_of
+from codebot.index.embedding import load_recorded
 from codebot.index.store import (
     KEYS_FILE,
     Index,
@@ -423,11 +424,10 @@ def apply_changes(
         graph_counts = writer.graph(files, symbols, carry)
         timings["graph"] = time.perf_counter() - t
 
-        embedder = _embedder_of(base.manifest, embedder, config) if with_vectors else None
+        embedder = load_recorded(base.manifest.embedder, config, embedder) if with_vectors else None
         embedded = 0
         if embedder is not None:
             t = time.perf_counter()
-            _same_embedder(base.manifest, config, embedder)
 
             texts = [embedding_text(s, code[s.id]) for s in added]
             vectors, embedded = embed_texts(
@@ -484,30 +484,3 @@ def _carried_communities(base: Index, symbols: list, always: bool = False):
         return None
     label = dict(zip(base.symbols.column("id"), old.community.tolist()))
     return np.fromiter((label.get(s.id, -1) for s in symbols), dtype=np.int64, count=len(symbols))
-
-
-def _embedder_of(manifest: Manifest, embedder, config: Config | None = None):
-    """The embedder the base index was built with (None when it has no vectors).
-
-    ``config`` gives how to run it (threads, the API key's variable), never another model: no
-    fallback either, since any other model's vectors would not match the index's."""
-    if manifest.embedder is None:
-        return None
-    if embedder is None:
-        from codebot.embed import ProviderOptions, load_embedder
-
-        options = ProviderOptions.from_config(config) if config is not None else None
-        if options is not None:
-            options = replace(options, on_download_failure="stop")
-        embedder = load_embedder(manifest.embedder["provider"], options=options)
-    return embedder
-
-
-def _same_embedder(manifest: Manifest, config: Config, embedder) -> None:
-    recorded = dict(manifest.embedder or {})
-    recorded.pop("provider", None)
-    if embedder.identity.to_dict() != recorded:
-        raise StoreError(
-            f"the index holds vectors of {recorded}, this embedder is "
-            f"{embedder.identity.to_dict()}; rebuild with: codebot index"
-        )

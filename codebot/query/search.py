@@ -124,21 +124,9 @@ class Searcher:
     def embedder(self):
         """The embedder the index was built with; refuses to mix in vectors of another model."""
         if self._embedder is None:
-            from dataclasses import replace
+            from codebot.index.embedding import load_recorded
 
-            from codebot.embed import ProviderOptions, load_embedder
-
-            recorded = dict(self.index.manifest.embedder)
-            provider = recorded.pop("provider")
-            # No fallback here: another model's vectors would not match the index's.
-            options = replace(ProviderOptions.from_config(self.config), on_download_failure="stop")
-            self._embedder = load_embedder(provider, options=options)
-            if self._embedder.identity.to_dict() != recorded:
-                raise StoreError(
-                    f"the index was built with the embedder {recorded}, but this codebot's "
-                    f"{provider!r} is {self._embedder.identity.to_dict()}; vectors of two models "
-                    "are never mixed: rebuild the index with: codebot index"
-                )
+            self._embedder = load_recorded(self.index.manifest.embedder, self.config)
         return self._embedder
 
     # --- search -----------------------------------------------------------------------------------

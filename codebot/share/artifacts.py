@@ -44,6 +44,7 @@ from codebot.core import __version__
 from codebot.core.config import Config
 from codebot.core.errors import CodebotError
 from codebot.git.workspace import Workspace
+from codebot.index.embedding import chosen, comparable, record
 from codebot.index.store import FORMAT_VERSION, Manifest, lock_for_writing, read_manifest
 from codebot.index.writer import GenerationWriter
 from codebot.parse.files import Selector
@@ -464,8 +465,7 @@ def local_embedder(config: Config, embedder=None) -> dict[str, Any] | None:
     """The embedder this clone would index with, as a manifest records it (provider string and
     identity), without loading a model when it can; None for keywords only."""
     if embedder is not None:
-        provider = getattr(embedder, "provider", config.embedder)
-        return {"provider": provider, **embedder.identity.to_dict()}
+        return record(embedder, config)
     if config.embedder == "none":
         return None
     if config.embedder == "builtin":
@@ -479,15 +479,7 @@ def local_embedder(config: Config, embedder=None) -> dict[str, Any] | None:
             "weights_sha256": meta["files"]["model.onnx"]["sha256"],
             "max_tokens": meta["max_tokens"],
         }
-    from codebot.index.build import embedder_for
-
-    return local_embedder(config, embedder_for(config))
-
-
-def _identity(e: dict[str, Any] | None) -> dict[str, Any] | None:
-    """What makes vectors comparable: not the provider string (a local model's path differs
-    from one machine to the next while its weights do not)."""
-    return None if e is None else {k: v for k, v in e.items() if k != "provider"}
+    return record(chosen(config), config)
 
 
 def _describe_embedder(e: dict[str, Any] | None) -> str:
@@ -512,7 +504,7 @@ def same_setup(
             f"{subtree or 'the whole repository'!r}"
         )
     mine = local_embedder(config, embedder)
-    if _identity(info.get("embedder")) != _identity(mine):
+    if comparable(info.get("embedder")) != comparable(mine):
         raise IncompatibleArtifact(
             f"the artifact's vectors come from the embedder {_describe_embedder(info.get('embedder'))},"
             f" this clone's is {_describe_embedder(mine)}: vectors of two models are never mixed. "
