@@ -92,13 +92,21 @@ def test_unknown_providers_and_bad_settings_are_config_errors():
 
 
 def test_settings_reach_the_provider(tmp_path):
+    # A hosted model, its key's variable and downloads are the user's to choose (their own
+    # configuration file); the repository's file tunes the rest.
+    user_file = tmp_path / "home" / ".config" / "codebot" / "config.toml"
+    user_file.parent.mkdir(parents=True)
+    user_file.write_text(
+        "embedder = 'voyage:voyage-code-3'\nembed_api_key_env = 'MY_VOYAGE'\nallow_download = true\n"
+    )
     (tmp_path / ".codebot.toml").write_text(
-        "embedder = 'voyage:voyage-code-3'\nembed_concurrency = 2\nembed_timeout = 7\n"
-        "embed_api_key_env = 'MY_VOYAGE'\nallow_download = true\non_download_failure = 'builtin'\n"
+        "embed_concurrency = 2\nembed_timeout = 7\non_download_failure = 'builtin'\n"
     )
     from codebot.core.config import load_config
 
-    opts = ProviderOptions.from_config(load_config(tmp_path, environ={}))
+    opts = ProviderOptions.from_config(
+        load_config(tmp_path, environ={"HOME": str(tmp_path / "home")})
+    )
     assert (opts.concurrency, opts.timeout, opts.api_key_env) == (2, 7.0, "MY_VOYAGE")
     assert (opts.allow_download, opts.on_download_failure) == (True, "builtin")
 

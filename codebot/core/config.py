@@ -1,16 +1,25 @@
 """Configuration, resolved once at the edge into a frozen :class:`Config`.
 
-Precedence, highest first: command-line flags, ``CODEBOT_*`` environment variables, ``[tool.codebot]``
-in ``pyproject.toml`` or a ``.codebot.toml`` at the repository root, then the defaults below.
+Precedence, highest first: command-line flags, ``CODEBOT_*`` environment variables, the
+repository's ``.codebot.toml`` (or ``[tool.codebot]`` in its ``pyproject.toml``), the user's own
+``~/.config/codebot/config.toml`` (``$XDG_CONFIG_HOME`` respected), then the defaults below.
 Library code receives a ``Config`` and never reads the environment itself.
+
+Trust: files in a repository are written by whoever can open a pull request, so they never
+choose which secret is sent or where, nor a path outside the repository. The settings in
+:data:`USER_ONLY`, and a hosted embedder or reranker (which sends code and an API key to a
+server), come only from the user: flags, the environment, or the user's configuration file. A
+repository file that sets one is refused with a message that names the key and the file.
+Every value is checked for its type and range when it is loaded.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import os
+import re
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
@@ -22,7 +31,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib
 
-__all__ = ["Config", "load_config"]
+__all__ = ["Config", "USER_ONLY", "load_config", "user_config_path"]
 
 
 @dataclass(frozen=True)
@@ -95,9 +104,64 @@ class Config:
 
 _FIELDS = {f.name: f for f in fields(Config)}
 
+#: Settings that choose a secret, a host it goes to, a download, or a path outside the
+#: repository: never from a file in the repository (see the module docstring).
+USER_ONLY = frozenset(
+    {
+        "embed_api_key_env",
+        "rerank_api_key_env",
+        "chat_api_key_env",
+        "chat_url",
+        "github_api_url",
+        "index_dir",
+        "allow_download",
+    }
+)
+# Provider strings that send code and an API key to a server (codebot.embed, query.rerank).
+_HOSTED = ("openai-compatible:", "voyage:", "cohere-compatible:")
+# Allowed ranges: a chunk bound of 0 never ends, keeping 0 artifacts deletes the one just made.
+_RANGES: dict[str, tuple[int, int]] = {
+    "max_file_bytes": (1, 1 << 31),
+    "chunk_max_chars": (100, 1_000_000),
+    "chunk_max_lines": (5, 100_000),
+    "embed_threads": (0, 1024),
+    "embed_batch_size": (1, 4096),
+    "embed_concurrency": (1, 256),
+    "embed_timeout": (1, 3600),
+    "download_timeout": (1, 3600),
+    "rerank_top": (1, 1000),
+    "rerank_budget_ms": (0, 600_000),
+    "ask_tokens": (100, 1_000_000),
+    "artifact_keep": (1, 100_000),
+    "pull_depth": (1, 100_000),
+    "artifact_timeout": (1, 3600),
+}
+_CHOICES = {"on_download_failure": ("stop", "builtin")}
+_INTEGER = re.compile(r"[+-]?[0-9]{1,18}")  # ASCII digits only: int() also takes "²" and "١"
+_RELEASE_TAG = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
+
 
 def _coerce(key: str, value: Any, source: str) -> Any:
-    """Turn a raw value (a TOML value, or an environment string) into the field's type."""
+    """Turn a raw value (a TOML value, or an environment string) into the field's type, within
+    its range."""
+    value = _typed(key, value, source)
+    if key in _RANGES and not _RANGES[key][0] <= value <= _RANGES[key][1]:
+        low, high = _RANGES[key]
+        raise ConfigError(f"{source}: {key} must be between {low:,} and {high:,}, got {value!r}")
+    if key in _CHOICES and value not in _CHOICES[key]:
+        raise ConfigError(
+            f"{source}: {key} must be one of {', '.join(_CHOICES[key])}, got {value!r}"
+        )
+    if key == "artifact_release" and not _RELEASE_TAG.fullmatch(value):
+        raise ConfigError(f"{source}: artifact_release must be a tag name (letters, digits, . _ -)")
+    if key == "ignore":
+        _check_patterns(value, source)
+    if isinstance(value, str) and "\x00" in value:
+        raise ConfigError(f"{source}: {key} contains a NUL character")
+    return value
+
+
+def _typed(key: str, value: Any, source: str) -> Any:
     default = _FIELDS[key].default
     kind = type(default) if default is not None else str
     if kind is bool:
@@ -117,7 +181,7 @@ def _coerce(key: str, value: Any, source: str) -> Any:
     elif kind is int:
         if isinstance(value, int) and not isinstance(value, bool):
             return value
-        if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+        if isinstance(value, str) and _INTEGER.fullmatch(value.strip()):
             return int(value)
     elif kind is tuple:
         if isinstance(value, str):
@@ -132,51 +196,120 @@ def _coerce(key: str, value: Any, source: str) -> Any:
     raise ConfigError(f"{source}: {key} must be {expected}, got {value!r}")
 
 
-def _merge(settings: dict[str, Any], raw: Mapping[str, Any], source: str) -> None:
+def _check_patterns(patterns: tuple[str, ...], source: str) -> None:
+    import pathspec
+
+    for pattern in patterns:
+        try:
+            pathspec.GitIgnoreSpec.from_lines([pattern])
+        except Exception as exc:  # noqa: BLE001 - pathspec raises several kinds for a bad pattern
+            raise ConfigError(f"{source}: ignore pattern {pattern!r} is not valid: {exc}") from None
+
+
+def _merge(
+    settings: dict[str, Any], raw: Mapping[str, Any], source: str, repository: bool = False
+) -> None:
+    """Add ``raw`` (from ``source``) to ``settings``; ``repository``: it comes from a file in
+    the repository, which may not choose secrets, hosts or outside paths."""
+    if not isinstance(raw, Mapping):
+        raise ConfigError(f"{source}: settings must be a table of key = value, not {raw!r}")
     for key, value in raw.items():
-        name = key.replace("-", "_")
+        name = str(key).replace("-", "_")
         if name not in _FIELDS:
             valid = ", ".join(sorted(_FIELDS))
             raise ConfigError(f"{source}: unknown setting {key!r} (valid settings: {valid})")
-        if value is not None:
-            settings[name] = _coerce(name, value, source)
+        if value is None:
+            continue
+        value = _coerce(name, value, source)
+        if repository:
+            _refuse_from_repository(name, value, source)
+        settings[name] = value
 
 
-def _file_settings(root: Path) -> tuple[dict[str, Any], str] | None:
-    dedicated = root / ".codebot.toml"
-    if dedicated.is_file():
-        return _read_toml(dedicated), str(dedicated)
-    pyproject = root / "pyproject.toml"
-    if pyproject.is_file():
-        section = _read_toml(pyproject).get("tool", {}).get("codebot")
+def _refuse_from_repository(name: str, value: Any, source: str) -> None:
+    where = f"CODEBOT_{name.upper()}, a command-line flag, or {user_config_path()}"
+    if name in USER_ONLY:
+        raise ConfigError(
+            f"{source}: {name} may not be set in a repository's files (they would choose a "
+            f"secret, a server it is sent to, or a path outside the repository for whoever "
+            f"runs codebot here); set it yourself: {where}"
+        )
+    if name in ("embedder", "reranker") and str(value).startswith(_HOSTED):
+        raise ConfigError(
+            f"{source}: {name} = {value!r} would send your code and an API key to a server; "
+            f"a repository's files may not choose that. Set it yourself: {where}"
+        )
+
+
+def repository_settings(
+    read: Callable[[str], bytes | None], where: str
+) -> tuple[dict[str, Any], str] | None:
+    """The settings a repository's files hold, and which file they come from: ``read(name)``
+    gives a file's bytes at the repository's root (None when absent); ``where`` names the root
+    in messages. The Action reads them from the base commit this way, never from the head."""
+    dedicated = read(".codebot.toml")
+    if dedicated is not None:
+        name = f"{where}/.codebot.toml"
+        return _parse_toml(dedicated, name), name
+    pyproject = read("pyproject.toml")
+    if pyproject is not None:
+        tool = _parse_toml(pyproject, f"{where}/pyproject.toml").get("tool")
+        section = tool.get("codebot") if isinstance(tool, dict) else None
         if section is not None:
-            return section, f"{pyproject} [tool.codebot]"
+            return section, f"{where}/pyproject.toml [tool.codebot]"
     return None
 
 
-def _read_toml(path: Path) -> dict[str, Any]:
+def user_config_path(environ: Mapping[str, str] | None = None) -> Path:
+    """The user's own configuration file: ``$XDG_CONFIG_HOME/codebot/config.toml``, by default
+    ``~/.config/codebot/config.toml``."""
+    env = os.environ if environ is None else environ
+    base = env.get("XDG_CONFIG_HOME") or str(Path(env.get("HOME") or Path.home()) / ".config")
+    return Path(base) / "codebot" / "config.toml"
+
+
+def _read_file(path: Path) -> bytes | None:
     try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise ConfigError(f"{path}: cannot read configuration: {exc}") from exc
+        return path.read_bytes() if path.is_file() else None
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read configuration: {exc.strerror or exc}") from exc
+
+
+def _parse_toml(data: bytes, name: str) -> dict[str, Any]:
+    try:
+        return tomllib.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise ConfigError(f"{name}: cannot read configuration: {exc}") from exc
+    except RecursionError:
+        raise ConfigError(f"{name}: cannot read configuration: nested too deeply") from None
 
 
 def load_config(
     root: str | Path | None = None,
     flags: Mapping[str, Any] | None = None,
     environ: Mapping[str, str] | None = None,
+    repository: tuple[dict[str, Any], str] | None = None,
 ) -> Config:
     """Resolve the configuration for the repository at ``root``.
 
     ``flags`` holds command-line values (None means "not given"); ``environ`` defaults to
-    ``os.environ`` and is read for ``CODEBOT_<SETTING>`` variables.
+    ``os.environ`` and is read for ``CODEBOT_<SETTING>`` variables and the user's configuration
+    file. ``repository``: the repository's settings read elsewhere (see
+    :func:`repository_settings`) instead of from the files at ``root``.
     """
     settings: dict[str, Any] = {}
-    if root is not None:
-        found = _file_settings(Path(root))
-        if found is not None:
-            _merge(settings, found[0], found[1])
     env = os.environ if environ is None else environ
+    user_file = user_config_path(env)
+    user_data = _read_file(user_file)
+    if user_data is not None:
+        _merge(settings, _parse_toml(user_data, str(user_file)), str(user_file))
+        if settings.get("index_dir") and not Path(settings["index_dir"]).expanduser().is_absolute():
+            raise ConfigError(f"{user_file}: index_dir must be an absolute path")
+    if repository is None and root is not None:
+        base = Path(root)
+        repository = repository_settings(lambda name: _read_file(base / name), str(base))
+    if repository is not None:
+        _merge(settings, repository[0], repository[1], repository=True)
     from_env = {
         k[8:].lower(): v
         for k, v in env.items()
@@ -185,4 +318,6 @@ def load_config(
     _merge(settings, from_env, "environment")
     if flags:
         _merge(settings, flags, "command line")
+    if settings.get("index_dir"):  # a flag or variable: from where codebot was started, once
+        settings["index_dir"] = str(Path(settings["index_dir"]).expanduser().resolve())
     return Config(**settings)

@@ -181,7 +181,20 @@ def content_skip_reason(data: bytes, config: Config) -> str | None:
 def _ignore_spec(lines: list[str]):
     import pathspec
 
-    return pathspec.GitIgnoreSpec.from_lines(lines) if lines else None
+    if not lines:
+        return None
+    try:
+        return pathspec.GitIgnoreSpec.from_lines(lines)
+    except Exception:  # noqa: BLE001 - pathspec raises several kinds; find the line and say it
+        for line in lines:
+            try:
+                pathspec.GitIgnoreSpec.from_lines([line])
+            except Exception as exc:  # noqa: BLE001
+                raise ConfigError(
+                    f"ignore pattern {line!r} (from .codebotignore or the ignore setting) is not "
+                    f"valid: {exc}"
+                ) from None
+        raise
 
 
 def _ignore_lines(root: Path, config: Config, plain: bool) -> list[str]:

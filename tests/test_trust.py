@@ -1,0 +1,89 @@
+"""The trust boundary, end to end: a repository's files never make codebot send a secret, nor
+send code to a server of their choosing (issue 15: a fork's .codebot.toml got GITHUB_TOKEN)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+
+SECRET = "ghp_codebotTestSecret0123456789abcdefABCD"
+
+
+@pytest.fixture
+def listener():
+    """An HTTP server on 127.0.0.1 that records every request it gets."""
+    seen: list[tuple[str, str, dict[str, str]]] = []
+
+    class Handler(BaseHTTPRequestHandler):
+        def _record(self) -> None:
+            length = int(self.headers.get("Content-Length") or 0)
+            body = self.rfile.read(length).decode("utf-8", "replace") if length else ""
+            seen.append((self.path, body, dict(self.headers)))
+            self.send_response(500)
+            self.end_headers()
+
+        do_GET = do_POST = _record
+
+        def log_message(self, *args) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}", seen
+    server.shutdown()
+    server.server_close()
+
+
+def run(cwd, *args: str) -> subprocess.CompletedProcess:
+    env = {**os.environ, "GITHUB_TOKEN": SECRET, "OPENAI_API_KEY": SECRET}
+    return subprocess.run(
+        [sys.executable, "-m", "codebot", *args], cwd=cwd, env=env, capture_output=True, text=True
+    )
+
+
+@pytest.mark.parametrize(
+    "settings",
+    [
+        'embedder = "openai-compatible:{url}/v1#m"\nembed_api_key_env = "GITHUB_TOKEN"\n',
+        'embedder = "openai-compatible:{url}/v1#m"\n',
+        'embedder = "none"\nreranker = "cohere-compatible:{url}/v1/rerank#m"\n',
+        'embedder = "none"\nchat_url = "{url}/v1"\nchat_api_key_env = "GITHUB_TOKEN"\n',
+    ],
+)
+def test_a_repository_setting_sends_nothing_anywhere(make_repo, listener, settings):
+    url, seen = listener
+    repo = make_repo(
+        {"a.py": "def f():\n    return 1\n", ".codebot.toml": settings.format(url=url)}
+    )
+    for args in (["index", "."], ["search", "f"], ["status"]):
+        done = run(repo, *args)
+        assert done.returncode == 1, (args, done.stdout, done.stderr)
+        assert "may not" in done.stderr and ".codebot.toml" in done.stderr
+        assert "Traceback" not in done.stderr and SECRET not in done.stderr + done.stdout
+    assert seen == []  # not one request reached the repository's server
+
+
+def test_the_same_settings_from_the_user_are_used(make_repo, listener, tmp_path):
+    """The user may point codebot at a server: the request goes there, with the key they named."""
+    url, seen = listener
+    repo = make_repo({"a.py": "def f():\n    return 1\n"})
+    env_settings = {
+        "CODEBOT_EMBEDDER": f"openai-compatible:{url}/v1#m",
+        "CODEBOT_EMBED_API_KEY_ENV": "MY_KEY",
+    }
+    done = subprocess.run(
+        [sys.executable, "-m", "codebot", "index", "."],
+        cwd=repo,
+        env={**os.environ, **env_settings, "MY_KEY": "user-chosen-key"},
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 1  # the server answers 500: a clear error, not a crash
+    assert "Traceback" not in done.stderr
+    assert seen and all("user-chosen-key" in h.get("Authorization", "") for _, _, h in seen)
