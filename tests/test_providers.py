@@ -19,9 +19,9 @@ import pytest
 
 from codebot.core.config import Config
 from codebot.core.errors import ConfigError, StoreError
+from codebot.core.http import ServiceError
 from codebot.embed import EmbedderError, ProviderOptions, load_embedder
 from codebot.embed._common import length_batches, prefixes_for
-from codebot.embed._http import ServiceError
 from codebot.embed._hub import ModelUnavailable
 from codebot.index.build import build_index
 from codebot.index.overlay import open_index
@@ -155,7 +155,7 @@ def test_429_with_retry_after_is_honoured(server):
 def test_retry_after_takes_seconds_or_a_date():
     import email.utils
 
-    from codebot.embed._http import _retry_after
+    from codebot.core.http import retry_after as _retry_after
 
     assert _retry_after("2") == 2.0 and _retry_after("0.5") == 0.5 and _retry_after(None) is None
     soon = email.utils.formatdate(time.time() + 30, usegmt=True)

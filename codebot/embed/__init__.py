@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     import numpy as np
 
     from codebot.core.config import Config
-    from codebot.embed._http import HttpSettings
+    from codebot.core.http import HttpSettings
 
 __all__ = [
     "PROVIDERS",
@@ -158,11 +158,9 @@ class ProviderOptions:
         )
 
     def http(self) -> HttpSettings:
-        from codebot.embed._http import HttpSettings
+        from codebot.core.http import service_settings
 
-        return HttpSettings(
-            timeout=self.timeout, retries=self.retries, concurrency=self.concurrency
-        )
+        return service_settings(self.timeout, self.retries, self.concurrency)
 
 
 def split_provider(name: str) -> tuple[str, str]:

@@ -14,9 +14,9 @@ from typing import Any
 
 import numpy as np
 
+from codebot.core.http import ServiceClient
 from codebot.embed import EmbedderError, EmbedderIdentity, ProviderOptions
 from codebot.embed._common import length_batches, normalized, sha256_text, truncate
-from codebot.embed._http import ApiClient
 
 __all__ = [
     "RemoteEmbedder",
@@ -32,7 +32,7 @@ class RemoteEmbedder:
     def __init__(
         self,
         model: str,
-        client: ApiClient,
+        client: ServiceClient,
         options: ProviderOptions,
         max_tokens: int,
         prefixes: tuple[str, str] = ("", ""),

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from codebot.core.http import ServiceClient, api_key, check_url
 from codebot.embed import EmbedderError, ProviderOptions
 from codebot.embed._common import prefixes_for
-from codebot.embed._http import ApiClient, api_key, check_url
 from codebot.embed._remote import RemoteEmbedder
 
 __all__ = ["OpenAICompatibleEmbedder", "parse_endpoint"]
@@ -53,7 +53,7 @@ class OpenAICompatibleEmbedder(RemoteEmbedder):
             required=False,
             environ=options.environ,
         )
-        client = ApiClient("the embedding server", key, options.http(), transport)
+        client = ServiceClient("the embedding server", key, options.http(), transport)
         super().__init__(model, client, options, _MAX_TOKENS, prefixes_for(model))
 
     def _post_batch(self, texts: list[str], input_type: str) -> list[Any]:

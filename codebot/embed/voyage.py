@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from codebot.core.http import ServiceClient, api_key
 from codebot.embed import ProviderOptions
-from codebot.embed._http import ApiClient, api_key
 from codebot.embed._remote import RemoteEmbedder
 
 __all__ = ["VoyageEmbedder", "voyage_endpoint"]
@@ -48,7 +48,7 @@ class VoyageEmbedder(RemoteEmbedder):
             required=True,
             environ=options.environ,
         )
-        client = ApiClient("Voyage AI", key, options.http(), transport)
+        client = ServiceClient("Voyage AI", key, options.http(), transport)
         super().__init__(model, client, options, _MAX_TOKENS)
 
     def _post_batch(self, texts: list[str], input_type: str) -> list[Any]:

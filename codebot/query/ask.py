@@ -23,6 +23,7 @@ from codebot.core.errors import ConfigError
 
 if TYPE_CHECKING:
     from codebot.core.config import Config
+    from codebot.core.http import ServiceClient
     from codebot.query.context import Packed
     from codebot.query.search import Searcher
     from codebot.query.tokens import TokenCounter
@@ -172,17 +173,15 @@ def stream_chat(
     config: Config, messages: list[dict[str, str]], transport: Any = None
 ) -> Iterator[str]:
     """The answer's text, piece by piece, from ``{chat_url}/chat/completions`` (SSE)."""
-    from codebot.embed._http import ApiClient, HttpSettings, api_key, check_url
+    from codebot.core.http import ServiceClient, api_key, check_url, service_settings
 
     assert config.chat_url and config.chat_model
     base = str(check_url(config.chat_url, "chat_url")).rstrip("/")
     service = "the chat endpoint"
     key = api_key(service, config.chat_api_key_env, "OPENAI_API_KEY", "chat_api_key_env", False)
     # Generous: a local model may read a 6,000-token prompt for a while before the first token.
-    settings = HttpSettings(
-        timeout=max(float(config.embed_timeout), 120.0), retries=2, concurrency=1
-    )
-    client = ApiClient(service, key, settings, transport)
+    settings = service_settings(max(float(config.embed_timeout), 120.0), retries=2, concurrency=1)
+    client = ServiceClient(service, key, settings, transport)
     payload = {"model": config.chat_model, "messages": messages, "stream": True, "temperature": 0.1}
     url = f"{base}/chat/completions"
     whole: list[str] = []  # a server that ignores "stream" answers with one JSON document
@@ -197,36 +196,35 @@ def stream_chat(
             data = line[5:].strip()
             if data == "[DONE]":
                 break
-            piece = _delta(client.scrub(data), service)
+            piece = _delta(data, client)
             if piece:
                 yield piece
         if whole:
-            yield _message(client.scrub("".join(whole)), service)
+            yield _message("".join(whole), client)
     finally:
         client.close()
 
 
-def _delta(data: str, service: str) -> str:
-    from codebot.embed._http import ServiceError
-
+def _delta(data: str, client: ServiceClient) -> str:
     try:
         event = json.loads(data)
     except ValueError as exc:
-        raise ServiceError(f"{service} sent an event that is not JSON: {data[:200]!r}") from exc
+        text = client.excerpt(data, 200)
+        raise client.fail(f"{client.service} sent an event that is not JSON: {text!r}") from exc
     if isinstance(event, dict) and event.get("error"):
-        raise ServiceError(f"{service} reported an error: {str(event['error'])[:300]}")
+        text = client.excerpt(str(event["error"]))
+        raise client.fail(f"{client.service} reported an error: {text}")
     try:
         return event["choices"][0].get("delta", {}).get("content") or ""
     except (KeyError, IndexError, TypeError, AttributeError):
         return ""  # role-only, usage-only and keep-alive events carry no text
 
 
-def _message(body: str, service: str) -> str:
-    from codebot.embed._http import ServiceError
-
+def _message(body: str, client: ServiceClient) -> str:
     try:
         return json.loads(body)["choices"][0]["message"]["content"] or ""
     except (ValueError, KeyError, IndexError, TypeError) as exc:
-        raise ServiceError(
-            f"{service} answered neither a stream nor a chat completion: {body[:200]!r}"
+        text = client.excerpt(body, 200)
+        raise client.fail(
+            f"{client.service} answered neither a stream nor a chat completion: {text!r}"
         ) from exc

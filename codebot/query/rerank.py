@@ -129,7 +129,7 @@ def load_reranker(
         )
     if kind == "cross-encoder":
         return CrossEncoderReranker(rest, options)
-    from codebot.embed._http import ApiClient, api_key
+    from codebot.core.http import ServiceClient, api_key
 
     env = options.environ
     if kind == "voyage":
@@ -138,13 +138,13 @@ def load_reranker(
         base, model = voyage_endpoint(rest, "reranker")
         service = "Voyage AI rerank"
         key = api_key(service, api_key_env, "VOYAGE_API_KEY", "rerank_api_key_env", True, env)
-        return VoyageReranker(ApiClient(service, key, options.http()), f"{base}/rerank", model)
+        return VoyageReranker(ServiceClient(service, key, options.http()), f"{base}/rerank", model)
     from codebot.embed.openai_compatible import parse_endpoint
 
     url, model = parse_endpoint(rest, "cohere-compatible", "reranker")
     service = "the reranker"
     key = api_key(service, api_key_env, "COHERE_API_KEY", "rerank_api_key_env", False, env)
-    return CohereCompatibleReranker(ApiClient(service, key, options.http()), url, model)
+    return CohereCompatibleReranker(ServiceClient(service, key, options.http()), url, model)
 
 
 class _HostedReranker:

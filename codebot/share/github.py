@@ -2,7 +2,7 @@
 
 Two uses: the release that holds index artifacts (``codebot publish``/``pull`` through
 :class:`GitHubRemote`), and the one comment ``codebot action pr`` keeps on a pull request. Calls go
-through :class:`~codebot.share.remote.Http`: timeouts, retries with backoff on 5xx, ``Retry-After`` and
+through :class:`~codebot.core.http.HttpClient`: timeouts, retries with backoff on 5xx, ``Retry-After`` and
 the secondary rate limit (a 403 or 429 with ``retry-after`` / ``x-ratelimit-remaining: 0``), and
 every error says which call failed and why. Lists follow the ``Link: rel="next"`` pages.
 
@@ -16,15 +16,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from codebot.share.remote import (
-    Http,
-    Progress,
-    RemoteError,
-    Transfer,
-    _file_chunks,
-    _status,
-    commit_of,
-)
+from codebot.core.http import HttpClient, Progress, file_body
+from codebot.share.remote import RemoteError, Transfer, commit_of
 
 __all__ = ["GitHub", "GitHubRemote", "github_repo_of"]
 
@@ -54,7 +47,9 @@ class GitHub:
         if token:
             headers["Authorization"] = f"Bearer {token}"
         self.authenticated = bool(token)
-        self.http = Http(transfer or Transfer(), headers, secrets=[token or ""])
+        self.http = HttpClient(
+            transfer or Transfer(), headers, secrets=[token or ""], error=RemoteError
+        )
 
     def describe(self) -> str:
         return f"GitHub {self.owner}/{self.repo}"
@@ -69,7 +64,8 @@ class GitHub:
             url = f"{self.api}/{url.lstrip('/')}"
         r = self.http.request(method, url, f"{self.describe()}: {what}", **kw)
         if r.status_code not in ok:
-            raise RemoteError(f"{self.describe()}: {what}: {_status(r)}{_hint(r.status_code)}")
+            status = self.http.status_text(r)
+            raise self.http.fail(f"{self.describe()}: {what}: {status}{_hint(r.status_code)}")
         return r
 
     def pages(self, url: str, what: str) -> Iterator[dict[str, Any]]:
@@ -100,7 +96,8 @@ class GitHub:
         if r.status_code == 422:  # another job created it a moment ago
             found = self.release(tag)
             if found is None:
-                raise RemoteError(f"{self.describe()}: create release {tag}: {_status(r)}")
+                status = self.http.status_text(r)
+                raise self.http.fail(f"{self.describe()}: create release {tag}: {status}")
             return found
         return r.json()
 
@@ -128,7 +125,7 @@ class GitHub:
             upload_url,
             f"upload {name}",
             (201, 422),
-            body=_file_chunks(path, progress),
+            body=file_body(path, progress),
             params={"name": name},
             headers=headers,
         )

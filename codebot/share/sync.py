@@ -33,8 +33,8 @@ from codebot.share.remote import (
     commit_of,
     first_parents,
     known_formats,
-    open_remote,
 )
+from codebot.share.stores import open_remote
 
 __all__ = [
     "PullReport",
@@ -85,7 +85,7 @@ def pull(
     """Install the artifact of the nearest first-parent ancestor of HEAD (at most
     ``config.pull_depth`` commits back) that has one, then update the index to HEAD.
 
-    ``source``: a store (see ``remote.open_remote``; default ``config.artifacts``) or an
+    ``source``: a store (see ``stores.open_remote``; default ``config.artifacts``) or an
     artifact file. No download when the index in place is as near to HEAD as any artifact.
     ``progress``: (bytes, total) of the download; ``parse_progress``: the update's.
     """
