@@ -22,13 +22,11 @@ from codebot.core.http import (
     HttpClient,
     HttpError,
     HttpSettings,
-    Secret,
-    ServiceClient,
-    ServiceError,
     redact,
     retry_after,
     scrub,
 )
+from codebot.core.services import Secret, ServiceClient, ServiceError
 from codebot.share.remote import RemoteError
 from codebot.share.stores import open_remote
 

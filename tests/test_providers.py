@@ -19,7 +19,7 @@ import pytest
 
 from codebot.core.config import Config
 from codebot.core.errors import ConfigError, StoreError
-from codebot.core.http import ServiceError
+from codebot.core.services import ServiceError
 from codebot.embed import EmbedderError, ProviderOptions, load_embedder
 from codebot.embed._common import length_batches, prefixes_for
 from codebot.embed._hub import ModelUnavailable

@@ -5,8 +5,6 @@ backoff (and jitter) on 408, 425, 429, 5xx, timeouts and dropped connections; ``
 (seconds, fractions of one, or an HTTP date) and GitHub's rate-limit headers honoured, a wait
 shared by every thread of the client so the others pause too; downloads that break off resumed
 where they stopped (a ``Range`` request); and a bounded pool for :meth:`HttpClient.map`.
-:class:`ServiceClient` is the same client speaking JSON to a model service (embeddings, rerank,
-chat), with messages that name the service and what to check.
 
 Secrets: a token or API key goes into an ``Authorization`` header and nowhere else (httpx drops
 it when a redirect leaves the host). Every message the client raises goes through :func:`scrub`,
@@ -16,8 +14,8 @@ once decoded and before it is shortened, so a cut can never leave half a secret 
 
 httpx is imported when a client is built, so importing this module stays cheap (the git hook).
 
-Errors: :class:`HttpError` (a :class:`~codebot.core.errors.CodebotError`), :class:`ServiceError`
-under it for model services; a client raises the subclass it is given (``error=``).
+Errors: :class:`HttpError` (a :class:`~codebot.core.errors.CodebotError`); a client raises the
+subclass it is given (``error=``). Model services' client is in :mod:`codebot.core.services`.
 """
 
 from __future__ import annotations
@@ -25,7 +23,6 @@ from __future__ import annotations
 import datetime
 import email.utils
 import json
-import os
 import random
 import re
 import threading
@@ -50,16 +47,11 @@ __all__ = [
     "HttpError",
     "HttpSettings",
     "Progress",
-    "Secret",
-    "ServiceClient",
-    "ServiceError",
-    "api_key",
-    "check_url",
+    "RetryLater",
     "file_body",
     "redact",
     "retry_after",
     "scrub",
-    "service_settings",
 ]
 
 T = TypeVar("T")
@@ -80,31 +72,7 @@ class HttpError(CodebotError):
     call and never holds a secret."""
 
 
-class ServiceError(HttpError):
-    """A model service (embeddings, rerank, chat) that refused, failed or did not answer in time.
-
-    The message names the service, the URL and what to check; it never contains the API key.
-    """
-
-
 # --- secrets ------------------------------------------------------------------------------------
-
-
-class Secret:
-    """An API key: its repr and str are masked, so it cannot leak through a log or a traceback."""
-
-    __slots__ = ("_value",)
-
-    def __init__(self, value: str) -> None:
-        self._value = value
-
-    def reveal(self) -> str:
-        return self._value
-
-    def __repr__(self) -> str:
-        return "Secret('***')"
-
-    __str__ = __repr__
 
 
 _URL = re.compile(r"\b[a-zA-Z][a-zA-Z0-9+.-]*://[^\s\"'<>`]+")
@@ -154,49 +122,6 @@ def scrub(text: str, secrets: Iterable[str] = ()) -> str:
 
 def _clip(text: str, limit: int = MESSAGE_CHARS) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def api_key(
-    service: str,
-    variable: str | None,
-    default_variable: str | None,
-    setting: str,
-    required: bool,
-    environ: Mapping[str, str] | None = None,
-) -> Secret | None:
-    """The key in the environment variable ``variable`` (else ``default_variable``).
-
-    ``setting`` is the configuration key that names the variable, for the message. A missing
-    optional key is None (a local server needs none); a missing required one is an error."""
-    name = variable or default_variable
-    env = os.environ if environ is None else environ
-    value = env.get(name, "").strip() if name else ""
-    if value:
-        return Secret(value)
-    if required or variable:  # a variable the user named must exist
-        raise ServiceError(
-            f"{service} needs an API key: set the environment variable {name or 'of your choice'}"
-            f" (or name another variable with the setting {setting})"
-        )
-    return None
-
-
-def check_url(url: str, what: str) -> httpx.URL:
-    """An http(s) URL with no credentials in it: it is recorded in the index's manifest."""
-    import httpx
-
-    try:
-        parsed = httpx.URL(url)
-    except (httpx.InvalidURL, TypeError) as exc:
-        raise ServiceError(f"{what}: {redact(str(url))!r} is not a URL") from exc
-    if parsed.scheme not in ("http", "https") or not parsed.host:
-        raise ServiceError(f"{what}: {redact(url)!r} must be an http:// or https:// URL")
-    if parsed.userinfo or parsed.query:
-        raise ServiceError(
-            f"{what}: the URL must not carry credentials or a query string (it is written into "
-            "the index); put the key in an environment variable and name it in the settings"
-        )
-    return parsed
 
 
 # --- waits --------------------------------------------------------------------------------------
@@ -252,14 +177,7 @@ class HttpSettings:
     concurrency: int = 4
 
 
-def service_settings(timeout: float = 60.0, retries: int = 4, concurrency: int = 4) -> HttpSettings:
-    """A model service's patience: a minute's Retry-After at most, a short first backoff."""
-    return HttpSettings(
-        timeout=timeout, retries=retries, concurrency=concurrency, max_wait=60.0, backoff=0.5
-    )
-
-
-class _Again(Exception):
+class RetryLater(Exception):
     """Try again after ``wait`` seconds (None: the backoff); ``restart``: from the first byte."""
 
     def __init__(self, reason: str, wait: float | None = None, restart: bool = False) -> None:
@@ -360,7 +278,7 @@ class HttpClient:
                 return response
             except httpx.TransportError as exc:
                 self._retry(attempt, last, what, self._transport_reason(exc, timeout), exc=exc)
-            except _Again as again:
+            except RetryLater as again:
                 self._retry(attempt, last, what, again.reason, again.wait)
         raise AssertionError("unreachable")  # pragma: no cover
 
@@ -386,7 +304,7 @@ class HttpClient:
                     if response.status_code in (404, 410):
                         return False
                     if response.status_code == 416 and have:  # past the end: start over
-                        raise _Again("the server refused to resume", 0, restart=True)
+                        raise RetryLater("the server refused to resume", 0, restart=True)
                     self._raise_if_retryable(response)
                     if response.status_code not in (200, 206):
                         raise self.fail(f"{what}: {self.status_text(response)}")
@@ -395,7 +313,7 @@ class HttpClient:
             except httpx.TransportError as exc:
                 reason = self._transport_reason(exc, self.settings.timeout)
                 self._retry(attempt, last, what, reason, exc=exc)
-            except _Again as again:
+            except RetryLater as again:
                 if again.restart:
                     dest.unlink(missing_ok=True)
                 self._retry(attempt, last, what, again.reason, again.wait)
@@ -487,9 +405,9 @@ class HttpClient:
         if code in (403, 429) and (wait is not None or self._rate_limited(response)):
             message = self.message_of(response)
             reason = f"rate limited ({code})" + (f": {message}" if message else "")
-            raise _Again(reason, wait if wait is not None else 60.0)
+            raise RetryLater(reason, wait if wait is not None else 60.0)
         if code in RETRY_STATUS:
-            raise _Again(self.status_text(response), wait)
+            raise RetryLater(self.status_text(response), wait)
 
     def _rate_limited(self, response: httpx.Response) -> bool:
         if response.headers.get("x-ratelimit-remaining") == "0":
@@ -516,7 +434,7 @@ class HttpClient:
                 if progress is not None:
                     progress(done, total)
         if total is not None and done < total:
-            raise _Again(f"the connection closed after {done} of {total} bytes")
+            raise RetryLater(f"the connection closed after {done} of {total} bytes")
 
     # --- messages (a ServiceClient words them for a model service) ------------------------------
 
@@ -546,108 +464,9 @@ def _content_range(response: httpx.Response, have: int) -> tuple[int, int | None
     if response.status_code == 206:
         m = re.match(r"bytes (\d+)-\d+/(\d+|\*)", response.headers.get("content-range", ""))
         if not m or int(m.group(1)) != have:
-            raise _Again("the server resumed at the wrong offset", 0, restart=True)
+            raise RetryLater("the server resumed at the wrong offset", 0, restart=True)
         return have, int(m.group(2)) if m.group(2) != "*" else None
     return 0, int(length) if length and length.isdigit() and not encoded else None
 
 
 # --- model services -----------------------------------------------------------------------------
-
-
-class ServiceClient(HttpClient):
-    """JSON to one model service (``service`` names it in messages), with its API key."""
-
-    def __init__(
-        self,
-        service: str,
-        key: Secret | None,
-        settings: HttpSettings | None = None,
-        transport: httpx.BaseTransport | None = None,
-    ) -> None:
-        headers = {"Accept": "application/json"}
-        if key is not None:
-            headers["Authorization"] = f"Bearer {key.reveal()}"
-        secrets = [key.reveal()] if key is not None else []
-        settings = settings or service_settings()
-        super().__init__(
-            settings, headers, secrets=secrets, error=ServiceError, transport=transport
-        )
-        self.service = service
-
-    def post(self, url: str, payload: Any, timeout: float | None = None) -> Any:
-        """POST ``payload`` as JSON, retrying what is worth retrying; the decoded JSON answer.
-
-        ``timeout`` (seconds) overrides the client's for this call, and bounds the retries too:
-        no retry starts once it has run out (a latency budget, for reranking)."""
-        deadline = None if timeout is None else time.monotonic() + timeout
-        what = f"{self.service} at {url}"
-        response = self.request("POST", url, what, deadline=deadline, json=payload)
-        if response.status_code >= 400:
-            raise self._refused(what, response)
-        try:
-            return response.json()
-        except ValueError as exc:
-            text = self.excerpt(response.text)
-            raise self.fail(f"{what} answered with something that is not JSON: {text!r}") from exc
-
-    def stream_lines(self, url: str, payload: Any) -> Iterator[str]:
-        """POST and yield the answer's lines as they arrive (server-sent events).
-
-        Retried like :meth:`post` until the first line; after that a failure is final, since its
-        beginning has been shown."""
-        import httpx
-
-        what = f"{self.service} at {url}"
-        for attempt, last in self._attempts(what, None):
-            started = False
-            try:
-                with self.client.stream("POST", url, json=payload) as response:
-                    self._raise_if_retryable(response)
-                    if response.status_code >= 400:
-                        raise self._refused(what, response)
-                    for line in response.iter_lines():
-                        started = True
-                        yield line
-                    return
-            except httpx.TransportError as exc:
-                reason = self._transport_reason(exc, self.settings.timeout)
-                if started:
-                    raise self.fail(f"{what}: the answer broke off ({reason})") from exc
-                self._retry(attempt, last, what, reason, exc=exc)
-            except _Again as again:
-                self._retry(attempt, last, what, again.reason, again.wait)
-
-    def _refused(self, what: str, response: httpx.Response) -> HttpError:
-        code = response.status_code
-        return self.fail(f"{what} answered {self.status_text(response)}{_hint(code)}")
-
-    def _transport_reason(self, exc: Exception, timeout: float) -> str:
-        import httpx
-
-        if isinstance(exc, httpx.TimeoutException):
-            return f"no answer within {timeout:.3g} s"
-        return f"cannot connect ({type(exc).__name__}: {exc})"
-
-    def _gave_up(self, what: str, reason: str, tries: int, transport: bool) -> str:
-        advice = (
-            "check that the server is up and reachable, or raise the timeout"
-            if transport
-            else "try again later, or lower the concurrency"
-        )
-        return f"{what}: {reason} ({tries} attempt{'s' if tries > 1 else ''}); {advice}"
-
-    def _too_long(self, what: str, reason: str, wait: float) -> str:
-        return (
-            f"{what}: {reason}, and asks to wait {wait:.0f} s (more than "
-            f"{self.settings.max_wait:.0f}); try again later, or lower the concurrency"
-        )
-
-
-def _hint(code: int) -> str:
-    return {
-        400: " (check the model name and the request limits)",
-        401: " (check the API key in the environment variable the settings name)",
-        403: " (the API key is not allowed to use this model)",
-        404: " (check the base URL, which usually ends in /v1, and the model name)",
-        413: " (a batch is too large: lower embed_batch_size)",
-    }.get(code, "")

@@ -158,7 +158,7 @@ class ProviderOptions:
         )
 
     def http(self) -> HttpSettings:
-        from codebot.core.http import service_settings
+        from codebot.core.services import service_settings
 
         return service_settings(self.timeout, self.retries, self.concurrency)
 

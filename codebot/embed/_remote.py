@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from codebot.core.http import ServiceClient
+from codebot.core.services import ServiceClient
 from codebot.embed import EmbedderError, EmbedderIdentity, ProviderOptions
 from codebot.embed._common import length_batches, normalized, sha256_text, truncate
 

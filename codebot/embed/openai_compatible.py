@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from codebot.core.http import ServiceClient, api_key, check_url
+from codebot.core.services import ServiceClient, api_key, check_url
 from codebot.embed import EmbedderError, ProviderOptions
 from codebot.embed._common import prefixes_for
 from codebot.embed._remote import RemoteEmbedder

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from codebot.core.http import ServiceClient, api_key
+from codebot.core.services import ServiceClient, api_key
 from codebot.embed import ProviderOptions
 from codebot.embed._remote import RemoteEmbedder
 

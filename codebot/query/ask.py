@@ -23,7 +23,7 @@ from codebot.core.errors import ConfigError
 
 if TYPE_CHECKING:
     from codebot.core.config import Config
-    from codebot.core.http import ServiceClient
+    from codebot.core.services import ServiceClient
     from codebot.query.context import Packed
     from codebot.query.search import Searcher
     from codebot.query.tokens import TokenCounter
@@ -173,7 +173,7 @@ def stream_chat(
     config: Config, messages: list[dict[str, str]], transport: Any = None
 ) -> Iterator[str]:
     """The answer's text, piece by piece, from ``{chat_url}/chat/completions`` (SSE)."""
-    from codebot.core.http import ServiceClient, api_key, check_url, service_settings
+    from codebot.core.services import ServiceClient, api_key, check_url, service_settings
 
     assert config.chat_url and config.chat_model
     base = str(check_url(config.chat_url, "chat_url")).rstrip("/")

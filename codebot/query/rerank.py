@@ -129,7 +129,7 @@ def load_reranker(
         )
     if kind == "cross-encoder":
         return CrossEncoderReranker(rest, options)
-    from codebot.core.http import ServiceClient, api_key
+    from codebot.core.services import ServiceClient, api_key
 
     env = options.environ
     if kind == "voyage":
