@@ -52,6 +52,9 @@ class FakeServer:
         self.ranges = True  # False: ignore Range headers, as some servers do
         self.comments: dict[int, list[dict]] = {}  # pull request number -> its comments
         self.read_only = False  # True: writes are refused, as with a fork's token
+        self.link_base: str | None = None  # where "next" links point (default: this server)
+        self.upload_base: str | None = None  # where a release's upload_url points
+        self.endless = False  # True: every page links a next one
         self._ids = itertools.count(1)
         self._lock = threading.Lock()
         server = self
@@ -79,7 +82,8 @@ class FakeServer:
             self.releases[tag] = {
                 "id": rid,
                 "tag_name": tag,
-                "upload_url": f"{self.url}/uploads/repos/o/r/releases/{rid}/assets{{?name,label}}",
+                "upload_url": f"{self.upload_base or self.url}/uploads/repos/o/r/releases/{rid}"
+                "/assets{?name,label}",
                 "assets": [],
             }
         return self.releases[tag]
@@ -282,8 +286,9 @@ class _Handler(BaseHTTPRequestHandler):
         assets = release["assets"]
         chunk = [_public(a) for a in assets[(page - 1) * size : page * size]]
         headers = {}
-        if page * size < len(assets):
-            headers["Link"] = f'<{fake.url}{path}?per_page={size}&page={page + 1}>; rel="next"'
+        if page * size < len(assets) or fake.endless:
+            base = fake.link_base or fake.url
+            headers["Link"] = f'<{base}{path}?per_page={size}&page={page + 1}>; rel="next"'
         return 200, chunk, headers
 
     def _asset(self, method: str, aid: int):

@@ -294,6 +294,34 @@ def test_pull_follows_asset_pagination(history, server):
     assert report.update["commit"] == history["c2"]
 
 
+def test_pagination_never_leaves_the_api_host_nor_goes_on_forever(history, server):
+    """A next link elsewhere would get the token; an endless one would never stop (issue 15)."""
+    for n in range(3):
+        server.add_asset(f"codebot-index-v{FORMAT_VERSION}-{n:040x}.tar.gz", b"x")
+    serve_github(server, history)
+    server.page_size = 1
+    server.link_base = f"http://localhost:{server.port}"  # another host, the same server
+    with pytest.raises(RemoteError, match="refused to follow") as err:
+        pull_github(history, server, token=TOKEN)
+    assert TOKEN not in str(err.value)
+    assert not any(r.headers.get("Host", "").startswith("localhost") for r in server.requests)
+
+    server.link_base, server.endless = None, True
+    server.requests.clear()
+    with pytest.raises(RemoteError, match="more than 100 pages"):
+        pull_github(history, server, token=TOKEN)
+    assert len(server.requests) < 110
+
+
+def test_an_upload_url_on_another_host_gets_no_token(history, server):
+    repo = history["repo"]
+    server.upload_base = f"http://localhost:{server.port}"
+    config = config_of(repo, github_api_url=server.url)
+    with pytest.raises(RemoteError, match="refused to follow"):
+        publish(repo, config, "github:acme/shop", token=TOKEN, transfer=QUICK)
+    assert not any(r.path.startswith("/uploads/") for r in server.requests)
+
+
 # --- faults: each a clear error, the index in place untouched ------------------------------------
 
 

@@ -15,13 +15,21 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
-from codebot.core.http import HttpClient, Progress, file_body
+from codebot.core.http import HttpClient, Progress, file_body, redact
 from codebot.share.remote import RemoteError, Transfer, commit_of
 
 __all__ = ["GitHub", "GitHubRemote", "github_repo_of"]
 
 API_URL = "https://api.github.com"
+UPLOADS_ORIGIN = "https://uploads.github.com"
+MAX_PAGES = 100  # of 100 items: 10,000 assets or comments, far beyond what codebot keeps
+
+
+def _origin(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc.rpartition('@')[2]}".lower()
 
 
 def github_repo_of(url: str) -> tuple[str, str] | None:
@@ -47,6 +55,9 @@ class GitHub:
         if token:
             headers["Authorization"] = f"Bearer {token}"
         self.authenticated = bool(token)
+        self.origins = {_origin(self.api)}
+        if _origin(self.api) == _origin(API_URL):
+            self.origins.add(UPLOADS_ORIGIN)  # github.com takes uploads on a host of its own
         self.http = HttpClient(
             transfer or Transfer(), headers, secrets=[token or ""], error=RemoteError
         )
@@ -59,9 +70,17 @@ class GitHub:
 
     def call(self, method: str, url: str, what: str, ok=(200,), **kw):
         """The response of one call (``url`` absolute, or relative to the repository's API);
-        a RemoteError naming the call, the status and a hint when it is not one of ``ok``."""
+        a RemoteError naming the call, the status and a hint when it is not one of ``ok``.
+
+        The token goes only to the API's own origin (and github.com's upload host): an absolute
+        URL a server handed us (a next page, an ``upload_url``) elsewhere is refused."""
         if not url.startswith("http"):
             url = f"{self.api}/{url.lstrip('/')}"
+        elif _origin(url) not in self.origins:
+            raise self.http.fail(
+                f"{self.describe()}: {what}: refused to follow {redact(url)!r}, which is not on "
+                f"the API's host ({', '.join(sorted(self.origins))})"
+            )
         r = self.http.request(method, url, f"{self.describe()}: {what}", **kw)
         if r.status_code not in ok:
             status = self.http.status_text(r)
@@ -69,12 +88,21 @@ class GitHub:
         return r
 
     def pages(self, url: str, what: str) -> Iterator[dict[str, Any]]:
-        """Every item of a listing, page by page."""
+        """Every item of a listing, page by page, at most MAX_PAGES pages."""
         next_url: str | None = url
-        while next_url:
+        for _ in range(MAX_PAGES):
             r = self.call("GET", next_url, what)
-            yield from r.json()
+            items = r.json()
+            if not isinstance(items, list):
+                raise self.http.fail(f"{self.describe()}: {what}: the answer is not a list")
+            yield from items
             next_url = r.links.get("next", {}).get("url")
+            if not next_url:
+                return
+        raise self.http.fail(
+            f"{self.describe()}: {what}: more than {MAX_PAGES} pages; stopped there (a server "
+            "that never ends its list)"
+        )
 
     # --- releases: index artifacts ----------------------------------------------------------------
 
