@@ -15,7 +15,7 @@ from codebot.core.config import Config
 from codebot.core.errors import StoreError
 from codebot.index.build import build_index
 from codebot.index.overlay import open_index
-from codebot.index.store import FORMAT_VERSION, lock_for_writing, read_manifest, verify
+from codebot.index.store import FORMAT_VERSION, MARKER, lock_for_writing, read_manifest, verify
 from codebot.query.search import Searcher
 
 from .fakes import HashingEmbedder
@@ -147,3 +147,38 @@ def test_index_dir_override_and_plain_directory(tmp_path):
     other = tmp_path / "elsewhere"
     build_index(src, Config(embedder="none", index_dir=str(other)))
     assert open_index(src, Config(index_dir=str(other))).manifest.counts["symbols"] == 1
+
+
+def test_an_index_dir_that_holds_something_else_is_refused_and_left_alone(make_repo, tmp_path):
+    """codebot deletes gen-* folders and downloads/ in its index directory: pointed at a folder of
+    the user's it must refuse, not clean (issue 15)."""
+    repo = make_repo({"a.py": "def f():\n    return 1\n"})
+    mine = tmp_path / "mine"
+    (mine / "gen-1").mkdir(parents=True)
+    (mine / "gen-1" / "thesis.tex").write_text("years of work")
+    (mine / "downloads").mkdir()
+    (mine / "manifest.json").write_text('{"not": "codebot"}')
+    before = sorted(p.relative_to(mine).as_posix() for p in mine.rglob("*"))
+    out = subprocess.run(
+        [sys.executable, "-m", "codebot", "index", str(repo), "--embedder", "none"],
+        env={**os.environ, "CODEBOT_INDEX_DIR": str(mine)},
+        capture_output=True,
+        text=True,
+    )
+    assert out.returncode == 1 and "is not a codebot index" in out.stderr, out.stderr
+    assert "Traceback" not in out.stderr
+    assert sorted(p.relative_to(mine).as_posix() for p in mine.rglob("*")) == before
+    assert (mine / "gen-1" / "thesis.tex").read_text() == "years of work"
+
+
+def test_an_empty_or_new_index_dir_is_claimed_and_an_old_index_kept(make_repo, tmp_path):
+    repo = make_repo({"a.py": "def f():\n    return 1\n"})
+    for where in (tmp_path / "empty", tmp_path / "new" / "deeper"):
+        if where.name == "empty":
+            where.mkdir()
+        build_index(repo, Config(embedder="none", index_dir=str(where)))
+        assert (where / MARKER).is_file() and read_manifest(where).counts["symbols"] >= 1
+    legacy = tmp_path / "empty"
+    (legacy / MARKER).unlink()  # an index from before the marker: still codebot's
+    build_index(repo, Config(embedder="none", index_dir=str(legacy)))
+    assert (legacy / MARKER).is_file()

@@ -21,6 +21,7 @@ import fcntl
 import hashlib
 import json
 import os
+import re
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -60,6 +61,8 @@ __all__ = [
     "load_files",
     "KEYS_FILE",
     "MANIFEST",
+    "MARKER",
+    "claim",
     "file_result",
     "outline_lines",
     "pack_files",
@@ -71,6 +74,10 @@ __all__ = [
 FORMAT_VERSION = 2  # 2: symbols keyed by a hash of their id; files keep imports (for updates)
 MANIFEST = "manifest.json"
 KEYS_FILE = "keys.u64"
+MARKER = ".codebot-index"  # in every directory codebot writes an index in (see claim)
+# What the git hooks leave before the first update claims the directory (see git.hooks).
+_HOOK_FILE = re.compile(r"update\.(log|log\.1|pending|runner\.lock)|write\.lock")
+MARKER_TEXT = b"codebot's index directory: codebot writes and deletes files here.\n"
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,10 +152,47 @@ class Manifest:
 # --- writing --------------------------------------------------------------------------------------
 
 
+def claim(index_dir: Path) -> None:
+    """Make sure ``index_dir`` is codebot's to write in, marking it so when it is new or empty.
+
+    codebot deletes generations, downloads and temporary files in its index directory, so it
+    never writes into a directory that holds anything else: an ``index_dir`` pointed at a
+    folder of the user's is refused, not cleaned. An index written before the marker existed
+    (it has codebot's manifest) is claimed as it is.
+    """
+    marker = index_dir / MARKER
+    if marker.is_file():
+        return
+    try:
+        index_dir.mkdir(parents=True, exist_ok=True)
+        entries = [p.name for p in index_dir.iterdir()]
+    except OSError as exc:
+        raise StoreError(f"{index_dir}: cannot use it as the index directory: {exc}") from exc
+    theirs = [name for name in entries if not _HOOK_FILE.fullmatch(name)]
+    if theirs and not _holds_manifest(index_dir):
+        shown = ", ".join(sorted(theirs)[:3]) + (", ..." if len(theirs) > 3 else "")
+        raise StoreError(
+            f"{index_dir} is not empty ({shown}) and is not a codebot index: codebot writes and "
+            "deletes files in its index directory, so it only uses one that is empty or its own. "
+            "Point index_dir at a new or empty directory"
+        )
+    write_atomic(marker, MARKER_TEXT)
+
+
+def _holds_manifest(index_dir: Path) -> bool:
+    try:
+        data = json.loads((index_dir / MANIFEST).read_text())
+    except (OSError, ValueError):
+        return False
+    return isinstance(data, dict) and "format_version" in data and "generation" in data
+
+
 @contextmanager
 def lock_for_writing(index_dir: Path, wait: float = 0.0) -> Iterator[None]:
-    """Hold the index's write lock; wait up to ``wait`` seconds for another writer, then fail."""
-    index_dir.mkdir(parents=True, exist_ok=True)
+    """Hold the index's write lock; wait up to ``wait`` seconds for another writer, then fail.
+
+    The directory is claimed first (see :func:`claim`)."""
+    claim(index_dir)
     path = index_dir / "write.lock"
     fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
     try:
