@@ -107,3 +107,90 @@ def test_cli_import_stays_light():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_index_opens_the_repository_once(make_repo, monkeypatch):
+    """The workspace is found once at the edge: nothing below opens the repository again."""
+    import pygit2
+
+    opened = []
+
+    class Counting(pygit2.Repository):
+        def __init__(self, *args, **kwargs):
+            opened.append(args)
+            super().__init__(*args, **kwargs)
+
+    repo = make_repo(SAMPLE)
+    (repo / "shop/payments.py").write_text("def charge(order_id):\n    return False\n")  # dirty
+    monkeypatch.setattr(pygit2, "Repository", Counting)
+    monkeypatch.chdir(repo)
+    result = CliRunner().invoke(main, ["index", "--embedder", "none"])
+    assert result.exit_code == 0, result.output
+    assert len(opened) == 1
+
+
+# Every command that reads an index, with the arguments it needs before [PATH].
+READERS = [
+    ("status",),
+    ("search", "charge"),
+    ("find", "charge"),
+    ("show", "charge"),
+    ("callers", "charge"),
+    ("callees", "OrderService.place"),
+    ("chain", "OrderService.place"),
+    ("entrypoints",),
+    ("stats",),
+    ("map",),
+    ("context", "charge"),
+    ("graph", "export"),
+    ("impact", "HEAD"),
+    ("update",),
+    ("pack", "-o", "{tmp}"),
+]
+
+
+@pytest.fixture(scope="module")
+def indexed(tmp_path_factory):
+    from codebot.core.config import Config
+    from codebot.index.build import build_index
+
+    from .conftest import git, write_files
+
+    repo = tmp_path_factory.mktemp("readers") / "repo"
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main")
+    write_files(repo, SAMPLE)
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "initial")
+    build_index(repo, Config(embedder="none"))
+    return repo
+
+
+@pytest.mark.parametrize("args", READERS, ids=lambda a: " ".join(a[:2]))
+def test_every_index_reading_command_takes_a_path(args, indexed, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # elsewhere: no repository, no index here
+    args = [a.replace("{tmp}", str(tmp_path)) for a in args]
+    result = CliRunner().invoke(main, [*args, str(indexed)])
+    assert result.exit_code == 0, result.output
+    if args[0] not in ("status", "stats", "update", "pack", "impact"):
+        assert "shop" in result.output  # answered from the index at PATH
+
+
+def test_search_with_batch_takes_a_path_alone(indexed, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "q.txt").write_text("charge\n")
+    result = CliRunner().invoke(main, ["search", "--batch", "q.txt", str(indexed)])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output.splitlines()[0])["query"] == "charge"
+
+
+def test_an_ambiguous_name_lists_the_symbols_it_names(make_repo, monkeypatch):
+    from codebot.core.config import Config
+    from codebot.index.build import build_index
+
+    repo = make_repo({**SAMPLE, "shop/refunds.py": "def charge(order_id):\n    return 0\n"})
+    build_index(repo, Config(embedder="none"))
+    out = run("show", "charge", str(repo))
+    assert out.returncode == 1
+    assert "'charge' names 2 symbols; give one id:" in out.stderr
+    assert "  shop.payments.charge  shop/payments.py:1-2" in out.stderr

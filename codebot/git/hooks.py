@@ -87,6 +87,17 @@ class HooksReport:
     def to_dict(self) -> dict:
         return asdict(self)
 
+    def to_text(self) -> str:
+        lines = [f"hooks in {self.hooks_dir}"]
+        for h in self.hooks:
+            chained = f" (chains {os.path.basename(h.chained)})" if h.chained else ""
+            if h.action == "removed" and h.chained:
+                chained = " (the hook it chained is back)"
+            lines.append(f"  {h.name:<14} {h.action}{chained}")
+            if h.reason:
+                lines.append(f"      {h.reason}")
+        return "\n".join(lines) + "\n"
+
 
 @dataclass
 class HookStatus:
@@ -104,9 +115,24 @@ class HookStatus:
 class StatusReport:
     hooks_dir: str
     hooks: list[HookStatus]
+    log: str | None = None  # where the hooks' updates are logged
 
     def to_dict(self) -> dict:
-        return asdict(self)
+        data = asdict(self)
+        if self.log is None:
+            del data["log"]
+        return data
+
+    def to_text(self) -> str:
+        lines = [f"hooks in {self.hooks_dir}"]
+        for h in self.hooks:
+            owner = f" ({h.owner})" if h.owner not in (None, "codebot") else ""
+            chained = f", chains {os.path.basename(h.chained)}" if h.chained else ""
+            missing = "" if h.interpreter_exists in (None, True) else f", {h.interpreter} is gone"
+            lines.append(f"  {h.name:<14} {h.state}{owner}{chained}{missing}")
+        if self.log is not None:
+            lines.append(f"log in {self.log}")
+        return "\n".join(lines) + "\n"
 
 
 def install(path: str | Path, python: str = sys.executable) -> HooksReport:
@@ -127,10 +153,12 @@ def uninstall(path: str | Path) -> HooksReport:
     return HooksReport(str(directory), [_uninstall_one(directory, name) for name in GIT_HOOKS])
 
 
-def hooks_status(path: str | Path) -> StatusReport:
-    """Per hook: codebot's, outdated, someone else's or absent; what it chains; its interpreter."""
+def hooks_status(path: str | Path, log: str | Path | None = None) -> StatusReport:
+    """Per hook: codebot's, outdated, someone else's or absent; what it chains; its interpreter.
+    ``log``: where the updates are logged, to name in the report."""
     _, directory = _hooks_dir(path)
-    return StatusReport(str(directory), [_status_one(directory, name) for name in GIT_HOOKS])
+    statuses = [_status_one(directory, name) for name in GIT_HOOKS]
+    return StatusReport(str(directory), statuses, None if log is None else str(log))
 
 
 def render_script(hook: str, python: str, legacy_is_sh: bool = False) -> str:

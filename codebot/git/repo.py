@@ -13,9 +13,9 @@ __all__ = [
     "Repo",
     "Change",
     "open_repo",
+    "short_commit",
     "MODE_LINK",
     "MODE_SUBMODULE",
-    "repository_root",
 ]
 
 MODE_LINK = 0o120000
@@ -147,15 +147,6 @@ def open_repo(path: str | Path) -> Repo | None:
     return Repo(repo, Path(repo.workdir).resolve(), Path(repo.path).resolve())
 
 
-def repository_root(path: str | Path) -> Path:
-    """The work tree root containing ``path`` (found by its ``.git``), else the directory itself.
-
-    Cheap on purpose (no pygit2): the CLI calls it to find the configuration file.
-    """
-    start = Path(path).resolve()
-    if not start.is_dir():
-        start = start.parent
-    for candidate in (start, *start.parents):
-        if (candidate / ".git").exists():
-            return candidate
-    return start
+def short_commit(commit: str | None) -> str:
+    """A commit as codebot prints it: ten hex digits, or ``(no commit)``."""
+    return commit[:10] if commit else "(no commit)"

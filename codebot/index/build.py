@@ -16,6 +16,7 @@ from typing import Any
 
 from codebot.core.config import Config
 from codebot.core.model import TYPE_KINDS, FileResult, paused_gc
+from codebot.git.repo import short_commit
 from codebot.git.workspace import Workspace
 from codebot.index.embedding import chosen, record
 from codebot.index.store import Manifest, lock_for_writing, outline_lines, symbol_key
@@ -49,6 +50,22 @@ class BuildReport:
     @property
     def counts(self) -> dict[str, int]:
         return self.manifest.counts
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "index_dir": str(self.index_dir),
+            "manifest": self.manifest.to_dict(),
+            "seconds": round(self.seconds, 3),
+            "embedded": self.embedded,
+        }
+
+    def to_text(self) -> str:
+        c, commit = self.counts, self.manifest.commit
+        at = f" at {short_commit(commit)}" if commit else ""
+        return (
+            f"indexed {c['files']} files{at}, {c['symbols']} symbols ({c['vectors']} vectors, "
+            f"{self.embedded} newly embedded) in {self.seconds:.1f}s -> {self.index_dir}\n"
+        )
 
 
 def indexed_code(f: FileResult, data: bytes) -> list[str]:

@@ -34,7 +34,7 @@ from typing import Any
 from codebot.core.config import Config
 from codebot.core.errors import StoreError
 from codebot.core.model import FileResult, paused_gc
-from codebot.git.repo import Repo
+from codebot.git.repo import Repo, short_commit
 from codebot.git.workspace import Workspace, under
 from codebot.index.build import embed_texts, indexed_code, make_manifest, settings_of
 from codebot.index.embedding import load_recorded
@@ -96,6 +96,21 @@ class UpdateReport:
             "seconds": round(self.seconds, 3),
             "timings": {k: round(v, 3) for k, v in self.timings.items()},
         }
+
+    def to_text(self) -> str:
+        if self.action == "up-to-date":
+            return f"up to date at {short_commit(self.commit)}\n"
+        if self.action == "rebuilt":
+            return (
+                f"rebuilt at {short_commit(self.commit)} ({self.reason}) in {self.seconds:.1f}s\n"
+            )
+        f, s = self.files, self.symbols
+        return (
+            f"updated {short_commit(self.base_commit)} -> {short_commit(self.commit)}: "
+            f"{f['added']} added, {f['modified']} modified, {f['renamed']} renamed, "
+            f"{f['deleted']} deleted files; symbols {s['added']} added, {s['changed']} changed, "
+            f"{s['removed']} removed ({self.embedded} embedded) in {self.seconds:.2f}s\n"
+        )
 
 
 def update_index(

@@ -380,6 +380,27 @@ class ParseReport:
             "issues": len(self.issues),
         }
 
+    def to_text(self) -> str:
+        """One line per symbol: where, kind, id."""
+        return "".join(
+            f"{s.path}:{s.start_line}-{s.end_line}  {s.kind:<9} {s.id}\n"
+            for f in self.files
+            for s in f.symbols
+        )
+
+    def summary(self, quiet_when_clean: bool = False) -> str:
+        """Counts, then every skipped file and every problem with its reason (for stderr)."""
+        if quiet_when_clean and not self.skipped and not self.issues:
+            return ""
+        c = self.counts()
+        lines = [
+            f"{c['files']} files, {c['symbols']} symbols ({c['chunks']} chunks), "
+            f"{c['skipped']} skipped, {c['issues']} problems",
+            *(f"  skipped {s.path}: {s.reason}" for s in self.skipped),
+            *(f"  problem {issue.path}: {issue.reason}" for issue in self.issues),
+        ]
+        return "\n".join(lines) + "\n"
+
 
 @paused_gc()
 def parse_path(

@@ -21,11 +21,12 @@ from typing import Any
 
 from codebot.core.config import Config
 from codebot.core.errors import CodebotError
+from codebot.git.repo import short_commit
 from codebot.git.workspace import Workspace
 from codebot.index.store import Index, lock_for_writing, read_index
 from codebot.parse.files import Selector
 
-__all__ = ["impact", "impact_markdown", "parse_range"]
+__all__ = ["impact", "impact_markdown", "impact_text", "parse_range"]
 
 _REACH_DEPTH = 8  # how far up the callers entry points and tests are looked for
 _REACH_LIMIT = 5_000  # symbols visited at most per changed symbol (hubs)
@@ -285,6 +286,25 @@ def _mermaid(view: _View, entries: list[dict[str, Any]]) -> str:
 
 
 # --- markdown, for a pull request comment and the job summary -------------------------------------
+
+
+def impact_text(doc: dict[str, Any]) -> str:
+    """The impact report in a few lines: the summary, then one line per definition."""
+    s = doc["summary"]
+    lines = [
+        f"{short_commit(doc['base'])}..{short_commit(doc['head'])}: {s['modified']} modified, "
+        f"{s['added']} added, {s['deleted']} deleted, {s['renamed']} renamed definitions"
+    ]
+    for e in doc["symbols"]:
+        notes = [f"{e['callers_total']} callers"]
+        if e["change"] == "deleted" and e["orphaned_callers"]:
+            notes.append(f"{len(e['orphaned_callers'])} still calling it")
+        if e["change"] != "deleted":
+            notes.append(f"{e['tests_total']} tests" if e["tested"] else "no test reaches this")
+        lines.append(
+            f"  {e['change']:<8} {e['path']}:{e['start_line']}  {e['id']}  ({', '.join(notes)})"
+        )
+    return "\n".join(lines) + "\n"
 
 
 def impact_markdown(

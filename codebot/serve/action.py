@@ -22,8 +22,9 @@ from typing import Any
 
 from codebot.core.config import Config
 from codebot.core.errors import CodebotError
+from codebot.git.workspace import Workspace
 
-__all__ = ["ActionEnv", "MARKER", "pr_context", "publish_index"]
+__all__ = ["ActionEnv", "MARKER", "pr_context", "pr_text", "publish_index", "publish_text"]
 
 MARKER = "<!-- codebot-impact -->"
 
@@ -91,7 +92,9 @@ class ActionEnv:
             f.write(f"{name}<<{delimiter}\n{value}\n{delimiter}\n")
 
 
-def _prepare_index(path: str | Path, config: Config, env: ActionEnv, commit: str) -> str:
+def _prepare_index(
+    path: Workspace | str | Path, config: Config, env: ActionEnv, commit: str
+) -> str:
     """Bring the index to ``commit``: from the nearest published artifact when a store is
     configured, else built here. Returns what happened, for the summary."""
     from codebot.index.update import update_index
@@ -111,10 +114,13 @@ def _prepare_index(path: str | Path, config: Config, env: ActionEnv, commit: str
 
 
 def pr_context(
-    path: str | Path, config: Config, env: ActionEnv, depth: int = 3, comment: bool = True
+    where: Workspace | str | Path,
+    config: Config,
+    env: ActionEnv,
+    depth: int = 3,
+    comment: bool = True,
 ) -> dict[str, Any]:
     """The pull request job; returns what it did (``comment``: created, updated or skipped)."""
-    from codebot.git.workspace import Workspace
     from codebot.query.impact import impact, impact_markdown
 
     config = env.configure(config)
@@ -124,17 +130,18 @@ def pr_context(
             f"`codebot action pr` needs a pull_request event, not {env.event_name or 'none'!r}"
         )
     base, head, number = pr["base"]["sha"], pr["head"]["sha"], int(pr["number"])
-    repo = Workspace.at(path).repo
+    ws = Workspace.of(where, config.index_dir)
+    repo = ws.repo
     if repo is None:
-        raise CodebotError(f"{path}: not a git checkout (add actions/checkout before codebot)")
+        raise CodebotError(f"{ws.root}: not a git checkout (add actions/checkout before codebot)")
     for sha, end in ((base, "base"), (head, "head")):
         if not repo.has_commit(sha):
             raise CodebotError(
                 f"the {end} commit {sha[:12]} is not in the checkout: use actions/checkout "
                 "with fetch-depth: 0"
             )
-    prepared = _prepare_index(path, config, env, base)
-    doc = impact(path, config, base, head, depth)
+    prepared = _prepare_index(ws, config, env, base)
+    doc = impact(ws, config, base, head, depth)
     link = f"{env.server_url.rstrip('/')}/{env.repository}/blob/{head}"
     body = impact_markdown(doc, link, marker=MARKER)
     result: dict[str, Any] = {"base": base, "head": head, "index": prepared}
@@ -182,7 +189,7 @@ def _comment(env: ActionEnv, number: int, body: str, pr: dict[str, Any]) -> tupl
 
 
 def publish_index(
-    path: str | Path, config: Config, env: ActionEnv, target: str | None = None
+    path: Workspace | str | Path, config: Config, env: ActionEnv, target: str | None = None
 ) -> dict[str, Any]:
     """The push job: the index of the pushed commit, published to ``target`` (default: the
     ``artifacts`` setting, else this repository's GitHub Releases)."""
@@ -198,3 +205,19 @@ def publish_index(
     )
     env.set_output("artifact", report.location)
     return {"index": prepared, **report.to_dict()}
+
+
+def pr_text(result: dict[str, Any]) -> str:
+    """What ``codebot action pr`` did, in one line."""
+    s = result["impact"]
+    why = f" ({result['reason']})" if result["reason"] else ""
+    return (
+        f"impact {result['base'][:10]}..{result['head'][:10]}: {s['modified']} modified, "
+        f"{s['added']} added, {s['deleted']} deleted, {s['renamed']} renamed; "
+        f"{result['index']}; comment {result['comment']}{why}\n"
+    )
+
+
+def publish_text(result: dict[str, Any]) -> str:
+    """What ``codebot action publish`` did, in one line."""
+    return f"{result['index']}; published to {result['target']}: {result['location']}\n"

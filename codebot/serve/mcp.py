@@ -45,7 +45,6 @@ from codebot.core.config import Config, load_config
 from codebot.core.errors import CodebotError, IndexBusy
 
 if TYPE_CHECKING:
-    from codebot.core.model import Symbol
     from codebot.index.store import Manifest
     from codebot.query.search import Searcher
 
@@ -55,7 +54,6 @@ log = logging.getLogger("codebot.mcp")
 
 UPDATE_WAIT = 5.0  # seconds a call waits for an update to HEAD before answering from the overlay
 _MAX_LINES = 300  # longest neighbour list or chain a tool returns; the rest is counted
-_MAX_AMBIGUOUS = 20
 
 INSTRUCTIONS = """\
 codebot indexes this repository (symbols, keywords, call graph) and answers from the code as it
@@ -249,45 +247,18 @@ class ServedRepo:
             return work(self.searcher())
 
     def status(self) -> str:
-        """index_status's text for this repository (after catching up, like any other tool)."""
+        """index_status's text for this repository (after catching up, like any other tool): the
+        report of ``codebot status`` between a ``repo`` and an ``updates`` line."""
+        from codebot.index.status import index_status
+
         lines = [f"repo      {self.name}  {self.path}"]
         try:
-            self.manifest()
+            manifest = self.manifest()
         except ToolError as exc:
             return "\n".join([*lines, f"index     none: {exc}"])
         with self.lock:
-            view = self.searcher().index
-        m = view.manifest
-        c = m.counts
-        head = self.head()
-        lines.append(f"index     {self.index_dir}  ({m.generation}, codebot {m.codebot_version})")
-        if self._repo is None:
-            lines.append("commit    (not a git repository: run `codebot update` after edits)")
-        else:
-            updating = self._update is not None and self._update.is_alive()
-            if head == m.commit:
-                state = "= HEAD"
-            elif updating:
-                state = f"HEAD is {(head or '-')[:10]}: updating in the background"
-            else:
-                state = f"HEAD is {(head or '-')[:10]}: the overlay covers the commits between"
-            lines.append(f"commit    {(m.commit or '(none)')[:10]}  {state}")
-        emb = m.embedder
-        lines.append(
-            f"contents  {c.get('files', 0)} files, {c.get('symbols', 0)} symbols, "
-            f"{c.get('vectors', 0)} vectors; "
-            + (f"embedder {emb.get('name')}" if emb else "keywords only (no embedder)")
-        )
-        if m.overlay is not None:
-            files = sorted(m.overlay.get("files", {}))
-            shown = ", ".join(files[:10]) + (
-                f" and {len(files) - 10} more" if len(files) > 10 else ""
-            )
-            lines.append(
-                f"work tree {len(files)} path(s) differ from {m.commit and m.commit[:10]}: {shown}"
-            )
-        else:
-            lines.append("work tree clean (answers come from the committed index)")
+            self.catch_up(manifest)
+            lines.append(index_status(self.ws).to_text().rstrip("\n"))
         if self._update is not None and self._update.is_alive():
             started = time.monotonic() - self._update_started
             lines.append(f"updates   one running for {started:.1f}s; last: {self.last_update}")
@@ -304,30 +275,6 @@ def _inode(path: Path) -> int:
 
 
 # --- what each tool does, as text -----------------------------------------------------------------
-
-
-def _one_symbol(searcher: Searcher, symbol_id: str) -> int:
-    """The row of the one symbol ``symbol_id`` names; a tool error otherwise."""
-    matches = searcher.find(symbol_id)  # a miss raises NotFound, turned into a tool error
-    if len(matches) > 1:
-        listing = "\n".join(f"  {s.id}  {_where(s)}" for s in matches[:_MAX_AMBIGUOUS])
-        more = len(matches) - _MAX_AMBIGUOUS
-        listing += f"\n  ... and {more} more" if more > 0 else ""
-        raise ToolError(
-            f"{symbol_id!r} names {len(matches)} symbols; call again with one of these ids:\n"
-            f"{listing}"
-        )
-    return searcher.index.by_id[matches[0].id]
-
-
-def _where(s: Symbol) -> str:
-    return f"{s.path}:{s.start_line}-{s.end_line}"
-
-
-def _capped(lines: list[str], hint: str) -> str:
-    if len(lines) > _MAX_LINES:
-        lines = [*lines[:_MAX_LINES], f"... {len(lines) - _MAX_LINES} more lines ({hint})"]
-    return "\n".join(lines) + "\n"
 
 
 def search_text(searcher: Searcher, query: str, k: int, fmt: str, tokens: int | None) -> str:
@@ -361,39 +308,6 @@ def search_text(searcher: Searcher, query: str, k: int, fmt: str, tokens: int | 
     return "\n".join(lines + list_lines(answer)) + "\n"
 
 
-def find_text(searcher: Searcher, name: str) -> str:
-    symbols = searcher.find(name)
-    return "".join(
-        f"{_where(s)}  {s.kind:<9} {s.id}" + (f"  {s.signature}" if s.signature else "") + "\n"
-        for s in symbols
-    )
-
-
-def code_text(searcher: Searcher, symbol_id: str) -> str:
-    index = searcher.index
-    s = index.symbols[_one_symbol(searcher, symbol_id)]
-    code = index.code(s)
-    return f"# {_where(s)}  {s.kind} {s.id}\n{code}" + ("" if code.endswith("\n") else "\n")
-
-
-def neighbors_text(searcher: Searcher, symbol_id: str, depth: int, direction: str) -> str:
-    from codebot.query.graph_output import neighbors_text as lines_of
-
-    index = searcher.index
-    row = _one_symbol(searcher, symbol_id)
-    walk = index.graph.callers if direction == "callers" else index.graph.callees
-    lines = lines_of(index.symbols, row, direction, walk(row, depth))
-    return _capped(lines, "lower depth to see fewer")
-
-
-def chain_text(searcher: Searcher, symbol_id: str, depth: int) -> str:
-    from codebot.query.graph_output import chain_text as lines_of
-
-    index = searcher.index
-    row = _one_symbol(searcher, symbol_id)
-    return _capped(lines_of(index.symbols, index.graph.chain(row, depth)), "lower depth")
-
-
 def map_text(searcher: Searcher, tokens: int, focus: str | None) -> str:
     from codebot.query.repomap import repo_map
     from codebot.query.tokens import token_counter
@@ -413,7 +327,7 @@ def map_text(searcher: Searcher, tokens: int, focus: str | None) -> str:
 def impact_text(served: ServedRepo, base: str, head: str, depth: int) -> str:
     from codebot.query.impact import impact, impact_markdown
 
-    return impact_markdown(impact(served.path, served.config, base, head, depth))
+    return impact_markdown(impact(served.ws, served.config, base, head, depth))
 
 
 def _pick(repos: list[ServedRepo], name: str | None) -> ServedRepo:
@@ -436,6 +350,7 @@ def _pick(repos: list[ServedRepo], name: str | None) -> ServedRepo:
 
 def _answer(repos: list[ServedRepo], repo: str | None, work: Callable[[Searcher], str]) -> str:
     """Run one tool's work, turning codebot's errors into tool errors a model can act on."""
+    from codebot.query.lookup import Ambiguous
     from codebot.query.search import NotFound
 
     served = _pick(repos, repo)
@@ -443,6 +358,11 @@ def _answer(repos: list[ServedRepo], repo: str | None, work: Callable[[Searcher]
         return served.run(work)
     except ToolError:
         raise
+    except Ambiguous as exc:
+        raise ToolError(
+            f"{exc.name!r} names {len(exc.matches)} symbols; call again with one of these ids:\n"
+            f"{exc.listing()}"
+        ) from exc
     except NotFound as exc:
         if exc.suggestions:
             raise ToolError(
@@ -466,6 +386,8 @@ def _answer(repos: list[ServedRepo], repo: str | None, work: Callable[[Searcher]
 
 def build_server(paths: list[str | Path], update_wait: float = UPDATE_WAIT) -> MCPServer:
     """The MCP server for these repositories (the first is the default one)."""
+    from codebot.query import lookup
+
     repos = [ServedRepo(p, update_wait) for p in paths]
     names = [r.name for r in repos]
     for r in repos:  # two repositories with one directory name: callers give the path
@@ -527,14 +449,14 @@ def build_server(paths: list[str | Path], update_wait: float = UPDATE_WAIT) -> M
         """Look a function, class or method up by its exact name. Lists every match as
         'path:start-end kind id signature'. A miss is an error naming the nearest existing names
         as suggestions: they are not matches, never use one without checking it."""
-        return _answer(repos, repo, lambda s: find_text(s, name))
+        return _answer(repos, repo, lambda s: lookup.find(s, name).to_text())
 
     @mcp.tool(title="Get a symbol's code", annotations=_READ_ONLY, structured_output=False)
     def get_code(id: IdArg, repo: RepoArg = None) -> str:
         """The source of one symbol as it is on disk now, after a '# path:start-end kind id'
         header. Cheaper than reading the whole file. An id naming several symbols is an error
         that lists them."""
-        return _answer(repos, repo, lambda s: code_text(s, id))
+        return _answer(repos, repo, lambda s: lookup.code_of(s, id).to_text(kind=True))
 
     @mcp.tool(title="Who calls a symbol", annotations=_READ_ONLY, structured_output=False)
     def callers(id: IdArg, depth: Depth10 = 1, repo: RepoArg = None) -> str:
@@ -542,14 +464,18 @@ def build_server(paths: list[str | Path], update_wait: float = UPDATE_WAIT) -> M
         'distance id path:line call at path:line'. Check this before changing a signature or
         behaviour. Only calls resolved inside the repository; '(unique name)' marks a call
         matched by a repository-unique name."""
-        return _answer(repos, repo, lambda s: neighbors_text(s, id, depth, "callers"))
+        return _answer(
+            repos, repo, lambda s: lookup.neighbors(s, id, depth, "callers").to_text(_MAX_LINES)
+        )
 
     @mcp.tool(title="What a symbol calls", annotations=_READ_ONLY, structured_output=False)
     def callees(id: IdArg, depth: Depth10 = 1, repo: RepoArg = None) -> str:
         """What this symbol calls inside the repository (and, with depth > 1, what those call):
         one line per callee, 'distance id path:line call at path:line'. Calls into libraries
         and builtins are not listed."""
-        return _answer(repos, repo, lambda s: neighbors_text(s, id, depth, "callees"))
+        return _answer(
+            repos, repo, lambda s: lookup.neighbors(s, id, depth, "callees").to_text(_MAX_LINES)
+        )
 
     @mcp.tool(
         title="Execution tree below a symbol", annotations=_READ_ONLY, structured_output=False
@@ -562,7 +488,7 @@ def build_server(paths: list[str | Path], update_wait: float = UPDATE_WAIT) -> M
         """The execution tree below a symbol: what it calls in call order, what those call, and
         so on, one 'name path:line' per node. '(cycle)' marks recursion, '(see above)' a function
         already expanded. Use it to understand a workflow end to end."""
-        return _answer(repos, repo, lambda s: chain_text(s, id, depth))
+        return _answer(repos, repo, lambda s: lookup.call_chain(s, id, depth).to_text(_MAX_LINES))
 
     @mcp.tool(title="Repository map", annotations=_READ_ONLY, structured_output=False)
     def repo_map(

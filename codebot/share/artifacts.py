@@ -43,6 +43,7 @@ from typing import Any
 from codebot.core import __version__
 from codebot.core.config import Config
 from codebot.core.errors import CodebotError
+from codebot.git.repo import short_commit
 from codebot.git.workspace import Workspace
 from codebot.index.embedding import chosen, comparable, record
 from codebot.index.store import FORMAT_VERSION, Manifest, lock_for_writing, read_manifest
@@ -110,6 +111,12 @@ class PackReport:
     def to_dict(self) -> dict[str, Any]:
         per_1k = self.bytes * 1000 / self.symbols if self.symbols else None
         return {**asdict(self), "bytes_per_1k_symbols": round(per_1k) if per_1k else None}
+
+    def to_text(self) -> str:
+        return (
+            f"packed {self.symbols} symbols at {short_commit(self.commit)}: {self.path} "
+            f"({self.bytes / 1e6:.1f} MB)\n"
+        )
 
 
 def pack(

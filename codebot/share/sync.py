@@ -21,6 +21,7 @@ from typing import Any
 
 from codebot.core.config import Config
 from codebot.core.errors import CodebotError, ConfigError
+from codebot.git.repo import short_commit
 from codebot.git.workspace import Workspace
 from codebot.index.store import FORMAT_VERSION, read_manifest
 from codebot.parse.files import Selector
@@ -44,6 +45,7 @@ __all__ = [
     "publish",
     "init",
     "save_setting",
+    "pull_text",
     "ArtifactError",
 ]
 
@@ -67,6 +69,25 @@ class PullReport:
         data["timings"] = {k: round(v, 3) for k, v in self.timings.items()}
         data["seconds"] = round(self.seconds, 3)
         return data
+
+    def to_text(self) -> str:
+        return pull_text(self.to_dict())
+
+
+def pull_text(p: dict[str, Any]) -> str:
+    """A pull report (as a dict: an init report holds one) in one line."""
+    if p["action"] == "pulled":
+        behind = f", {p['behind']} commit(s) behind HEAD" if p["behind"] > 0 else ""
+        t = p["timings"]
+        text = (
+            f"pulled {p['asset']} ({p['bytes'] / 1e6:.1f} MB{behind}) from {p['source']}: "
+            f"downloaded in {t.get('download', 0):.1f}s, installed in {t.get('install', 0):.1f}s"
+        )
+    else:
+        text = p["note"]
+    if p["update"]:
+        text += f"; {p['update']['action']} at {short_commit(p['update']['commit'])}"
+    return text + "\n"
 
 
 def pull(
@@ -229,6 +250,13 @@ class PublishReport:
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
+    def to_text(self) -> str:
+        a = self.artifact
+        text = f"published {a['asset']} ({a['bytes'] / 1e6:.1f} MB) to {self.target}\n"
+        if self.pruned:
+            text += f"pruned {len(self.pruned)} older artifact(s)\n"
+        return text
+
 
 def publish(
     where: Workspace | str | Path,
@@ -269,6 +297,20 @@ class InitReport:
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+    def to_text(self) -> str:
+        lines = []
+        if self.config:
+            lines.append(f"settings written to {self.config}\n")
+        if self.hooks:
+            lines.append(f"hooks installed in {self.hooks['hooks_dir']}\n")
+        if self.pull:
+            lines.append(pull_text(self.pull))
+        else:
+            u = self.update or {}
+            commit = short_commit(u.get("commit"))
+            lines.append(f"built locally ({self.built}): {u.get('action')} at {commit}\n")
+        return "".join(lines)
 
 
 def init(

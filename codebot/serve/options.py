@@ -1,0 +1,191 @@
+"""What every ``codebot`` command shares: its options, declared once as decorator bundles, the
+workspace and settings it resolves at the edge, how it prints a report, progress on stderr, and
+the one error handler at the top (codebot's errors exit 1, Ctrl-C 130, a bug 3 with a log).
+
+Only click and ``codebot.core`` load here: ``codebot --help`` and the git hooks stay fast.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+import traceback
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from codebot.core.config import Config, load_config
+from codebot.core.errors import CodebotError
+
+if TYPE_CHECKING:
+    from codebot.git.workspace import Workspace
+    from codebot.query.search import Searcher
+
+__all__ = [
+    "CodebotGroup",
+    "bytes_progress",
+    "depth_option",
+    "emit",
+    "index_dir_option",
+    "json_option",
+    "limit_option",
+    "mode_option",
+    "path_argument",
+    "print_json",
+    "progress",
+    "reads_index",
+    "searcher_at",
+    "store_path",
+    "wait_option",
+    "workspace",
+]
+
+Decorator = Callable[[Callable], Callable]
+
+
+def _bundle(*decorators: Decorator) -> Decorator:
+    def apply(f: Callable) -> Callable:
+        for d in reversed(decorators):
+            f = d(f)
+        return f
+
+    return apply
+
+
+json_option = click.option(
+    "--json", "as_json", is_flag=True, help="Print JSON (see schemas/) instead of text."
+)
+index_dir_option = click.option(
+    "--index-dir",
+    type=click.Path(file_okay=False),
+    help="Where the index lives (default: .git/codebot, or .codebot outside git).",
+)
+wait_option = click.option(
+    "--wait", type=float, default=0.0, help="Seconds to wait if another build holds the lock."
+)
+mode_option = click.option(
+    "--mode", type=click.Choice(["hybrid", "bm25", "vector"]), default="hybrid", show_default=True
+)
+
+
+def path_argument(f: Callable) -> Callable:
+    """``[PATH]``: the repository, a directory in it, or a plain directory (default: here)."""
+    return click.argument("path", default=".", type=click.Path(exists=True, file_okay=False))(f)
+
+
+def limit_option(lowest: int = 1, highest: int = 1000) -> Decorator:
+    return click.option(
+        "-k", "--limit", "k", type=click.IntRange(lowest, highest), default=10, show_default=True
+    )
+
+
+def depth_option(default: int, most: int, help: str = "How many calls away to go.") -> Decorator:
+    return click.option(
+        "--depth", type=click.IntRange(1, most), default=default, show_default=True, help=help
+    )
+
+
+# A command that reads an index: [PATH] (after its own arguments), --index-dir and --json.
+reads_index = _bundle(path_argument, index_dir_option, json_option)
+
+
+def workspace(path: str, **flags: Any) -> tuple[Workspace, Config]:
+    """The workspace of ``path`` (the repository opened once) and the settings of its root, with
+    the command line's ``flags`` (None: not given) on top."""
+    from codebot.git.workspace import Workspace
+
+    ws = Workspace.at(path)
+    config = load_config(ws.root, flags)
+    return ws.with_index_dir(config.index_dir), config
+
+
+def searcher_at(path: str, **flags: Any) -> Searcher:
+    """A searcher over the index of ``path`` as the work tree sees it."""
+    from codebot.index.overlay import open_index
+    from codebot.query.search import Searcher
+
+    ws, config = workspace(path, **flags)
+    return Searcher(open_index(ws, config), config)
+
+
+def print_json(data: Any) -> None:
+    click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+
+
+def emit(report: Any, as_json: bool) -> None:
+    """A report as its JSON document (``to_dict``) or its text (``to_text``)."""
+    if as_json:
+        print_json(report.to_dict())
+    else:
+        click.echo(report.to_text(), nl=False)
+
+
+def store_path(value: str | None) -> str | None:
+    """A store named on the command line: a relative path is taken from the current directory."""
+    if value and not (value == "github" or value.startswith(("github:", "http", "file://"))):
+        return os.path.abspath(value)
+    return value
+
+
+def progress(label: str) -> Callable[[int, int, str], None] | None:
+    """A progress line on stderr, only when stderr is a terminal."""
+    if not sys.stderr.isatty():
+        return None
+
+    def report(done: int, total: int, item: str) -> None:
+        # `item` is a file path while parsing, or the name of a later phase ("embedding").
+        phase = item if item == "embedding" else label
+        if done == total or done % 25 == 0:
+            end = "\n" if done == total else ""
+            click.echo(f"\r{phase} {done}/{total}", err=True, nl=False)
+            click.echo(end, err=True, nl=False)
+
+    return report
+
+
+def bytes_progress(label: str) -> Callable[[int, int | None], None] | None:
+    """Bytes transferred, on stderr, only when stderr is a terminal."""
+    if not sys.stderr.isatty():
+        return None
+    shown = [0.0]
+
+    def report(done: int, total: int | None) -> None:
+        now = time.monotonic()
+        if done == total or now - shown[0] >= 0.2:
+            shown[0] = now
+            of = f"/{total / 1e6:.1f}" if total else ""
+            click.echo(f"\r{label} {done / 1e6:.1f}{of} MB", err=True, nl=done == total)
+
+    return report
+
+
+class CodebotGroup(click.Group):
+    """Turns codebot's errors into a message and exit 1; a bug into exit 3 with a log."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except CodebotError as exc:
+            click.echo(f"codebot: error: {exc}", err=True)
+            ctx.exit(1)
+        except KeyboardInterrupt:
+            click.echo(
+                "\ncodebot: interrupted; the index is as it was before this command "
+                "(an interrupted build resumes from its cached vectors when run again)",
+                err=True,
+            )
+            ctx.exit(130)
+        except (click.exceptions.Exit, click.ClickException, click.Abort):
+            raise
+        except BrokenPipeError:  # `codebot parse . | head`: the reader has all it wanted
+            sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - silence the flush at exit
+            ctx.exit(0)
+        except Exception:
+            log = os.path.join(os.environ.get("TMPDIR", "/tmp"), f"codebot-crash-{os.getpid()}.log")
+            with open(log, "w") as f:
+                traceback.print_exc(file=f)
+            click.echo(f"codebot: internal error (a bug); details in {log}", err=True)
+            ctx.exit(3)
