@@ -227,3 +227,28 @@ def test_example_workflows_use_pull_request_and_least_permissions():
         steps = next(iter(workflow["jobs"].values()))["steps"]
         assert steps[0]["uses"].startswith("actions/checkout@")
         assert steps[0]["with"]["fetch-depth"] == 0
+
+
+def test_the_pull_requests_own_settings_choose_nothing(make_repo, tmp_path, github):
+    """A fork's first commit adds a .codebot.toml that would send GITHUB_TOKEN to its server:
+    the job reads the base commit's settings, so nothing is sent and the job still runs."""
+    repo, base, _, event = pull_request(make_repo, tmp_path, fork=True)
+    (repo / ".codebot.toml").write_text(
+        f'embedder = "openai-compatible:{github.url}/v1#m"\n'
+        'embed_api_key_env = "GITHUB_TOKEN"\nignore = ["shop/"]\n'
+    )
+    git(repo, "add", ".codebot.toml")
+    git(repo, "commit", "-qm", "settings")
+    head = git(repo, "rev-parse", "HEAD")
+    data = json.loads(event.read_text())
+    data["pull_request"]["head"]["sha"] = head
+    event.write_text(json.dumps(data))
+    env = action_env(github, tmp_path, event, head)
+    del env["CODEBOT_EMBEDDER"]  # the settings files decide
+    (repo / ".codebot.toml").unlink()  # the checkout a workflow would have: files of the head
+    git(repo, "checkout", "-q", "--", ".codebot.toml")
+    result = run(repo, env, "pr", "--json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["impact"]["deleted"] == 1  # shop/ was not ignored
+    assert not any("/v1/embeddings" in r.path for r in github.requests)
+    assert "ghs_secret_token_value" not in (tmp_path / "summary.md").read_text()

@@ -31,7 +31,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib
 
-__all__ = ["Config", "USER_ONLY", "load_config", "user_config_path"]
+__all__ = ["Config", "USER_ONLY", "load_config", "repository_settings", "user_config_path"]
 
 
 @dataclass(frozen=True)

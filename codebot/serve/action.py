@@ -20,11 +20,19 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from codebot.core.config import Config
+from codebot.core.config import Config, load_config, repository_settings
 from codebot.core.errors import CodebotError
 from codebot.git.workspace import Workspace
 
-__all__ = ["ActionEnv", "MARKER", "pr_context", "pr_text", "publish_index", "publish_text"]
+__all__ = [
+    "ActionEnv",
+    "MARKER",
+    "base_config",
+    "pr_context",
+    "pr_text",
+    "publish_index",
+    "publish_text",
+]
 
 MARKER = "<!-- codebot-impact -->"
 
@@ -111,6 +119,24 @@ def _prepare_index(
             note = f"no artifact pulled ({exc}); "
     report = update_index(path, config, to=commit)
     return f"{note}index {report.action} at {commit[:12]}"
+
+
+def base_config(ws: Workspace, env: ActionEnv, flags: dict[str, Any] | None = None) -> Config:
+    """The settings of a pull request's job, from its base commit: the head is whatever the
+    pull request's author wrote (a fork's first commit may add a .codebot.toml), so its files
+    choose nothing here. Without a pull request event or its base commit: the checkout's."""
+    pr = env.event.get("pull_request") or {}
+    base = (pr.get("base") or {}).get("sha")
+    repo = ws.repo
+    if not isinstance(base, str) or repo is None or not repo.has_commit(base):
+        return load_config(ws.root, flags)
+
+    def read(name: str) -> bytes | None:
+        blob = repo.blob_at(base, name)
+        return repo.blob(blob) if blob is not None else None
+
+    found = repository_settings(read, f"{ws.root} at {base[:12]}")
+    return load_config(ws.root, flags, repository=found or ({}, "base commit"))
 
 
 def pr_context(

@@ -186,10 +186,13 @@ def action() -> None:
 def action_pr(depth: int, no_comment: bool, path: str, as_json: bool) -> None:
     """On a pull_request event: impact of base..head in the job summary, the step outputs
     (report, report-json) and one comment on the pull request, edited in place on each push."""
-    from codebot.serve.action import ActionEnv, pr_context, pr_text
+    from codebot.git.workspace import Workspace
+    from codebot.serve.action import ActionEnv, base_config, pr_context, pr_text
 
-    ws, config = workspace(path)
-    result = pr_context(ws, config, ActionEnv.from_environ(os.environ), depth, not no_comment)
+    env = ActionEnv.from_environ(os.environ)
+    ws = Workspace.at(path)
+    config = base_config(ws, env)  # never the pull request's own settings files
+    result = pr_context(ws.with_index_dir(config.index_dir), config, env, depth, not no_comment)
     print_json(result) if as_json else click.echo(pr_text(result), nl=False)
 
 

@@ -23,7 +23,7 @@ from codebot.core.config import Config
 from codebot.core.errors import CodebotError, ConfigError
 from codebot.git.repo import short_commit
 from codebot.git.workspace import Workspace
-from codebot.index.store import FORMAT_VERSION, read_manifest
+from codebot.index.store import FORMAT_VERSION, claim, read_manifest
 from codebot.parse.files import Selector
 from codebot.share.artifacts import ArtifactError, NoArtifact, install, pack, same_setup
 from codebot.share.remote import (
@@ -159,6 +159,7 @@ def _fetch(remote, newer, chain, current, ws, config, embedder, wait, progress, 
         return PullReport("up-to-date", where, "", current, None, note="the index is at HEAD")
     listed = remote.names()
     wanted = [asset_name(c) for c in newer]
+    claim(ws.index_dir)  # before anything is written there: it must be codebot's
     downloads = ws.downloads_dir
     shutil.rmtree(downloads, ignore_errors=True)  # never resume another run's half file
     try:
@@ -275,7 +276,7 @@ def publish(
     root, index_dir, repo = ws.root, ws.index_dir, ws.repo
     remote = _open(_resolve(target or config.artifacts, root), repo, config, token, transfer)
     try:
-        index_dir.mkdir(parents=True, exist_ok=True)
+        claim(index_dir)
         with tempfile.TemporaryDirectory(dir=index_dir, prefix="publish-") as tmp:
             packed = pack(ws, config, Path(tmp), wait=wait)
             location = remote.upload(Path(packed.path), packed.asset, progress)
