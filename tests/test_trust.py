@@ -87,3 +87,25 @@ def test_the_same_settings_from_the_user_are_used(make_repo, listener, tmp_path)
     assert done.returncode == 1  # the server answers 500: a clear error, not a crash
     assert "Traceback" not in done.stderr
     assert seen and all("user-chosen-key" in h.get("Authorization", "") for _, _, h in seen)
+
+
+def test_errors_logs_and_crash_reports_never_show_the_environments_secrets(make_repo, tmp_path):
+    """A message that carries a secret (here a bad setting whose value is the token itself) is
+    printed scrubbed: codebot's errors, the hook log and crash reports go through one scrubber."""
+    from codebot.core.http import scrub_environment
+
+    env = {"GITHUB_TOKEN": SECRET, "MY_API_KEY": "k" * 12, "HOME": str(tmp_path)}
+    text = f"boom {SECRET} and {'k' * 12} at https://u:{SECRET}@h/x?sig={SECRET}"
+    assert SECRET not in scrub_environment(text, env) and "k" * 12 not in scrub_environment(
+        text, env
+    )
+    repo = make_repo({"a.py": "x = 1\n"})
+    done = subprocess.run(  # the error would quote the bad value: the token itself
+        [sys.executable, "-m", "codebot", "index", "."],
+        cwd=repo,
+        env={**os.environ, "GITHUB_TOKEN": SECRET, "CODEBOT_ON_DOWNLOAD_FAILURE": SECRET},
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 1 and "on_download_failure must be one of" in done.stderr
+    assert SECRET not in done.stderr + done.stdout

@@ -23,6 +23,7 @@ from __future__ import annotations
 import datetime
 import email.utils
 import json
+import os
 import random
 import re
 import threading
@@ -49,6 +50,7 @@ __all__ = [
     "Progress",
     "RetryLater",
     "file_body",
+    "scrub_environment",
     "redact",
     "retry_after",
     "scrub",
@@ -118,6 +120,19 @@ def scrub(text: str, secrets: Iterable[str] = ()) -> str:
             for form in _forms(secret):
                 text = text.replace(form, "***")
     return _URL.sub(lambda m: redact(m.group(0)), text)
+
+
+# Environment variables whose values are secrets: tokens, keys, passwords (GITHUB_TOKEN,
+# OPENAI_API_KEY, AWS_SECRET_ACCESS_KEY...). Short values are left alone (scrubbing "1" would
+# mangle every message).
+_SECRET_NAME = re.compile(r"TOKEN|KEY|SECRET|PASSWORD|PASSWD|CREDENTIAL|AUTH", re.I)
+
+
+def scrub_environment(text: str, environ: Mapping[str, str] | None = None) -> str:
+    """:func:`scrub` with the values of the environment's secret-looking variables: what leaves
+    codebot at its edges (the CLI's errors and crash logs, the hook log, MCP tool errors)."""
+    env = os.environ if environ is None else environ
+    return scrub(text, [v for k, v in env.items() if _SECRET_NAME.search(k) and len(v) >= 8])
 
 
 def _clip(text: str, limit: int = MESSAGE_CHARS) -> str:

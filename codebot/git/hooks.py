@@ -30,6 +30,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from codebot.core.errors import GitError, IndexBusy
+from codebot.core.http import scrub_environment
 
 __all__ = [
     "GIT_HOOKS",
@@ -477,6 +478,6 @@ def _log(index_dir: Path, message: str) -> None:
             os.replace(path, index_dir / (LOG + ".1"))
         stamp = time.strftime("%Y-%m-%dT%H:%M:%S")
         with open(path, "a") as f:
-            f.write(f"{stamp} [{os.getpid()}] {message}\n")
+            f.write(f"{stamp} [{os.getpid()}] {scrub_environment(message)}\n")
     except OSError:
         pass  # no log is better than a failed commit

@@ -43,6 +43,7 @@ from pydantic import Field
 from codebot.core import __version__
 from codebot.core.config import Config, load_config
 from codebot.core.errors import CodebotError, IndexBusy
+from codebot.core.http import scrub_environment
 
 if TYPE_CHECKING:
     from codebot.index.store import Manifest
@@ -375,12 +376,13 @@ def _answer(repos: list[ServedRepo], repo: str | None, work: Callable[[Searcher]
             "description"
         ) from exc
     except CodebotError as exc:
-        raise ToolError(str(exc)) from exc
+        raise ToolError(scrub_environment(str(exc))) from exc
     except Exception as exc:
         log.exception("codebot: internal error")
         raise ToolError(
-            f"internal error in codebot ({type(exc).__name__}: {exc}); the traceback is in the "
-            "server's log (stderr). The server keeps running: try another tool or other arguments."
+            f"internal error in codebot ({type(exc).__name__}: {scrub_environment(str(exc))}); the "
+            "traceback is in the server's log (stderr). The server keeps running: try another "
+            "tool or other arguments."
         ) from exc
 
 

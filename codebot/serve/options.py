@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import tempfile
 import time
 import traceback
 from collections.abc import Callable
@@ -19,6 +20,7 @@ import click
 
 from codebot.core.config import Config, load_config
 from codebot.core.errors import CodebotError
+from codebot.core.http import scrub_environment
 
 if TYPE_CHECKING:
     from codebot.git.workspace import Workspace
@@ -169,7 +171,7 @@ class CodebotGroup(click.Group):
         try:
             return super().invoke(ctx)
         except CodebotError as exc:
-            click.echo(f"codebot: error: {exc}", err=True)
+            click.echo(f"codebot: error: {scrub_environment(str(exc))}", err=True)
             ctx.exit(1)
         except KeyboardInterrupt:
             click.echo(
@@ -184,8 +186,9 @@ class CodebotGroup(click.Group):
             sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - silence the flush at exit
             ctx.exit(0)
         except Exception:
-            log = os.path.join(os.environ.get("TMPDIR", "/tmp"), f"codebot-crash-{os.getpid()}.log")
-            with open(log, "w") as f:
-                traceback.print_exc(file=f)
+            # A new file of our own (O_EXCL, 0600): a name known in advance could be a link.
+            fd, log = tempfile.mkstemp(prefix="codebot-crash-", suffix=".log")
+            with os.fdopen(fd, "w") as f:
+                f.write(scrub_environment(traceback.format_exc()))
             click.echo(f"codebot: internal error (a bug); details in {log}", err=True)
             ctx.exit(3)
