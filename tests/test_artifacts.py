@@ -740,6 +740,17 @@ def test_save_setting_never_rewrites(tmp_path):
         save_setting(other, "artifacts", "github")
 
 
+@pytest.mark.parametrize(
+    "store", ["https://ci:hunter2@cache.example/idx/{name}", "https://h/idx/{name}?sig=s3cr3t"]
+)
+def test_save_setting_never_writes_credentials(tmp_path, store):
+    with pytest.raises(ConfigError, match="carries credentials") as info:
+        save_setting(tmp_path, "artifacts", store)
+    assert "hunter2" not in str(info.value) and "s3cr3t" not in str(info.value)
+    assert not (tmp_path / ".codebot.toml").exists()
+    assert save_setting(tmp_path, "artifacts", "github:acme/shop") == tmp_path / ".codebot.toml"
+
+
 def test_init_without_a_store_builds(make_repo):
     repo = make_repo(FILES)
     report = init(repo, config_of(repo), hooks=False)

@@ -19,8 +19,9 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from codebot.core.config import Config
+from codebot.core.config import Config, user_config_path
 from codebot.core.errors import CodebotError, ConfigError
+from codebot.core.http import redact
 from codebot.git.repo import short_commit
 from codebot.git.workspace import Workspace
 from codebot.index.store import FORMAT_VERSION, claim, read_manifest
@@ -366,6 +367,12 @@ def save_setting(root: Path, key: str, value: str) -> Path | None:
     else:  # pragma: no cover
         import tomli as tomllib
 
+    if "://" in value and redact(value) != value:  # no password or signature in a committed file
+        raise ConfigError(
+            f"{redact(value)!r} carries credentials (user:password@, or a query string such as "
+            f"a signature): codebot will not write them into {root / '.codebot.toml'}; save "
+            f"the URL without them, or keep it in your own {user_config_path()}"
+        )
     dedicated, pyproject = root / ".codebot.toml", root / "pyproject.toml"
     if not dedicated.exists() and pyproject.is_file():
         if "codebot" in tomllib.loads(pyproject.read_text(encoding="utf-8")).get("tool", {}):
