@@ -182,3 +182,38 @@ def test_an_empty_or_new_index_dir_is_claimed_and_an_old_index_kept(make_repo, t
     (legacy / MARKER).unlink()  # an index from before the marker: still codebot's
     build_index(repo, Config(embedder="none", index_dir=str(legacy)))
     assert (legacy / MARKER).is_file()
+
+
+def _small_disk() -> None:
+    """In the child: files may not grow past 300 KB, as on a disk that is full (EFBIG instead of
+    ENOSPC, the same path through codebot)."""
+    import resource
+
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (300_000, 300_000))
+
+
+def test_a_full_disk_is_a_clear_error_and_leaves_no_partial_generation(make_repo, tmp_path):
+    repo = make_repo({"a.py": "def f():\n    return 1\n"})
+    build_index(repo, Config(embedder="none"))
+    index_dir = repo / ".git" / "codebot"
+    before = read_manifest(index_dir)
+    # Enough code that the tables outgrow the limit.
+    body = "".join(f"def f{i}(x):\n    return x + {i}  # {'pad ' * 20}\n\n" for i in range(3000))
+    (repo / "big.py").write_text(body)
+    subprocess.run(["git", "add", "-A"], cwd=repo, check=True)
+    subprocess.run(["git", "commit", "-qm", "big"], cwd=repo, check=True)
+    for command in (["index", "."], ["update", "."]):
+        out = subprocess.run(
+            [sys.executable, "-m", "codebot", *command],
+            cwd=repo,
+            env={**os.environ, "CODEBOT_EMBEDDER": "none"},
+            capture_output=True,
+            text=True,
+            preexec_fn=_small_disk,
+        )
+        assert out.returncode == 1, (command, out.stderr)
+        assert "cannot write the index" in out.stderr and "Traceback" not in out.stderr
+        assert not list(index_dir.glob("gen-*.tmp"))
+        assert read_manifest(index_dir).generation == before.generation  # the previous one
+    assert Searcher(open_index(repo, Config(), worktree=False)).search("f", 1)

@@ -176,7 +176,12 @@ def claim(index_dir: Path) -> None:
             "deletes files in its index directory, so it only uses one that is empty or its own. "
             "Point index_dir at a new or empty directory"
         )
-    write_atomic(marker, MARKER_TEXT)
+    try:
+        write_atomic(marker, MARKER_TEXT)
+    except OSError as exc:
+        raise StoreError(
+            f"{index_dir}: cannot write the index there: {exc.strerror or exc}"
+        ) from exc
 
 
 def _holds_manifest(index_dir: Path) -> bool:
@@ -194,7 +199,12 @@ def lock_for_writing(index_dir: Path, wait: float = 0.0) -> Iterator[None]:
     The directory is claimed first (see :func:`claim`)."""
     claim(index_dir)
     path = index_dir / "write.lock"
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as exc:
+        raise StoreError(
+            f"{index_dir}: cannot write the index there: {exc.strerror or exc}"
+        ) from exc
     try:
         deadline = time.monotonic() + wait
         while True:

@@ -17,14 +17,17 @@ index's write lock (``store.lock_for_writing``).
 
 from __future__ import annotations
 
+import errno
 import json
 import os
+import re
 import shutil
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from codebot.core import __version__
+from codebot.core.errors import StoreError
 from codebot.core.model import FileResult, Symbol
 from codebot.index.store import (
     FORMAT_VERSION,
@@ -46,7 +49,7 @@ if TYPE_CHECKING:
     from codebot.graph.callgraph import CodeGraph
     from codebot.index.lexical import LexicalWriter
 
-__all__ = ["GenerationWriter", "LEXICAL_DIR", "retarget"]
+__all__ = ["GenerationWriter", "LEXICAL_DIR", "retarget", "storage_failure"]
 
 LEXICAL_DIR = "lexical"
 VECTORS_FILE = "vectors.usearch"
@@ -67,6 +70,13 @@ class GenerationWriter:
     def __exit__(self, kind, exc, tb) -> None:
         if kind is not None:
             self.abort()
+            reason = storage_failure(exc)
+            if reason is not None:
+                raise StoreError(
+                    f"{self.index_dir}: cannot write the index ({reason}); nothing was changed: "
+                    "the previous index is intact and the partial one was removed. Free some "
+                    "space or fix the permissions, then run the command again"
+                ) from exc
 
     def abort(self) -> None:
         """Remove the temporary generation (the current one stays as it was)."""
@@ -164,7 +174,13 @@ class GenerationWriter:
         manifest.format_version = FORMAT_VERSION
         manifest.codebot_version = __version__
         manifest.created = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
-        write_atomic(self.index_dir / MANIFEST, json.dumps(manifest.to_dict(), indent=1).encode())
+        try:
+            write_atomic(
+                self.index_dir / MANIFEST, json.dumps(manifest.to_dict(), indent=1).encode()
+            )
+        except BaseException:
+            shutil.rmtree(final, ignore_errors=True)  # never named by a manifest: not an index
+            raise
         _prune(self.index_dir, keep=final.name)
         return manifest
 
@@ -180,6 +196,31 @@ class GenerationWriter:
             except OSError:
                 continue
         return known
+
+
+# errno values, and the "(os error N)" Tantivy and usearch put in their messages, of a full or
+# read-only disk: a condition to explain, not a bug.
+_STORAGE_ERRNO = {
+    errno.ENOSPC: "no space left on the device",
+    errno.EDQUOT: "disk quota exceeded",
+    errno.EFBIG: "file too large for the file system or the process's limit",
+    errno.EROFS: "read-only file system",
+    errno.EACCES: "permission denied",
+    errno.EPERM: "operation not permitted",
+}
+_OS_ERROR = re.compile(r"os error (\d+)")
+
+
+def storage_failure(exc: BaseException | None) -> str | None:
+    """What a failed write says about the disk (full, read-only, no permission), or None when
+    the failure is something else."""
+    if isinstance(exc, OSError) and exc.errno in _STORAGE_ERRNO:
+        return _STORAGE_ERRNO[exc.errno]
+    if isinstance(exc, (ValueError, RuntimeError)):
+        found = _OS_ERROR.search(str(exc))
+        if found and int(found.group(1)) in _STORAGE_ERRNO:
+            return _STORAGE_ERRNO[int(found.group(1))]
+    return None
 
 
 def retarget(index_dir: Path, manifest: Manifest, commit: str | None) -> Manifest:
