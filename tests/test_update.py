@@ -16,7 +16,7 @@ import pytest
 
 import codebot
 from codebot.core.config import Config
-from codebot.core.errors import IndexBusy
+from codebot.core.errors import IndexBusy, NotFound
 from codebot.index.build import build_index, build_locked
 from codebot.index.store import (
     index_location,
@@ -26,7 +26,7 @@ from codebot.index.store import (
     verify,
 )
 from codebot.index.update import index_differences, update_index
-from codebot.query.search import NotFound, Searcher
+from codebot.query.search import Searcher
 
 from .conftest import git, write_files
 from .fakes import HashingEmbedder

@@ -23,9 +23,9 @@ from typing import Any, TypeVar
 
 import httpx
 
-from codebot.core.errors import CodebotError
+from codebot.core.errors import ServiceError
 
-__all__ = ["ApiClient", "HttpSettings", "Secret", "ServiceError", "api_key", "check_url"]
+__all__ = ["ApiClient", "HttpSettings", "Secret", "api_key", "check_url"]
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -34,13 +34,6 @@ R = TypeVar("R")
 _RETRY_STATUS = frozenset({408, 425, 429, 500, 502, 503, 504, 529})
 _BACKOFF_CAP = 8.0
 _BODY_CHARS = 300  # of an error body, in a message
-
-
-class ServiceError(CodebotError):
-    """A model service (embeddings, rerank, chat) that refused, failed or did not answer in time.
-
-    The message names the service, the URL and what to check; it never contains the API key.
-    """
 
 
 class Secret:

@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from codebot.core.errors import ConfigError
+from codebot.core.errors import NoChatEndpoint
 
 if TYPE_CHECKING:
     from codebot.core.config import Config
@@ -30,7 +30,6 @@ if TYPE_CHECKING:
 __all__ = [
     "AskResult",
     "Citation",
-    "NoChatEndpoint",
     "ask",
     "build_messages",
     "find_citations",
@@ -45,10 +44,6 @@ numbers in the section headers. Be concise."""
 
 # `path/to/file.ext:12` or `:12-30`; a path has a dot-extension and no spaces.
 _CITATION = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)*[\w.-]+\.[A-Za-z0-9]+):(\d+)(?:-(\d+))?")
-
-
-class NoChatEndpoint(ConfigError):
-    """`ask` with no chat endpoint configured: the message says how to configure one."""
 
 
 @dataclass(frozen=True)
@@ -207,7 +202,7 @@ def stream_chat(
 
 
 def _delta(data: str, service: str) -> str:
-    from codebot.embed._http import ServiceError
+    from codebot.core.errors import ServiceError
 
     try:
         event = json.loads(data)
@@ -222,7 +217,7 @@ def _delta(data: str, service: str) -> str:
 
 
 def _message(body: str, service: str) -> str:
-    from codebot.embed._http import ServiceError
+    from codebot.core.errors import ServiceError
 
     try:
         return json.loads(body)["choices"][0]["message"]["content"] or ""

@@ -437,7 +437,7 @@ def _pick(repos: list[ServedRepo], name: str | None) -> ServedRepo:
 
 def _answer(repos: list[ServedRepo], repo: str | None, work: Callable[[Searcher], str]) -> str:
     """Run one tool's work, turning codebot's errors into tool errors a model can act on."""
-    from codebot.query.search import NotFound
+    from codebot.core.errors import NotFound
 
     served = _pick(repos, repo)
     try:

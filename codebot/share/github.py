@@ -16,10 +16,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from codebot.core.errors import RemoteError
 from codebot.share.remote import (
     Http,
     Progress,
-    RemoteError,
     Transfer,
     _file_chunks,
     _status,

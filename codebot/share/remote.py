@@ -26,11 +26,10 @@ from typing import Protocol
 from urllib.parse import urlsplit
 
 from codebot.core import __version__
-from codebot.core.errors import CodebotError
+from codebot.core.errors import RemoteError
 from codebot.index.store import FORMAT_VERSION
 
 __all__ = [
-    "RemoteError",
     "Transfer",
     "Http",
     "Remote",
@@ -49,10 +48,6 @@ Progress = Callable[[int, "int | None"], None]  # (bytes done, total or None)
 ASSET_RE = re.compile(r"^codebot-index-v(\d+)-([0-9a-f]{40,64})\.tar\.gz$")
 RETRY_STATUS = {408, 429, 500, 502, 503, 504}
 CHUNK = 1 << 16
-
-
-class RemoteError(CodebotError):
-    """An artifact store that cannot be reached, refuses us, or keeps failing."""
 
 
 def asset_name(commit: str, format_version: int = FORMAT_VERSION) -> str:

@@ -20,13 +20,12 @@ from pathlib import Path
 from typing import Any
 
 from codebot.core.config import Config
-from codebot.core.errors import CodebotError, ConfigError
+from codebot.core.errors import ArtifactError, CodebotError, ConfigError, NoArtifact, RemoteError
 from codebot.index.store import FORMAT_VERSION, index_location, read_manifest
 from codebot.parse.files import Selector, locate
-from codebot.share.artifacts import ArtifactError, NoArtifact, install, pack, same_setup
+from codebot.share.artifacts import install, pack, same_setup
 from codebot.share.remote import (
     Progress,
-    RemoteError,
     Transfer,
     asset_name,
     commit_of,
@@ -43,7 +42,6 @@ __all__ = [
     "publish",
     "init",
     "save_setting",
-    "ArtifactError",
 ]
 
 
