@@ -14,9 +14,16 @@ from typing import Any
 
 import numpy as np
 
-from codebot.embed import EmbedderError, EmbedderIdentity, ProviderOptions
-from codebot.embed._common import length_batches, normalized, sha256_text, truncate
+from codebot.core.errors import EmbedderError
 from codebot.embed._http import ApiClient
+from codebot.embed.base import (
+    EmbedderIdentity,
+    ProviderOptions,
+    length_batches,
+    normalized,
+    sha256_text,
+    truncate,
+)
 
 __all__ = [
     "RemoteEmbedder",

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from codebot.embed import ProviderOptions
 from codebot.embed._http import ApiClient, api_key
-from codebot.embed._remote import RemoteEmbedder
+from codebot.embed.base import ProviderOptions
+from codebot.embed.remote import RemoteEmbedder
 
 __all__ = ["VoyageEmbedder", "voyage_endpoint"]
 
