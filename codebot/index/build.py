@@ -271,7 +271,9 @@ def write_graph(
 ) -> dict[str, int]:
     """Resolve the calls, build the graph and its analytics, write ``graph.msgpack``; returns the
     counts the manifest records. ``carry``: community labels to keep (see analyze)."""
-    from codebot.graph.callgraph import GRAPH_FILE, build_graph
+    from codebot.graph.analytics import build_graph
+    from codebot.graph.callgraph import GRAPH_FILE
+    from codebot.graph.io import save_graph
     from codebot.graph.resolve import resolve
 
     resolution = resolve(files)
@@ -280,7 +282,7 @@ def write_graph(
     )
     # Call-site counts (an edge merges every call from one symbol to another): for `codebot stats`.
     graph.meta["call_sites"] = {k: int(v) for k, v in resolution.stats.items()}
-    graph.save(gen / GRAPH_FILE)
+    save_graph(graph, gen / GRAPH_FILE)
     return {
         "edges": len(graph),
         "external_calls": int(graph.external.sum()),

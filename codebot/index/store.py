@@ -491,9 +491,10 @@ class Index:
         """
         graph = self.__dict__.get("_graph")  # set here, not in __init__: only graph users pay
         if graph is None:
-            from codebot.graph.callgraph import GRAPH_FILE, CodeGraph
+            from codebot.graph.callgraph import GRAPH_FILE
+            from codebot.graph.io import load_graph
 
-            graph = CodeGraph.load(self.gen_dir / GRAPH_FILE)
+            graph = load_graph(self.gen_dir / GRAPH_FILE)
             expected = self.manifest.counts.get("symbols")
             if graph.n != expected:  # rows must mean the same symbols in both files
                 raise StoreError(

@@ -233,10 +233,11 @@ def settle_lexical(index_dir: Path, root: Path, manifest: Manifest, selector: Se
     if graph.meta.get("community_method") == "carried":  # detect them afresh, as a build does
         from codebot.graph.analytics import analyze
         from codebot.graph.callgraph import GRAPH_FILE
+        from codebot.graph.io import save_graph
 
         os.unlink(gen / GRAPH_FILE)  # a link to the base's file: write a new one, not into it
         analyze(graph, table)
-        graph.save(gen / GRAPH_FILE)
+        save_graph(graph, gen / GRAPH_FILE)
     settled = Manifest(**{**vars(manifest), "counts": {**manifest.counts, "lexical_deleted": 0}})
     return write_generation(index_dir, gen, settled, _linked_checksums(base, gen))
 
