@@ -584,14 +584,19 @@ def show(symbol_id: str, index_dir: str | None, as_json: bool) -> None:
 @_index_options
 @json_option
 def status(index_dir: str | None, as_json: bool) -> None:
-    """Where the index is, what it describes, how big it is, and which files it skipped."""
+    """Where the index is, what it describes, how big it is, and which files it skipped.
+
+    Checks every file of the index against the checksum recorded when it was written: a damaged
+    one is an error (exit 1) that names it and says to rebuild.
+    """
     from codebot.index.overlay import dirty_paths
-    from codebot.index.store import Index, index_location, read_manifest
+    from codebot.index.store import Index, ensure_intact, index_location, read_manifest
     from codebot.parse.files import locate
 
     config = _config(".", index_dir=index_dir)
     root, location, _ = index_location(".", config)
     manifest = read_manifest(location)
+    ensure_intact(location, manifest)  # status is where a damaged file should show up first
     _, repo, _ = locate(".")
     dirty = dirty_paths(repo, Index(location, root, manifest)) if repo is not None else []
     if as_json:
