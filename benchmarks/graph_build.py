@@ -24,8 +24,9 @@ from pathlib import Path
 import numpy as np
 
 from codebot.core.config import Config
-from codebot.graph.analytics import LOUVAIN_MAX_EDGES, analyze, detect_communities
-from codebot.graph.callgraph import GRAPH_FILE, CodeGraph, build_graph
+from codebot.graph.analytics import LOUVAIN_MAX_EDGES, analyze, build_graph, detect_communities
+from codebot.graph.callgraph import GRAPH_FILE, CodeGraph
+from codebot.graph.io import load_graph, pack_graph, save_graph, unpack_graph
 from codebot.graph.resolve import resolve
 from codebot.parse.extract import parse_path
 
@@ -86,24 +87,24 @@ def main() -> None:
 
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / GRAPH_FILE
-        save_s, _ = timed(lambda: full.save(path), args.repeat)
+        save_s, _ = timed(lambda: save_graph(full, path), args.repeat)
         row("write graph.msgpack", save_s, f"{path.stat().st_size / 1e6:.2f} MB")
-        load_s, loaded = timed(lambda: CodeGraph.load(path), args.repeat)
+        load_s, loaded = timed(lambda: load_graph(path), args.repeat)
         row("load graph.msgpack", load_s, f"{len(loaded)} edges")
         hub = int(np.argmax(loaded.pagerank))
-        first_s, found = timed(lambda: CodeGraph.load(path).callers(hub), args.repeat)
+        first_s, found = timed(lambda: load_graph(path).callers(hub), args.repeat)
         row("load + first callers()", first_s, f"{len(found)} callers of the top PageRank symbol")
     # The target is stated at 200k edges: a graph of that size with random ends, decoded in memory.
     rng, m = np.random.default_rng(0), 200_000
     ends = [rng.integers(0, graph.n, m) for _ in range(2)]
     big = CodeGraph(graph.n, *ends, rng.integers(0, 4, m), rng.integers(0, 2, m), ends[0] % 997)
-    blob = big.to_bytes()
-    big_s, _ = timed(lambda: CodeGraph.from_bytes(blob), args.repeat)
+    blob = pack_graph(big)
+    big_s, _ = timed(lambda: unpack_graph(blob), args.repeat)
     row("load 200k random edges", big_s, f"{len(blob) / 1e6:.2f} MB decoded from memory")
     entry = int(loaded.entry_points[0]) if len(loaded.entry_points) else hub
     chain_s, tree = timed(lambda: loaded.chain(entry, depth=6), args.repeat)
     row("chain(depth 6)", chain_s, f"{tree.size()} nodes below {symbols[entry].id}")
-    nx_s, g = timed(lambda: CodeGraph.from_bytes(full.to_bytes()).to_networkx())
+    nx_s, g = timed(lambda: unpack_graph(pack_graph(full)).to_networkx())
     row("to_networkx (calls)", nx_s, f"{g.number_of_edges()} DiGraph edges")
 
     print(

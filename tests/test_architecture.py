@@ -87,7 +87,8 @@ def test_imports_never_point_up_a_layer():
 
 def _graph(mods: dict[str, Path]) -> dict[str, set[str]]:
     """Module -> modules its imports run: each target, and the packages above it (an import of
-    ``a.b.c`` runs ``a/b/__init__.py`` too) unless the importer is inside them already."""
+    ``a.b.c`` runs ``a/b/__init__.py`` too) unless the importer is inside them already (a
+    package's ``__init__`` importing its own submodule is running already: no edge to itself)."""
     graph: dict[str, set[str]] = {m: set() for m in mods}
     for e in imports(mods):
         if e.target != e.importer:
@@ -130,6 +131,22 @@ def test_no_import_cycle_even_inside_functions():
 def test_cycle_finder_finds_one():
     assert _cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
     assert _cycle({"a": {"b"}, "b": set()}) is None
+
+
+def test_a_package_importing_its_own_submodule_is_no_cycle(tmp_path):
+    for rel, text in {
+        "pkg/__init__.py": "def load():\n    from pkg.impl import Impl\n",
+        "pkg/impl.py": "from pkg.base import Base\n",
+        "pkg/base.py": "",
+    }.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    mods = {"pkg": tmp_path / "pkg/__init__.py"}
+    mods |= {f"pkg.{n}": tmp_path / f"pkg/{n}.py" for n in ("impl", "base")}
+    assert _cycle(_graph(mods)) is None
+    # ...but a submodule that imports the package's __init__ back closes one.
+    (tmp_path / "pkg/impl.py").write_text("from pkg import load\n")
+    assert _cycle(_graph(mods)) == ["pkg", "pkg.impl", "pkg"]
 
 
 def _exports(path: Path) -> set[str] | None:

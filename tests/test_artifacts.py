@@ -23,7 +23,13 @@ import pytest
 from click.testing import CliRunner
 
 from codebot.core.config import load_config
-from codebot.core.errors import ConfigError
+from codebot.core.errors import (
+    ArtifactError,
+    ConfigError,
+    IncompatibleArtifact,
+    NoArtifact,
+    RemoteError,
+)
 from codebot.git.workspace import Workspace
 from codebot.index.build import build_index
 from codebot.index.overlay import open_index
@@ -31,17 +37,9 @@ from codebot.index.store import FORMAT_VERSION, read_manifest, verify
 from codebot.index.update import update_index
 from codebot.query.search import Searcher
 from codebot.serve.cli import main
-from codebot.share.artifacts import (
-    ArtifactError,
-    IncompatibleArtifact,
-    Limits,
-    NoArtifact,
-    install,
-    pack,
-    read_artifact,
-)
+from codebot.share.artifacts import Limits, install, pack, read_artifact
 from codebot.share.github import github_repo_of
-from codebot.share.remote import RemoteError, Transfer, asset_name, redact
+from codebot.share.remote import Transfer, asset_name, redact
 from codebot.share.sync import init, publish, pull, save_setting
 
 from .conftest import git, write_files

@@ -11,7 +11,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from codebot.embed import Embedder, EmbedderError, EmbedderIdentity, load_embedder
+from codebot.core.errors import EmbedderError
+from codebot.embed import Embedder, EmbedderIdentity, load_embedder
 from codebot.embed.builtin import MODEL_DIR, BuiltinEmbedder
 
 REFERENCE = Path(__file__).parent / "fixtures" / "embedder_reference.json"

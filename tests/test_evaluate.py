@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from codebot.core.errors import EvalError
 from codebot.query.evaluate import (
-    EvalError,
     EvalQuery,
     Target,
     evaluate,

@@ -11,8 +11,9 @@ from click.testing import CliRunner
 from codebot.core.config import Config
 from codebot.core.errors import StoreError
 from codebot.core.model import Edge, Symbol
-from codebot.graph.analytics import detect_communities, pagerank
-from codebot.graph.callgraph import GRAPH_FILE, CodeGraph, build_graph
+from codebot.graph.analytics import build_graph, detect_communities, pagerank
+from codebot.graph.callgraph import GRAPH_FILE, CodeGraph
+from codebot.graph.io import load_graph, pack_graph, save_graph, unpack_graph
 from codebot.index.build import build_index
 from codebot.index.overlay import open_index
 from codebot.serve.cli import main
@@ -74,8 +75,8 @@ def ids(rows) -> list[str]:
 
 
 def test_round_trip_is_lossless(graph, tmp_path):
-    graph.save(tmp_path / GRAPH_FILE)
-    back = CodeGraph.load(tmp_path / GRAPH_FILE)
+    save_graph(graph, tmp_path / GRAPH_FILE)
+    back = load_graph(tmp_path / GRAPH_FILE)
     for name in (
         "src", "dst", "kind", "resolution", "line", "external", "unresolved", "pagerank",
         "community", "entry_points", "leaves", "isolated",
@@ -84,7 +85,7 @@ def test_round_trip_is_lossless(graph, tmp_path):
         assert getattr(back, name).dtype == getattr(graph, name).dtype, name
     assert back.n == graph.n and back.communities == graph.communities and back.meta == graph.meta
     assert back.to_edges(SYMBOLS) == graph.to_edges(SYMBOLS)
-    assert back.to_bytes() == graph.to_bytes()
+    assert pack_graph(back) == pack_graph(graph)
     assert {(e.src, e.dst, e.kind, e.line, e.resolution) for e in back.to_edges(SYMBOLS)} == {
         (e.src, e.dst, e.kind, e.line, e.resolution) for e in EDGES if e.dst != "app.nowhere.gone"
     }
@@ -100,15 +101,15 @@ def test_counts_and_degrees(graph):
 
 def test_a_bad_or_missing_file_is_a_store_error(graph, tmp_path):
     with pytest.raises(StoreError, match="rebuild"):
-        CodeGraph.load(tmp_path / "nothing.msgpack")
+        load_graph(tmp_path / "nothing.msgpack")
     import msgpack
 
-    data = msgpack.unpackb(graph.to_bytes())
+    data = msgpack.unpackb(pack_graph(graph))
     data["format"] = 99
     with pytest.raises(StoreError, match="upgrade codebot"):
-        CodeGraph.from_bytes(msgpack.packb(data))
+        unpack_graph(msgpack.packb(data))
     with pytest.raises(StoreError, match="unreadable"):
-        CodeGraph.from_bytes(b"\xc1garbage")
+        unpack_graph(b"\xc1garbage")
     data["format"] = 1
     for damage in (
         {"src": data["src"][:-4]},
@@ -117,10 +118,10 @@ def test_a_bad_or_missing_file_is_a_store_error(graph, tmp_path):
         {"kinds": ["calls", "teleports"]},
     ):
         with pytest.raises(StoreError, match="unreadable call graph"):
-            CodeGraph.from_bytes(msgpack.packb({**data, **damage}))
+            unpack_graph(msgpack.packb({**data, **damage}))
     del data["leaves"]
     with pytest.raises(StoreError, match="KeyError"):
-        CodeGraph.from_bytes(msgpack.packb(data))
+        unpack_graph(msgpack.packb(data))
 
 
 def test_callers_and_callees_by_depth(graph):
@@ -230,7 +231,7 @@ def test_communities_split_two_clusters():
     assert g.community[0] != g.community[6] and g.community[12] == -1
     first = g.communities[g.community[0]]
     assert first.paths == (("a/m.py", 6),) and len(first.central) == 5
-    assert g.to_bytes() == build_graph(symbols, edges).to_bytes()  # the same graph, same bytes
+    assert pack_graph(g) == pack_graph(build_graph(symbols, edges))  # the same graph, same bytes
     # Above the size bound the fallback still finds the two clusters.
     src = np.array([symbols.index(next(s for s in symbols if s.id == e.src)) for e in edges])
     dst = np.array([symbols.index(next(s for s in symbols if s.id == e.dst)) for e in edges])
@@ -243,7 +244,7 @@ def test_empty_graph():
     g = build_graph([sym("a.f")], [])
     assert len(g) == 0 and g.callers(0) == [] and g.chain(0).children == []
     assert g.meta["community_method"] == "none" and list(g.isolated) == [0]
-    assert CodeGraph.from_bytes(g.to_bytes()).n == 1
+    assert unpack_graph(pack_graph(g)).n == 1
     assert build_graph([], []).n == 0
 
 

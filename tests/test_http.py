@@ -16,7 +16,7 @@ from urllib.parse import quote, quote_plus
 
 import pytest
 
-from codebot.core.errors import CodebotError
+from codebot.core.errors import CodebotError, RemoteError, ServiceError
 from codebot.core.http import (
     MAX_RETRY_AFTER,
     HttpClient,
@@ -26,8 +26,7 @@ from codebot.core.http import (
     retry_after,
     scrub,
 )
-from codebot.core.services import Secret, ServiceClient, ServiceError
-from codebot.share.remote import RemoteError
+from codebot.core.services import Secret, ServiceClient
 from codebot.share.stores import open_remote
 
 # Characters that URL-encoding and JSON-escaping both change.

@@ -18,11 +18,15 @@ import numpy as np
 import pytest
 
 from codebot.core.config import Config
-from codebot.core.errors import ConfigError, StoreError
-from codebot.core.services import ServiceError
-from codebot.embed import EmbedderError, ProviderOptions, load_embedder
-from codebot.embed._common import length_batches, prefixes_for
-from codebot.embed._hub import ModelUnavailable
+from codebot.core.errors import (
+    ConfigError,
+    EmbedderError,
+    ModelUnavailable,
+    ServiceError,
+    StoreError,
+)
+from codebot.embed import ProviderOptions, load_embedder
+from codebot.embed.base import length_batches, prefixes_for
 from codebot.index.build import build_index
 from codebot.index.overlay import open_index
 from codebot.query.search import Searcher

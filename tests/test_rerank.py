@@ -123,7 +123,7 @@ def test_searcher_applies_the_configured_reranker(make_repo, tmp_path):
 def test_reranker_settings_are_checked():
     with pytest.raises(ConfigError, match="unknown reranker"):
         load_reranker("bge-reranker")
-    from codebot.core.services import ServiceError
+    from codebot.core.errors import ServiceError
 
     with pytest.raises(ServiceError, match="VOYAGE_API_KEY"):
         from codebot.embed import ProviderOptions

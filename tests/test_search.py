@@ -9,10 +9,10 @@ import sys
 import pytest
 
 from codebot.core.config import Config
-from codebot.core.errors import CodebotError
+from codebot.core.errors import CodebotError, NotFound
 from codebot.index.build import build_index
 from codebot.index.overlay import open_index
-from codebot.query.search import NotFound, Searcher
+from codebot.query.search import Searcher
 
 from .fakes import HashingEmbedder
 

@@ -16,14 +16,14 @@ import pytest
 
 import codebot
 from codebot.core.config import Config
-from codebot.core.errors import IndexBusy
+from codebot.core.errors import IndexBusy, NotFound
 from codebot.git.workspace import Workspace
 from codebot.index.build import build_index, build_locked
 from codebot.index.overlay import open_index
 from codebot.index.store import lock_for_writing, read_manifest, verify
 from codebot.index.update import update_index
 from codebot.query.differences import index_differences
-from codebot.query.search import NotFound, Searcher
+from codebot.query.search import Searcher
 
 from .conftest import git, write_files
 from .fakes import HashingEmbedder

@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import quote, quote_plus, urlsplit
 
 from codebot.core import __version__
-from codebot.core.errors import CodebotError
+from codebot.core.errors import HttpError
 
 if TYPE_CHECKING:
     import httpx
@@ -67,11 +67,6 @@ MAX_RETRY_AFTER = 86_400.0
 BACKOFF_CAP = 8.0  # seconds: the longest backoff between two tries
 MESSAGE_CHARS = 300  # of a server's message, in ours
 CHUNK = 1 << 16  # bytes an upload reads at a time
-
-
-class HttpError(CodebotError):
-    """A server that cannot be reached, refuses us, or keeps failing. The message names the
-    call and never holds a secret."""
 
 
 # --- secrets ------------------------------------------------------------------------------------

@@ -10,7 +10,8 @@ import time
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
-from codebot.core.http import HttpClient, HttpError, HttpSettings, RetryLater, redact
+from codebot.core.errors import HttpError, ServiceError
+from codebot.core.http import HttpClient, HttpSettings, RetryLater, redact
 
 if TYPE_CHECKING:
     import httpx
@@ -23,13 +24,6 @@ __all__ = [
     "check_url",
     "service_settings",
 ]
-
-
-class ServiceError(HttpError):
-    """A model service (embeddings, rerank, chat) that refused, failed or did not answer in time.
-
-    The message names the service, the URL and what to check; it never contains the API key.
-    """
 
 
 class Secret:

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import numpy as np
 
-from codebot.embed import EmbedderError, EmbedderIdentity
-from codebot.embed._common import SymmetricEmbedder
+from codebot.core.errors import EmbedderError
+from codebot.embed.base import EmbedderIdentity, SymmetricEmbedder
 
 __all__ = [
     "BuiltinEmbedder",

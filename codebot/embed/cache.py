@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from codebot.embed import EmbedderIdentity
+from codebot.embed.base import EmbedderIdentity
 
 __all__ = ["VectorCache", "text_key"]
 

@@ -18,9 +18,16 @@ from pathlib import Path
 
 import numpy as np
 
-from codebot.embed import EmbedderError, EmbedderIdentity, ProviderOptions
-from codebot.embed._common import SymmetricEmbedder, model_names, normalized, sha256_files
-from codebot.embed._hub import resolve_model
+from codebot.core.errors import EmbedderError
+from codebot.embed.base import (
+    EmbedderIdentity,
+    ProviderOptions,
+    SymmetricEmbedder,
+    model_names,
+    normalized,
+    sha256_files,
+)
+from codebot.embed.hub import resolve_model
 
 __all__ = [
     "Model2VecEmbedder",

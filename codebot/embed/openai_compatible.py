@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from codebot.core.errors import EmbedderError
 from codebot.core.services import ServiceClient, api_key, check_url
-from codebot.embed import EmbedderError, ProviderOptions
-from codebot.embed._common import prefixes_for
-from codebot.embed._remote import RemoteEmbedder
+from codebot.embed.base import ProviderOptions, prefixes_for
+from codebot.embed.remote import RemoteEmbedder
 
 __all__ = ["OpenAICompatibleEmbedder", "parse_endpoint"]
 

@@ -16,9 +16,16 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from codebot.embed import EmbedderError, EmbedderIdentity, ProviderOptions
-from codebot.embed._common import model_names, normalized, prefixes_for, sha256_files
-from codebot.embed._hub import resolve_model
+from codebot.core.errors import EmbedderError
+from codebot.embed.base import (
+    EmbedderIdentity,
+    ProviderOptions,
+    model_names,
+    normalized,
+    prefixes_for,
+    sha256_files,
+)
+from codebot.embed.hub import resolve_model
 
 __all__ = [
     "SentenceTransformersEmbedder",

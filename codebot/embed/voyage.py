@@ -12,8 +12,8 @@ from __future__ import annotations
 from typing import Any
 
 from codebot.core.services import ServiceClient, api_key
-from codebot.embed import ProviderOptions
-from codebot.embed._remote import RemoteEmbedder
+from codebot.embed.base import ProviderOptions
+from codebot.embed.remote import RemoteEmbedder
 
 __all__ = ["VoyageEmbedder", "voyage_endpoint"]
 

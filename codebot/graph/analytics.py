@@ -1,5 +1,6 @@
 """Index-time analytics of the call graph: entry points, leaves, isolated symbols, PageRank and
-communities. Computed once per build and stored with the graph, so queries only read them.
+communities. Computed once per build and stored with the graph, so queries only read them; the
+repository map (``query/repomap.py``) runs the same :func:`pagerank`, personalised to a focus.
 
 Costs are bounded by design (see ``benchmarks/graph_build.py`` for the figures): PageRank is a
 numpy power iteration (``nx.pagerank`` needs scipy, which is not a dependency); communities use
@@ -11,17 +12,28 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from codebot.core.model import FUNCTION_KINDS, Symbol
+from codebot.core.model import FUNCTION_KINDS, Edge, Symbol
+from codebot.graph.callgraph import (
+    CALLS,
+    I32,
+    KIND_CODE,
+    RESOLUTION_CODE,
+    CodeGraph,
+    Community,
+)
 
-if TYPE_CHECKING:
-    from codebot.graph.callgraph import CodeGraph
-
-__all__ = ["analyze", "pagerank", "detect_communities", "LOUVAIN_MAX_EDGES"]
+__all__ = [
+    "LOUVAIN_MAX_EDGES",
+    "analyze",
+    "build_graph",
+    "call_pairs",
+    "detect_communities",
+    "pagerank",
+]
 
 # Above this many distinct undirected call pairs, Louvain gives way to label propagation. Measured
 # (benchmarks/graph_build.py): Louvain 2.7 s on the stdlib's 57k pairs, 6 s on 94k synthetic
@@ -31,6 +43,64 @@ LOUVAIN_MAX_EDGES = 100_000
 CENTRAL_NAMES = 5  # members listed per community summary, by PageRank
 COMMON_PATHS = 3  # files listed per community summary
 MIN_COMMUNITY = 2  # a symbol alone is no community: it gets id -1
+
+
+def build_graph(
+    symbols: Sequence[Symbol],
+    edges: Iterable[Edge],
+    external: dict[str, int] | None = None,
+    unresolved: dict[str, int] | None = None,
+    analyze: bool = True,
+    communities: bool = True,
+    carry: np.ndarray | None = None,
+) -> CodeGraph:
+    """A graph over ``symbols`` (rows in this order) from resolved edges and per-id call counts,
+    with its analytics (see :func:`analyze`) unless ``analyze`` is False.
+
+    Edges whose ends are not in ``symbols`` are dropped and counted in ``meta["dropped_edges"]``;
+    duplicates (same ends, kind and line) are kept once.
+    """
+    rows = {s.id: i for i, s in enumerate(symbols)}
+    seen: set[tuple[int, int, int, int]] = set()
+    cols: tuple[list[int], ...] = ([], [], [], [], [])
+    dropped = 0
+    for e in edges:
+        s, d = rows.get(e.src), rows.get(e.dst)
+        if s is None or d is None:
+            dropped += 1
+            continue
+        key = (s, d, KIND_CODE[e.kind], e.line)
+        if key in seen:
+            continue
+        seen.add(key)
+        for col, value in zip(cols, (*key, RESOLUTION_CODE[e.resolution])):
+            col.append(value)
+    n = len(symbols)
+
+    def counts(by_id: dict[str, int] | None) -> np.ndarray:
+        out = np.zeros(n, dtype=I32)
+        for sid, c in (by_id or {}).items():
+            if sid in rows:
+                out[rows[sid]] = c
+        return out
+
+    src, dst, kind, line, resolution = (np.asarray(c, dtype=np.int64) for c in cols)
+    g = CodeGraph(n, src, dst, kind, resolution, line, counts(external), counts(unresolved))
+    g.meta["dropped_edges"] = dropped
+    if analyze:
+        g.timings = _analyze(g, symbols, communities=communities, carry=carry)
+    return g
+
+
+def call_pairs(graph: CodeGraph) -> tuple[np.ndarray, np.ndarray]:
+    """(src, dst) rows of the distinct calls between two different symbols: recursion says
+    nothing about who else calls a function, and a call made twice counts once."""
+    e = graph.edge_rows(CALLS)
+    src, dst = graph.src[e].astype(np.int64), graph.dst[e].astype(np.int64)
+    keep = src != dst
+    n = max(graph.n, 1)
+    pairs = np.unique(src[keep] * n + dst[keep])
+    return pairs // n, pairs % n
 
 
 def analyze(
@@ -44,16 +114,10 @@ def analyze(
     ``carry``: community labels to keep instead of detecting them again (an update of a large
     graph, where detection takes seconds: see ``update.SETTLE_BELOW``); -1 for new symbols.
     """
-    from codebot.graph.callgraph import CALLS
-
     timings: dict[str, float] = {}
     t = time.perf_counter()
-    e = graph.edge_rows(CALLS)
-    src, dst = graph.src[e].astype(np.int64), graph.dst[e].astype(np.int64)
     n = graph.n
-    keep = src != dst  # recursion says nothing about who else calls a function
-    pairs = np.unique(src[keep] * max(n, 1) + dst[keep])
-    psrc, pdst = pairs // max(n, 1), pairs % max(n, 1)
+    psrc, pdst = call_pairs(graph)
     indeg = np.bincount(pdst, minlength=n)
     outdeg = np.bincount(psrc, minlength=n)
     callable_ = np.fromiter((s.kind in FUNCTION_KINDS for s in symbols), dtype=bool, count=n)
@@ -79,26 +143,37 @@ def analyze(
     return timings
 
 
+_analyze = analyze  # build_graph's flag of the same name hides the function there
+
+
 def pagerank(
     n: int,
     src: np.ndarray,
     dst: np.ndarray,
+    personalization: np.ndarray | None = None,
     alpha: float = 0.85,
     tol: float = 1e-6,
     max_iter: int = 100,
 ) -> np.ndarray:
-    """PageRank of a directed graph given as distinct (src, dst) pairs, as networkx defines it
-    (uniform teleport, dangling nodes spread uniformly; converged when the L1 change < n*tol)."""
+    """PageRank of a directed graph given as distinct (src, dst) pairs, as networkx defines it:
+    dangling nodes spread like the teleport, converged when the L1 change < n*tol.
+
+    ``personalization``: teleport weights (normalised here); uniform when None or all zero.
+    """
     if n == 0:
         return np.zeros(0)
+    p = None
+    if personalization is not None and personalization.sum() > 0:
+        p = personalization / personalization.sum()
     out = np.bincount(src, minlength=n).astype(np.float64)
     dangling = out == 0
     share = 1.0 / out[src] if len(src) else np.zeros(0)
-    x = np.full(n, 1.0 / n)
+    x = np.full(n, 1.0 / n) if p is None else p.copy()
     for _ in range(max_iter):
         last = x
         spread = np.bincount(dst, weights=last[src] * share, minlength=n)
-        x = alpha * spread + (alpha * last[dangling].sum() + 1.0 - alpha) / n
+        rest = alpha * last[dangling].sum() + 1.0 - alpha
+        x = alpha * spread + (rest / n if p is None else rest * p)
         if np.abs(x - last).sum() < n * tol:
             break
     return x
@@ -135,8 +210,6 @@ def detect_communities(
 def _summarize(labels: np.ndarray, rank: np.ndarray, symbols: Sequence[Symbol]):
     """Renumber communities by size (largest first, ties by lowest row), drop singletons, and
     describe each by its most central members and its most common files."""
-    from codebot.graph.callgraph import Community
-
     members: dict[int, list[int]] = {}
     for row, label in enumerate(labels.tolist()):
         if label >= 0:

@@ -4,24 +4,24 @@ A node is a row of the symbol table (``index.symbols[row]``); an edge is five pa
 arrays (source row, destination row, kind code, resolution code, line), sorted by source. On disk
 (``graph.msgpack`` in a generation) the arrays are raw little-endian bytes in a msgpack map: loading
 200k edges is a few ``np.frombuffer`` calls, not 200k Python objects (STACK.md: < 1 ms against
-35 ms for string edge lists and 0.4 s for a networkx DiGraph). The format: :mod:`codebot.graph.io`.
+35 ms for string edge lists and 0.4 s for a networkx DiGraph). The format, and loading and
+saving: :mod:`codebot.graph.io`.
 
 Queries (callers, callees, chains, neighbourhoods) walk compressed adjacency arrays; networkx is
 only built on demand (:meth:`CodeGraph.to_networkx`) for algorithms that need it. The analytics
-computed at index time (entry points, leaves, isolated symbols, PageRank, communities) live in
-:mod:`codebot.graph.analytics` and are stored in the same file.
+computed at index time (entry points, leaves, isolated symbols, PageRank, communities), and
+``build_graph`` that makes a graph with them, live in :mod:`codebot.graph.analytics` and are stored
+in the same file. Both modules import this one, never the reverse.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from codebot.core.errors import StoreError
 from codebot.core.model import EDGE_KINDS, RESOLUTIONS, Edge, Symbol
 
 if TYPE_CHECKING:
@@ -34,7 +34,6 @@ __all__ = [
     "CodeGraph",
     "Community",
     "Neighbor",
-    "build_graph",
     "CALLS",
     "F64",
     "I32",
@@ -123,7 +122,7 @@ class CodeGraph:
         zeros = np.zeros(n, dtype=I32)
         self.external = zeros if external is None else external.astype(I32, copy=False)
         self.unresolved = zeros.copy() if unresolved is None else unresolved.astype(I32, copy=False)
-        # Index-time analytics (see graph_analytics.analyze); empty until computed or loaded.
+        # Index-time analytics (see analytics.analyze); empty until computed or loaded.
         self.pagerank = np.full(n, 1.0 / n if n else 0.0, dtype=F64)
         self.community = np.full(n, -1, dtype=I32)
         self.communities: list[Community] = []
@@ -324,78 +323,3 @@ class CodeGraph:
                     )
             self._nx[key] = g
         return self._nx[key]
-
-    # --- persistence (the format lives in graph_io) -----------------------------------------------
-
-    def to_bytes(self) -> bytes:
-        from codebot.graph.io import pack_graph
-
-        return pack_graph(self)
-
-    @classmethod
-    def from_bytes(cls, blob: bytes, where: str = GRAPH_FILE) -> CodeGraph:
-        from codebot.graph.io import unpack_graph
-
-        return unpack_graph(blob, where)
-
-    def save(self, path: Path) -> None:
-        path.write_bytes(self.to_bytes())
-
-    @classmethod
-    def load(cls, path: Path) -> CodeGraph:
-        try:
-            blob = path.read_bytes()
-        except FileNotFoundError:
-            raise StoreError(
-                f"{path}: this index has no call graph (built by an older codebot); "
-                "rebuild it with: codebot index"
-            ) from None
-        return cls.from_bytes(blob, str(path))
-
-
-def build_graph(
-    symbols: Sequence[Symbol],
-    edges: Iterable[Edge],
-    external: dict[str, int] | None = None,
-    unresolved: dict[str, int] | None = None,
-    analyze: bool = True,
-    communities: bool = True,
-    carry: np.ndarray | None = None,
-) -> CodeGraph:
-    """A graph over ``symbols`` (rows in this order) from resolved edges and per-id call counts.
-
-    Edges whose ends are not in ``symbols`` are dropped and counted in ``meta["dropped_edges"]``;
-    duplicates (same ends, kind and line) are kept once.
-    """
-    rows = {s.id: i for i, s in enumerate(symbols)}
-    seen: set[tuple[int, int, int, int]] = set()
-    cols: tuple[list[int], ...] = ([], [], [], [], [])
-    dropped = 0
-    for e in edges:
-        s, d = rows.get(e.src), rows.get(e.dst)
-        if s is None or d is None:
-            dropped += 1
-            continue
-        key = (s, d, KIND_CODE[e.kind], e.line)
-        if key in seen:
-            continue
-        seen.add(key)
-        for col, value in zip(cols, (*key, RESOLUTION_CODE[e.resolution])):
-            col.append(value)
-    n = len(symbols)
-
-    def counts(by_id: dict[str, int] | None) -> np.ndarray:
-        out = np.zeros(n, dtype=I32)
-        for sid, c in (by_id or {}).items():
-            if sid in rows:
-                out[rows[sid]] = c
-        return out
-
-    src, dst, kind, line, resolution = (np.asarray(c, dtype=np.int64) for c in cols)
-    g = CodeGraph(n, src, dst, kind, resolution, line, counts(external), counts(unresolved))
-    g.meta["dropped_edges"] = dropped
-    if analyze:
-        from codebot.graph.analytics import analyze as run_analytics
-
-        g.timings = run_analytics(g, symbols, communities=communities, carry=carry)
-    return g

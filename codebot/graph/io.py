@@ -13,17 +13,20 @@ edges, against 35 ms for string edge lists). The map::
     communities   [id, size, [central rows], [[path, count], ...]] per community
     meta          small facts about the build (community method, dropped edges)
 
-No pickle: a file from elsewhere (a shared index artifact) can damage nothing but itself.
+No pickle: a file from elsewhere (a shared index artifact) can damage nothing but itself. A
+missing, truncated or inconsistent file is a :class:`~codebot.core.errors.DamagedIndex` naming it
+(rebuild); a file of another format version a :class:`~codebot.core.errors.StoreError`.
 """
 
 from __future__ import annotations
 
 import gc
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from codebot.core.errors import StoreError
+from codebot.core.errors import DamagedIndex, StoreError
 from codebot.core.model import EDGE_KINDS, RESOLUTIONS
 from codebot.graph.callgraph import (
     F64,
@@ -37,7 +40,24 @@ from codebot.graph.callgraph import (
     Community,
 )
 
-__all__ = ["pack_graph", "unpack_graph"]
+__all__ = ["load_graph", "pack_graph", "save_graph", "unpack_graph"]
+
+
+def save_graph(graph: CodeGraph, path: Path) -> None:
+    path.write_bytes(pack_graph(graph))
+
+
+def load_graph(path: Path) -> CodeGraph:
+    """The graph in ``path``; a DamagedIndex when the file is missing or unreadable."""
+    try:
+        blob = path.read_bytes()
+    except FileNotFoundError:
+        raise DamagedIndex(
+            path, "no call graph: the file is missing (an index by an older codebot had none)"
+        ) from None
+    except OSError as exc:
+        raise DamagedIndex(path, f"cannot read the call graph: {exc}") from exc
+    return unpack_graph(blob, str(path))
 
 
 def pack_graph(g: CodeGraph) -> bytes:
@@ -74,17 +94,19 @@ def pack_graph(g: CodeGraph) -> bytes:
 def unpack_graph(blob: bytes, where: str = GRAPH_FILE) -> CodeGraph:
     import msgpack
 
-    def broken(why: object) -> StoreError:
-        return StoreError(f"{where}: unreadable call graph ({why}); rebuild: codebot index")
+    def broken(why: object) -> DamagedIndex:
+        return DamagedIndex(where, f"unreadable call graph: {why}")
 
     gc.disable()  # bulk load: the collector would only get in the way (STACK.md)
     try:
         data = msgpack.unpackb(blob, raw=False)
-    except (ValueError, TypeError) as exc:
+    except (ValueError, TypeError, msgpack.UnpackException) as exc:
         raise broken(exc) from exc
     finally:
         gc.enable()
-    version = data.get("format") if isinstance(data, dict) else None
+    if not isinstance(data, dict) or "format" not in data:
+        raise broken("not a codebot call graph")
+    version = data["format"]
     if version != GRAPH_FORMAT:
         newer = isinstance(version, int) and version > GRAPH_FORMAT
         hint = "upgrade codebot" if newer else "rebuild it with: codebot index"
@@ -93,7 +115,7 @@ def unpack_graph(blob: bytes, where: str = GRAPH_FILE) -> CodeGraph:
         )
     try:
         return _from_dict(data)
-    except (KeyError, ValueError, TypeError) as exc:
+    except (KeyError, ValueError, TypeError, IndexError, AttributeError) as exc:
         raise broken(f"{exc.__class__.__name__}: {exc}") from exc
 
 

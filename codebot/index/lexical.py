@@ -1,13 +1,17 @@
 """BM25 over symbols with Tantivy: name, path, docstring and code as separately boosted fields.
 
 Text arrives already split into words (see ``text.py``), so the query is only bare words and can
-never be a syntax error, whatever the user typed.
+never be a syntax error, whatever the user typed. Tantivy reports a missing or corrupt file of the
+index (``meta.json``, a segment) as a ValueError: it becomes a DamagedIndex naming that file.
 """
 
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
+
+from codebot.core.errors import DamagedIndex
 
 __all__ = [
     "LexicalIndex",
@@ -24,6 +28,8 @@ _CAMEL = r"[A-Z]?[a-z]+|[A-Z]+|[0-9]+"
 # Stemming pays on prose (docstrings, names) and costs a third of the time on code.
 _TOKENIZER = {"code": "default", "parts": "camel"}
 _HEAP = 128 * 1024 * 1024  # for all its threads; Tantivy wants at least 15 MB a thread
+# The file a Tantivy error names: meta.json, .managed.json, or a segment's <uuid>.<ext>.
+_TANTIVY_FILE = re.compile(r"[/\"]([\w.-]+\.(?:json|fast|fieldnorm|idx|pos|store|term|del))\"")
 
 
 def _schema():
@@ -37,6 +43,17 @@ def _schema():
             name, stored=False, tokenizer_name="camel" if name == "parts" else "en_stem"
         )
     return b.build()
+
+
+def _damaged(directory: Path, exc: Exception) -> DamagedIndex:
+    """Tantivy's ValueError about a file of the index, as a DamagedIndex naming the file where
+    Tantivy's message does (``meta.json``, a segment file), else the directory."""
+    why = " ".join(str(exc).split())
+    named = _TANTIVY_FILE.search(why)
+    if len(why) > 300:  # Tantivy quotes a whole corrupt meta.json
+        why = why[:300] + "..."
+    path = directory / named.group(1) if named else directory
+    return DamagedIndex(path, f"Tantivy cannot read the keyword index: {why}")
 
 
 def _register(index) -> None:
@@ -66,13 +83,17 @@ class LexicalWriter:
 
         directory.mkdir(parents=True, exist_ok=True)
         self._tantivy = tantivy
+        self._base = base
         if base is None:
             index = tantivy.Index(_schema(), path=str(directory))
         else:
             for f in base.iterdir():
                 if not f.name.startswith(".tantivy-"):  # lock files belong to their directory
                     os.link(f, directory / f.name)
-            index = tantivy.Index.open(str(directory))
+            try:
+                index = tantivy.Index.open(str(directory))
+            except ValueError as exc:
+                raise _damaged(base, exc) from exc
         _register(index)
         # One indexing thread while a build parses on the other core; a rewrite from stored
         # texts has both cores to itself (2 threads: 1.9 s against 2.9 s for 13k symbols).
@@ -87,8 +108,13 @@ class LexicalWriter:
         self._writer.delete_documents_by_term("id", symbol_id)
 
     def close(self) -> int:
-        self._writer.commit()
-        self._writer.wait_merging_threads()
+        try:
+            self._writer.commit()
+            self._writer.wait_merging_threads()
+        except ValueError as exc:
+            if self._base is None:  # nothing was read: not a damaged index
+                raise
+            raise _damaged(self._base, exc) from exc
         return self.count
 
 
@@ -96,14 +122,21 @@ class LexicalIndex:
     def __init__(self, directory: Path) -> None:
         import tantivy
 
-        self._index = tantivy.Index.open(str(directory))
-        _register(self._index)
-        self._searcher = self._index.searcher()
+        self._directory = directory
+        try:
+            self._index = tantivy.Index.open(str(directory))
+            _register(self._index)
+            self._searcher = self._index.searcher()
+        except ValueError as exc:
+            raise _damaged(directory, exc) from exc
 
     def search(self, words: list[str], limit: int) -> list[tuple[int, float]]:
         """(key, score) of the best ``limit`` documents for these words, best first."""
         if not words:
             return []
         query = self._index.parse_query(" ".join(words), list(FIELDS), field_boosts=BOOSTS)
-        hits = self._searcher.search(query, limit).hits
-        return [(self._searcher.doc(addr)["key"][0], score) for score, addr in hits]
+        try:
+            hits = self._searcher.search(query, limit).hits
+            return [(self._searcher.doc(addr)["key"][0], score) for score, addr in hits]
+        except ValueError as exc:
+            raise _damaged(self._directory, exc) from exc

@@ -15,7 +15,7 @@ from codebot.core.config import Config
 from codebot.git.repo import short_commit
 from codebot.git.workspace import Workspace
 from codebot.index.overlay import dirty_paths, open_index
-from codebot.index.store import Index, Manifest, read_index
+from codebot.index.store import Index, Manifest, ensure_intact, read_index
 
 __all__ = ["IndexStatus", "index_status", "worktree_note", "worktree_state"]
 
@@ -70,8 +70,11 @@ class IndexStatus:
 
 
 def index_status(ws: Workspace) -> IndexStatus:
-    """The status of the committed index of ``ws`` and of the work tree against it."""
+    """The status of the committed index of ``ws`` and of the work tree against it. Every file
+    of the index is checked against the checksum recorded when it was written: status is where
+    a damaged file shows up first (a DamagedIndex naming it and the fix)."""
     committed = read_index(ws)
+    ensure_intact(ws.index_dir, committed.manifest)
     repo = ws.repo
     differs = dirty_paths(repo, committed) if repo is not None else []
     head = repo.head_commit() if repo is not None else None

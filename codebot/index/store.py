@@ -12,6 +12,10 @@ Writing is ``writer.GenerationWriter``'s: it builds a new generation in ``gen-<n
 it into place, then replaces ``manifest.json`` (temp file + rename). A reader follows the
 manifest, so it sees the old index or the new one, never half of one; a build killed half-way
 leaves the previous index as it was. This module holds the formats, the lock and the reading.
+
+A file of a generation that is missing, truncated or corrupt (a disk error, a hand edit, a copy cut
+short) is a :class:`~codebot.core.errors.DamagedIndex` naming the file and the fix (rebuild), never
+a msgpack or numpy error from deep inside a query.
 """
 
 from __future__ import annotations
@@ -30,7 +34,7 @@ from operator import attrgetter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from codebot.core.errors import IndexBusy, StoreError
+from codebot.core.errors import DamagedIndex, IndexBusy, StoreError
 from codebot.core.model import (
     TYPE_KINDS,
     Call,
@@ -57,6 +61,7 @@ __all__ = [
     "Index",
     "lock_for_writing",
     "read_manifest",
+    "ensure_intact",
     "load_symbols",
     "load_files",
     "KEYS_FILE",
@@ -271,6 +276,40 @@ def verify(index_dir: Path, manifest: Manifest) -> list[str]:
 # --- reading --------------------------------------------------------------------------------------
 
 
+def ensure_intact(index_dir: Path, manifest: Manifest) -> None:
+    """Raise DamagedIndex when a file of the current generation is missing or differs from the
+    checksum the manifest recorded (reads every file: for ``status``, not for every query)."""
+    gen = index_dir / manifest.generation
+    if not gen.is_dir():
+        raise DamagedIndex(gen, "the generation the manifest names is missing")
+    bad = verify(index_dir, manifest)
+    if bad:
+        where = gen / bad[0] if len(bad) == 1 else gen
+        listed = ", ".join(bad[:5]) + (f" and {len(bad) - 5} more" if len(bad) > 5 else "")
+        raise DamagedIndex(where, f"missing or changed since it was written: {listed}")
+
+
+def _read(path: Path) -> bytes:
+    """The bytes of a file of a generation; a DamagedIndex when it is gone or unreadable."""
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        raise DamagedIndex(path, "the file is missing") from None
+    except OSError as exc:
+        raise DamagedIndex(path, f"cannot read it: {exc}") from exc
+
+
+def _unpack(path: Path, what: str, **options: Any) -> Any:
+    """msgpack-decode a file of a generation; a DamagedIndex when it is truncated or corrupt."""
+    import msgpack
+
+    blob = _read(path)
+    try:
+        return msgpack.unpackb(blob, **options)
+    except (ValueError, TypeError, msgpack.UnpackException) as exc:
+        raise DamagedIndex(path, f"unreadable {what}: {exc}") from exc
+
+
 def read_manifest(index_dir: Path) -> Manifest:
     path = index_dir / MANIFEST
     try:
@@ -278,9 +317,9 @@ def read_manifest(index_dir: Path) -> Manifest:
     except FileNotFoundError:
         raise StoreError(f"no index at {index_dir}; build one with: codebot index") from None
     except (OSError, ValueError) as exc:
-        raise StoreError(
-            f"{path}: unreadable manifest ({exc}); rebuild with: codebot index"
-        ) from exc
+        raise DamagedIndex(path, f"unreadable manifest: {exc}") from exc
+    if not isinstance(data, dict):
+        raise DamagedIndex(path, "the manifest is not a JSON object")
     version = data.get("format_version")
     if version != FORMAT_VERSION:
         newer = isinstance(version, int) and version > FORMAT_VERSION
@@ -350,15 +389,16 @@ class SymbolTable(Sequence):
 def load_symbols(gen_dir: Path) -> SymbolTable:
     import gc
 
-    import msgpack
-
+    path = gen_dir / "symbols.msgpack"
     # Millions of small immutable objects: unpack with the cyclic collector paused, then freeze
     # them out of its reach, or its next full pass scans them all (0.2 s of every CLI search).
     # Freezing keeps nothing alive: they hold no cycles, and reference counting frees them.
     with paused_gc():
-        table = SymbolTable(
-            msgpack.unpackb((gen_dir / "symbols.msgpack").read_bytes(), use_list=False)
-        )
+        data = _unpack(path, "symbol table", use_list=False)
+        try:
+            table = SymbolTable(data)
+        except (KeyError, ValueError, TypeError) as exc:
+            raise DamagedIndex(path, f"not a symbol table: {exc!r}") from exc
         gc.freeze()
     return table
 
@@ -383,13 +423,15 @@ def pack_files(files: list[FileEntry]) -> bytes:
 
 
 def load_files(gen_dir: Path) -> list[FileEntry]:
-    import msgpack
-
-    rows = msgpack.unpackb((gen_dir / "files.msgpack").read_bytes(), use_list=False)
-    return [
-        FileEntry(p, b, lang, role, s, mod, tuple(Import(*i) for i in imports), issues)
-        for p, b, lang, role, s, mod, imports, issues in rows
-    ]
+    path = gen_dir / "files.msgpack"
+    rows = _unpack(path, "file table", use_list=False)
+    try:
+        return [
+            FileEntry(p, b, lang, role, s, mod, tuple(Import(*i) for i in imports), issues)
+            for p, b, lang, role, s, mod, imports, issues in rows
+        ]
+    except (ValueError, TypeError) as exc:
+        raise DamagedIndex(path, f"not a file table: {exc}") from exc
 
 
 def file_result(entry: FileEntry, symbols: list[Symbol]) -> FileResult:
@@ -433,7 +475,7 @@ class Index:
         self.repo = repo  # to read code the work tree no longer has (opened on demand if None)
         self.gen_dir = index_dir / manifest.generation
         if not self.gen_dir.is_dir():
-            raise StoreError(f"{self.gen_dir}: missing; rebuild with: codebot index")
+            raise DamagedIndex(self.gen_dir, "the generation the manifest names is missing")
         self._symbols: SymbolTable | None = None
         self._by_id: dict[str, int] | None = None
         self._by_name: dict[str, list[int]] | None = None
@@ -442,8 +484,15 @@ class Index:
     @property
     def symbols(self) -> SymbolTable:
         if self._symbols is None:
-            self._symbols = load_symbols(self.gen_dir)
+            table = load_symbols(self.gen_dir)
+            self._check_count(self.gen_dir / "symbols.msgpack", len(table), "symbols")
+            self._symbols = table
         return self._symbols
+
+    def _check_count(self, path: Path, found: int, what: str) -> None:
+        expected = self.manifest.counts.get("symbols")
+        if expected is not None and found != expected:
+            raise DamagedIndex(path, f"{found} {what} where the manifest counts {expected} symbols")
 
     @property
     def by_id(self) -> dict[str, int]:
@@ -468,9 +517,10 @@ class Index:
         """
         graph = self.__dict__.get("_graph")  # set here, not in __init__: only graph users pay
         if graph is None:
-            from codebot.graph.callgraph import GRAPH_FILE, CodeGraph
+            from codebot.graph.callgraph import GRAPH_FILE
+            from codebot.graph.io import load_graph
 
-            graph = CodeGraph.load(self.gen_dir / GRAPH_FILE)
+            graph = load_graph(self.gen_dir / GRAPH_FILE)
             expected = self.manifest.counts.get("symbols")
             if graph.n != expected:  # rows must mean the same symbols in both files
                 raise StoreError(
@@ -493,7 +543,12 @@ class Index:
         if lookup is None:
             import numpy as np
 
-            table = np.fromfile(self.gen_dir / KEYS_FILE, dtype="<u8")
+            path = self.gen_dir / KEYS_FILE
+            data = _read(path)
+            if len(data) % 8:
+                raise DamagedIndex(path, f"{len(data)} bytes, not a whole number of keys")
+            table = np.frombuffer(data, dtype="<u8")
+            self._check_count(path, len(table), "keys")
             lookup = dict(zip(table.tolist(), range(len(table))))
             self.__dict__["_rows_of_key"] = lookup
         return [lookup.get(int(k)) for k in keys]

@@ -2,7 +2,8 @@
 
 Keys are symbol keys (``store.symbol_key``: a hash of the symbol id, stable while rows move). Small indexes are searched exactly (perfect recall and
 fast enough below ~20k vectors); larger ones through the HNSW graph. The file is opened as a
-memory-mapped view: a short-lived CLI process pays milliseconds, not a full load.
+memory-mapped view: a short-lived CLI process pays milliseconds, not a full load. A missing,
+truncated or corrupt file is a DamagedIndex naming it (usearch checks the header and the size).
 """
 
 from __future__ import annotations
@@ -10,6 +11,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+
+from codebot.core.errors import DamagedIndex
 
 __all__ = [
     "VectorIndex",
@@ -33,6 +36,20 @@ def _usearch_index():
     return Index
 
 
+def _restore(path: Path, view: bool):
+    """The usearch index in ``path``; a DamagedIndex when it is missing or unreadable."""
+    Index = _usearch_index()
+    if not path.is_file():
+        raise DamagedIndex(path, "the vector index is missing")
+    try:
+        index = Index.restore(str(path), view=view)
+    except (ValueError, RuntimeError, OSError) as exc:
+        raise DamagedIndex(path, f"unreadable vector index: {exc}") from exc
+    if index is None:  # usearch's answer to a file whose header it cannot read
+        raise DamagedIndex(path, "not a usearch vector index")
+    return index
+
+
 def build_vectors(
     path: Path,
     keys: np.ndarray,
@@ -47,7 +64,7 @@ def build_vectors(
     if base is None:
         index = Index(ndim=vectors.shape[1], metric="cos", dtype="f16")
     else:
-        index = Index.restore(str(base))
+        index = _restore(base, view=False)
         if remove is not None and len(remove):
             index.remove(remove.astype(np.uint64))
     if len(keys):
@@ -59,12 +76,10 @@ def build_vectors(
 
 class VectorIndex:
     def __init__(self, path: Path) -> None:
-        Index = _usearch_index()
-
-        self._index = Index.restore(str(path), view=True)
+        self._index = _restore(path, view=True)
 
     def __len__(self) -> int:
-        return 0 if self._index is None else len(self._index)
+        return len(self._index)
 
     def search(self, vector: np.ndarray, limit: int) -> list[tuple[int, float]]:
         """(key, cosine similarity) of the nearest ``limit`` vectors, nearest first."""

@@ -108,7 +108,7 @@ class GenerationWriter:
     def graph(self, files: list[FileResult], symbols: list[Symbol], carry=None) -> dict[str, int]:
         """Resolve the calls, build the graph and its analytics, write it; returns the counts the
         manifest records. ``carry``: community labels to keep (see graph.analytics)."""
-        from codebot.graph.callgraph import build_graph
+        from codebot.graph.analytics import build_graph
         from codebot.graph.resolve import resolve
 
         resolution = resolve(files)
@@ -126,11 +126,12 @@ class GenerationWriter:
 
     def save_graph(self, graph: CodeGraph) -> None:
         from codebot.graph.callgraph import GRAPH_FILE
+        from codebot.graph.io import save_graph
 
         path = self.dir / GRAPH_FILE
         if path.exists():
             path.unlink()  # a link to the base's file: write a new one, never into it
-        graph.save(path)
+        save_graph(graph, path)
 
     def vectors(
         self, keys: np.ndarray, vectors: np.ndarray, remove: np.ndarray | None = None

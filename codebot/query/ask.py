@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from codebot.core.errors import ConfigError
+from codebot.core.errors import NoChatEndpoint
 
 if TYPE_CHECKING:
     from codebot.core.config import Config
@@ -31,7 +31,6 @@ if TYPE_CHECKING:
 __all__ = [
     "AskResult",
     "Citation",
-    "NoChatEndpoint",
     "ask",
     "build_messages",
     "find_citations",
@@ -46,10 +45,6 @@ numbers in the section headers. Be concise."""
 
 # `path/to/file.ext:12` or `:12-30`; a path has a dot-extension and no spaces.
 _CITATION = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)*[\w.-]+\.[A-Za-z0-9]+):(\d+)(?:-(\d+))?")
-
-
-class NoChatEndpoint(ConfigError):
-    """`ask` with no chat endpoint configured: the message says how to configure one."""
 
 
 @dataclass(frozen=True)

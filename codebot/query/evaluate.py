@@ -23,11 +23,10 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from codebot.core.errors import CodebotError
+from codebot.core.errors import EvalError
 
 __all__ = [
     "K",
-    "EvalError",
     "EvalQuery",
     "EvalReport",
     "Metrics",
@@ -49,10 +48,6 @@ _PATH_SUFFIXES = frozenset(
     "sc hs lhs zig lua ex exs erl clj ml mli sh bash zsh fish vim el r jl dart m mm pl pm sql "
     "md rst txt json toml yaml yml xml html css scss vue svelte gradle cmake mk".split()
 )
-
-
-class EvalError(CodebotError):
-    """A query set that cannot be read: the message names the file and the line or record."""
 
 
 class ResultLike(Protocol):

@@ -3,7 +3,7 @@ graph walks (callers, callees, chain) and their MCP tools, as reports with ``to_
 ``to_dict``.
 
 A name that matches nothing raises ``NotFound`` (with the nearest names as suggestions, never a
-substitute); one that matches several where one is needed raises :class:`Ambiguous`, listing them.
+substitute); one that matches several where one is needed raises :class:`~codebot.core.errors.Ambiguous`, listing them.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from codebot.core.errors import CodebotError
+from codebot.core.errors import Ambiguous
 
 if TYPE_CHECKING:
     from codebot.core.model import Symbol
@@ -20,7 +20,6 @@ if TYPE_CHECKING:
     from codebot.query.search import Searcher
 
 __all__ = [
-    "Ambiguous",
     "Chain",
     "EntryPoints",
     "Found",
@@ -34,23 +33,6 @@ __all__ = [
     "neighbors",
     "one_symbol",
 ]
-
-_LISTED = 20  # matches an Ambiguous error lists; the rest are counted
-
-
-class Ambiguous(CodebotError):
-    """A name that needs to be one symbol names several: ``matches`` are all of them."""
-
-    def __init__(self, name: str, matches: list[Symbol]) -> None:
-        self.name = name
-        self.matches = matches
-        super().__init__(f"{name!r} names {len(matches)} symbols; give one id:\n{self.listing()}")
-
-    def listing(self) -> str:
-        lines = [f"  {s.id}  {_where(s)}" for s in self.matches[:_LISTED]]
-        if len(self.matches) > _LISTED:
-            lines.append(f"  ... and {len(self.matches) - _LISTED} more")
-        return "\n".join(lines)
 
 
 def _where(s: Symbol) -> str:

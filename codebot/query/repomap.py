@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from codebot.graph.callgraph import CALLS
+from codebot.graph.analytics import call_pairs, pagerank
 from codebot.query.tokens import TokenCounter
 
 if TYPE_CHECKING:
@@ -29,48 +29,9 @@ if TYPE_CHECKING:
     from codebot.index.store import Index
     from codebot.query.search import Searcher
 
-__all__ = ["RepoMap", "focus_vector", "personalized_pagerank", "rank_symbols", "repo_map"]
+__all__ = ["RepoMap", "focus_vector", "rank_symbols", "repo_map"]
 
 _SKIP_KINDS = ("chunk", "module")  # chunks have no signature; a module is its file's header
-
-
-def personalized_pagerank(
-    n: int,
-    src: np.ndarray,
-    dst: np.ndarray,
-    personalization: np.ndarray | None = None,
-    alpha: float = 0.85,
-    tol: float = 1e-9,
-    max_iter: int = 200,
-) -> np.ndarray:
-    """PageRank by power iteration with teleport (and dangling mass) going to ``personalization``
-    (normalised; uniform when None or all zero), as networkx defines personalised PageRank."""
-    if n == 0:
-        return np.zeros(0)
-    p = np.full(n, 1.0 / n)
-    if personalization is not None and personalization.sum() > 0:
-        p = personalization / personalization.sum()
-    out = np.bincount(src, minlength=n).astype(np.float64)
-    dangling = out == 0
-    share = 1.0 / out[src] if len(src) else np.zeros(0)
-    x = p.copy()
-    for _ in range(max_iter):
-        last = x
-        spread = np.bincount(dst, weights=last[src] * share, minlength=n)
-        x = alpha * spread + (alpha * last[dangling].sum() + 1.0 - alpha) * p
-        if np.abs(x - last).sum() < n * tol:
-            break
-    return x
-
-
-def _call_pairs(index: Index) -> tuple[np.ndarray, np.ndarray]:
-    g = index.graph
-    e = g.edge_rows(CALLS)
-    src, dst = g.src[e].astype(np.int64), g.dst[e].astype(np.int64)
-    keep = src != dst  # recursion says nothing about importance
-    n = max(g.n, 1)
-    pairs = np.unique(src[keep] * n + dst[keep])
-    return pairs // n, pairs % n
 
 
 def focus_vector(index: Index, focus: str | None, searcher: Searcher | None = None) -> np.ndarray:
@@ -98,8 +59,9 @@ def focus_vector(index: Index, focus: str | None, searcher: Searcher | None = No
 def rank_symbols(index: Index, personalization: np.ndarray | None = None) -> list[int]:
     """Rows of the symbols a map may show, most important first (ties: path, line)."""
     symbols = index.symbols
-    src, dst = _call_pairs(index)
-    rank = personalized_pagerank(len(symbols), src, dst, personalization)
+    src, dst = call_pairs(index.graph)
+    # Converged tighter than the PageRank stored at index time, as the map always has been.
+    rank = pagerank(len(symbols), src, dst, personalization, tol=1e-9, max_iter=200)
     kinds, paths = symbols.column("kind"), symbols.column("path")
     starts = symbols.column("start_line")
     rows = [r for r, k in enumerate(kinds) if k not in _SKIP_KINDS]

@@ -194,7 +194,7 @@ class CrossEncoderReranker:
 
     def __init__(self, ref: str, options: ProviderOptions | None = None) -> None:
         from codebot.embed import ProviderOptions
-        from codebot.embed._hub import resolve_model
+        from codebot.embed.hub import resolve_model
         from codebot.embed.sentence_transformers import import_sentence_transformers
 
         options = options or ProviderOptions()

@@ -14,13 +14,13 @@ import difflib
 from dataclasses import dataclass
 
 from codebot.core.config import Config
-from codebot.core.errors import CodebotError, StoreError
+from codebot.core.errors import CodebotError, NotFound, StoreError
 from codebot.core.model import TYPE_KINDS, Symbol
 from codebot.index.store import Index
 from codebot.index.text import is_symbol_like, query_words, split_identifier
 from codebot.query.answer import Answer, AnswerNode
 
-__all__ = ["Answer", "AnswerNode", "Hit", "Searcher", "NotFound", "MODES"]
+__all__ = ["Answer", "AnswerNode", "Hit", "Searcher", "MODES"]
 
 MODES = ("hybrid", "bm25", "vector")
 _CANDIDATES = 100  # how deep each retriever looks before fusion
@@ -44,16 +44,6 @@ _ROLE_WEIGHT = {
     "vendor": 0.5,
     "generated": 0.5,
 }
-
-
-class NotFound(CodebotError):
-    """An exact lookup missed. ``suggestions`` are the closest names, never a substitute."""
-
-    def __init__(self, name: str, suggestions: list[str]) -> None:
-        hint = f"; did you mean: {', '.join(suggestions)}" if suggestions else ""
-        super().__init__(f"no symbol named {name!r}{hint}")
-        self.name = name
-        self.suggestions = suggestions
 
 
 @dataclass(frozen=True, slots=True)

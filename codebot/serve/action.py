@@ -109,8 +109,8 @@ def _prepare_index(
 
     note = ""
     if config.artifacts:
-        from codebot.share.remote import RemoteError
-        from codebot.share.sync import ArtifactError, pull
+        from codebot.core.errors import ArtifactError, RemoteError
+        from codebot.share.sync import pull
 
         try:
             pulled = pull(path, config, token=env.token, update=False)
@@ -188,7 +188,7 @@ def pr_context(
 
 def _comment(env: ActionEnv, number: int, body: str, pr: dict[str, Any]) -> tuple[str, str]:
     """Create or edit the one codebot comment; (what happened, why it was skipped)."""
-    from codebot.share.remote import RemoteError
+    from codebot.core.errors import RemoteError
 
     head_repo = (pr["head"].get("repo") or {}).get("full_name")
     if head_repo != pr["base"]["repo"]["full_name"]:

@@ -351,8 +351,7 @@ def _pick(repos: list[ServedRepo], name: str | None) -> ServedRepo:
 
 def _answer(repos: list[ServedRepo], repo: str | None, work: Callable[[Searcher], str]) -> str:
     """Run one tool's work, turning codebot's errors into tool errors a model can act on."""
-    from codebot.query.lookup import Ambiguous
-    from codebot.query.search import NotFound
+    from codebot.core.errors import Ambiguous, NotFound
 
     served = _pick(repos, repo)
     try:

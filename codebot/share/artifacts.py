@@ -42,7 +42,7 @@ from typing import Any
 
 from codebot.core import __version__
 from codebot.core.config import Config
-from codebot.core.errors import CodebotError
+from codebot.core.errors import ArtifactError, IncompatibleArtifact
 from codebot.git.repo import short_commit
 from codebot.git.workspace import Workspace
 from codebot.index.embedding import chosen, comparable, record
@@ -53,9 +53,6 @@ from codebot.share.remote import asset_name
 
 __all__ = [
     "ARTIFACT_FORMAT",
-    "ArtifactError",
-    "IncompatibleArtifact",
-    "NoArtifact",
     "Limits",
     "pack",
     "write_artifact",
@@ -71,18 +68,6 @@ PREFIX = "index/"
 CHUNK = 1 << 20
 _HEX = re.compile(r"^[0-9a-f]{40,64}$")
 _SHA256 = re.compile(r"^[0-9a-f]{64}$")
-
-
-class ArtifactError(CodebotError):
-    """An artifact that is corrupt, hostile, or for another line of history: never installed."""
-
-
-class IncompatibleArtifact(ArtifactError):
-    """A sound artifact made for another codebot, embedder, settings or subtree."""
-
-
-class NoArtifact(ArtifactError):
-    """None of the commits pull looked at has an artifact."""
 
 
 @dataclass(frozen=True)

@@ -17,8 +17,9 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from codebot.core.errors import RemoteError
 from codebot.core.http import HttpClient, Progress, file_body, redact
-from codebot.share.remote import RemoteError, Transfer, commit_of
+from codebot.share.remote import Transfer, commit_of
 
 __all__ = ["GitHub", "GitHubRemote", "github_repo_of"]
 

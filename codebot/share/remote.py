@@ -21,11 +21,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Protocol
 
-from codebot.core.http import HttpClient, HttpError, HttpSettings, Progress, file_body, redact
+from codebot.core.errors import RemoteError
+from codebot.core.http import HttpClient, HttpSettings, Progress, file_body, redact
 from codebot.index.store import FORMAT_VERSION
 
 __all__ = [
-    "RemoteError",
     "Transfer",
     "Remote",
     "DirectoryRemote",
@@ -44,10 +44,6 @@ ASSET_RE = re.compile(r"^codebot-index-v(\d+)-([0-9a-f]{40,64})\.tar\.gz$")
 #: How patient a transfer is (see HttpSettings): 30 s without a byte, 4 retries from 1 s, and
 #: a rate-limit reset up to 5 minutes away waited for.
 Transfer = HttpSettings
-
-
-class RemoteError(HttpError):
-    """An artifact store that cannot be reached, refuses us, or keeps failing."""
 
 
 def asset_name(commit: str, format_version: int = FORMAT_VERSION) -> str:

@@ -10,12 +10,12 @@ import re
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from codebot.core.errors import RemoteError
 from codebot.core.http import HttpClient
 from codebot.share.github import GitHub, GitHubRemote, github_repo_of
 from codebot.share.remote import (
     DirectoryRemote,
     Remote,
-    RemoteError,
     Transfer,
     UrlRemote,
     redact,

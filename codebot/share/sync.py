@@ -20,16 +20,15 @@ from pathlib import Path
 from typing import Any
 
 from codebot.core.config import Config, user_config_path
-from codebot.core.errors import CodebotError, ConfigError
+from codebot.core.errors import ArtifactError, CodebotError, ConfigError, NoArtifact, RemoteError
 from codebot.core.http import redact
 from codebot.git.repo import short_commit
 from codebot.git.workspace import Workspace
 from codebot.index.store import FORMAT_VERSION, claim, read_manifest
 from codebot.parse.files import Selector
-from codebot.share.artifacts import ArtifactError, NoArtifact, install, pack, same_setup
+from codebot.share.artifacts import install, pack, same_setup
 from codebot.share.remote import (
     Progress,
-    RemoteError,
     Transfer,
     asset_name,
     commit_of,
@@ -47,7 +46,6 @@ __all__ = [
     "init",
     "save_setting",
     "pull_text",
-    "ArtifactError",
 ]
 
 

@@ -14,9 +14,16 @@ from typing import Any
 
 import numpy as np
 
+from codebot.core.errors import EmbedderError
 from codebot.core.services import ServiceClient
-from codebot.embed import EmbedderError, EmbedderIdentity, ProviderOptions
-from codebot.embed._common import length_batches, normalized, sha256_text, truncate
+from codebot.embed.base import (
+    EmbedderIdentity,
+    ProviderOptions,
+    length_batches,
+    normalized,
+    sha256_text,
+    truncate,
+)
 
 __all__ = [
     "RemoteEmbedder",

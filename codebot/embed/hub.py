@@ -15,15 +15,11 @@ import threading
 from collections.abc import Sequence
 from pathlib import Path
 
-from codebot.embed import EmbedderError
+from codebot.core.errors import EmbedderError, ModelUnavailable
 
-__all__ = ["ModelUnavailable", "is_hub_id", "resolve_model"]
+__all__ = ["is_hub_id", "resolve_model"]
 
 _HUB_ID = re.compile(r"[A-Za-z0-9][\w.-]*/[\w.-]+(@[\w.-]+)?")
-
-
-class ModelUnavailable(EmbedderError):
-    """A hub model that is neither on disk nor downloadable now (offline, or downloads off)."""
 
 
 def is_hub_id(ref: str) -> bool:
