@@ -24,6 +24,7 @@ __all__ = ["Answer", "AnswerNode", "Hit", "Searcher", "MODES"]
 
 MODES = ("hybrid", "bm25", "vector")
 _CANDIDATES = 100  # how deep each retriever looks before fusion
+_TIE_MARGIN = 16  # vector hits read past the cut, to order the ties at it (see ranked)
 _RRF_K = (
     10  # small k: the top of each list counts most (semble benchmark: 0.853 -> 0.864 with k=10)
 )
@@ -178,8 +179,11 @@ class Searcher:
             rankings.append((_WEIGHTS[symbol_like][0], self._by_row(lexical)))
         if mode in ("hybrid", "vector") and self.has_vectors:
             vector = self.embedder().embed_queries([query])[0]
-            nearest = self._vector_index().search(vector, _CANDIDATES)
-            rankings.append((_WEIGHTS[symbol_like][1], self._by_row(nearest)))
+            # Vectors at an equal distance come back in no fixed order: read a little deeper
+            # than the cut so that the ties at it are ordered by row, in an updated index as
+            # in a fresh build.
+            nearest = self._vector_index().search(vector, _CANDIDATES + _TIE_MARGIN)
+            rankings.append((_WEIGHTS[symbol_like][1], self._by_row(nearest)[:_CANDIDATES]))
         fused: dict[int, float] = {}
         for weight, ranking in rankings:
             for rank, (row, _) in enumerate(ranking):
