@@ -27,6 +27,7 @@ import json
 import os
 import re
 import time
+import weakref
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -62,6 +63,8 @@ __all__ = [
     "lock_for_writing",
     "read_manifest",
     "ensure_intact",
+    "GenerationGone",
+    "hold_generation",
     "load_symbols",
     "load_files",
     "KEYS_FILE",
@@ -78,6 +81,7 @@ __all__ = [
 
 FORMAT_VERSION = 2  # 2: symbols keyed by a hash of their id; files keep imports (for updates)
 MANIFEST = "manifest.json"
+_OPEN_TRIES = 20  # manifest reads before giving up on an index that keeps changing
 KEYS_FILE = "keys.u64"
 MARKER = ".codebot-index"  # in every directory codebot writes an index in (see claim)
 # What the git hooks leave before the first update claims the directory (see git.hooks).
@@ -474,8 +478,8 @@ class Index:
         self.manifest = manifest
         self.repo = repo  # to read code the work tree no longer has (opened on demand if None)
         self.gen_dir = index_dir / manifest.generation
-        if not self.gen_dir.is_dir():
-            raise DamagedIndex(self.gen_dir, "the generation the manifest names is missing")
+        hold = hold_generation(self.gen_dir)
+        weakref.finalize(self, os.close, hold)  # released with this view
         self._symbols: SymbolTable | None = None
         self._by_id: dict[str, int] | None = None
         self._by_name: dict[str, list[int]] | None = None
@@ -610,5 +614,38 @@ class Index:
 
 def read_index(ws: Workspace) -> Index:
     """The committed index of a workspace, as the manifest names it: a read, nothing more (the
-    work tree's overlay is composed above, by ``overlay.open_index``)."""
-    return Index(ws.index_dir, ws.root, read_manifest(ws.index_dir), ws.repo)
+    work tree's overlay is composed above, by ``overlay.open_index``).
+
+    A writer may replace the generation between reading the manifest and opening it; then the
+    manifest is read again (a reader never fails because a writer moved on)."""
+    named = None
+    for _ in range(_OPEN_TRIES):
+        manifest = read_manifest(ws.index_dir)
+        try:
+            return Index(ws.index_dir, ws.root, manifest, ws.repo)
+        except GenerationGone as gone:
+            if manifest.generation == named:  # still named, still missing: not a race
+                raise DamagedIndex(
+                    gone.path, "the generation the manifest names is missing"
+                ) from None
+            named = manifest.generation
+    raise StoreError(f"{ws.index_dir}: the index kept changing while it was opened; try again")
+
+
+class GenerationGone(DamagedIndex):
+    """The generation was removed as it was being opened: a writer moved on (read again)."""
+
+
+def hold_generation(gen_dir: Path) -> int:
+    """A file descriptor holding a shared lock on ``gen_dir``, so that no writer removes the
+    generation while it is read (writers prune only what they can lock exclusively, see
+    ``writer``). Raises GenerationGone when it was removed before or as it was locked."""
+    try:
+        fd = os.open(gen_dir, os.O_RDONLY | os.O_DIRECTORY)
+    except (FileNotFoundError, NotADirectoryError):
+        raise GenerationGone(gen_dir, "removed by a newer generation") from None
+    fcntl.flock(fd, fcntl.LOCK_SH)
+    if os.fstat(fd).st_nlink == 0:  # removed while we waited for the lock
+        os.close(fd)
+        raise GenerationGone(gen_dir, "removed by a newer generation")
+    return fd

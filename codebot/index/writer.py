@@ -18,6 +18,7 @@ index's write lock (``store.lock_for_writing``).
 from __future__ import annotations
 
 import errno
+import fcntl
 import json
 import os
 import re
@@ -244,12 +245,23 @@ def _new_generation_dir(index_dir: Path) -> Path:
 
 
 def _prune(index_dir: Path, keep: str) -> None:
-    """Remove generations older than the one before ``keep``: a reader that opened the previous
-    generation a moment ago can still finish with it."""
+    """Remove generations older than the one before ``keep`` that no reader holds (see
+    ``store.hold_generation``); one still being read stays until a later writer's prune."""
     gens = sorted(
         (p for p in index_dir.glob("gen-*") if p.name[4:].isdigit()), key=lambda p: int(p.name[4:])
     )
     names = [p.name for p in gens]
     cut = names.index(keep) - 1 if keep in names else len(gens)
     for p in gens[: max(cut, 0)]:
-        shutil.rmtree(p, ignore_errors=True)
+        try:
+            fd = os.open(p, os.O_RDONLY | os.O_DIRECTORY)
+        except OSError:
+            continue
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            continue  # a reader holds it
+        else:
+            shutil.rmtree(p, ignore_errors=True)
+        finally:
+            os.close(fd)
