@@ -46,7 +46,7 @@ if TYPE_CHECKING:
     from codebot.graph.callgraph import CodeGraph
     from codebot.index.lexical import LexicalWriter
 
-__all__ = ["GenerationWriter", "LEXICAL_DIR", "retarget"]
+__all__ = ["GenerationWriter", "LEXICAL_DIR", "VECTORS_FILE", "retarget"]
 
 LEXICAL_DIR = "lexical"
 VECTORS_FILE = "vectors.usearch"
