@@ -815,3 +815,14 @@ def test_artifact_settings_come_from_file_and_environment(tmp_path):
     assert (config.artifacts, config.pull_depth, config.artifact_keep) == ("github", 7, 3)
     assert config.pull_on_clone and config.artifact_release == "codebot-index"
     assert Workspace.at(tmp_path, config.index_dir).index_dir == tmp_path / ".codebot"
+
+
+def test_pack_into_a_new_directory_named_with_a_trailing_slash(make_repo):
+    repo = make_repo(FILES)
+    build_index(repo, config_of(repo))
+    out = run(["pack", "-o", "newdir/"], repo)
+    assert out.exit_code == 0, out.output
+    made = repo / "newdir" / asset_name(git(repo, "rev-parse", "HEAD"))
+    assert made.is_file() and str(made) in out.output  # where it went, said in full
+    out = run(["pack", "-o", "deeper/still/", "--json"], repo)
+    assert json.loads(out.output)["path"] == str(repo / "deeper" / "still" / made.name)

@@ -140,8 +140,14 @@ def pack(
             )
         name = asset_name(manifest.commit)
         out = Path(output) if output is not None else Path.cwd()
+        if output is not None and str(output).endswith(("/", os.sep)):
+            try:  # "newdir/": a directory, made if need be
+                out.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise ArtifactError(f"{output}: cannot make the directory: {exc}") from exc
         if out.is_dir():
             out = out / name
+        out = out.absolute()
         write_artifact(index_dir, manifest, out)
     return PackReport(
         str(out),
