@@ -12,12 +12,19 @@ An artifact is one gzip-compressed tar, named by index format and commit
 
 Reading one trusts nothing until it is checked, and checks the cheap things first: artifact.json
 must come first and be small; its format, the index format, the commit (an ancestor of HEAD),
-the embedder and the settings must suit this clone before any of the index is unpacked. Then every
-member must be a regular file (no links, devices or directories) at a path under ``index/``
-without ``..``, listed in artifact.json, of the listed size (caps on the listed sizes and counts
-bound a decompression bomb) and the listed sha256; the msgpack tables are read with limits
-(msgpack never unpickles) and must hold the counts the manifest gives. The checksums catch
-corruption, not a malicious publisher: pull only from a store you trust with your code.
+the embedder and the settings must suit this clone, and every manifest field codebot reads later
+must have its type (``validate.check_manifest``), before any of the index is unpacked. The
+members must be the files of a generation and no others, each within a size the manifest's
+counts allow (``validate.check_sizes``: keys.u64 8 bytes a symbol; symbols.msgpack 1 MiB + 4 KiB
+a symbol; files.msgpack 1 MiB + 1 KiB a symbol + 64 KiB a file; graph.msgpack 1 MiB + 4 KiB a
+symbol; lexical/ 16 MiB + 16 KiB a symbol; vectors.usearch 1 MiB + (8 x dimension + 256) a
+symbol), with counts no larger than the commit's files and bytes of code; an extended tar header
+over 64 KiB is refused before tarfile reads it into memory. Then every member must be a regular
+file at a path under ``index/`` without ``..``, listed in artifact.json, of the listed size and
+sha256. Last, every table is checked row by row and against git (``validate.check_generation``):
+each file's path and blob are those of the artifact's commit, each symbol lies within its
+file's lines. The keyword and vector indexes are checked by size only: a store that can publish
+a hostile Tantivy or usearch file is a store to trust with your code.
 
 Installing unpacks into a new generation directory under the write lock and makes it current by
 the same rename and manifest swap as a build: queries keep answering from the old index until
