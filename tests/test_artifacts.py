@@ -520,10 +520,18 @@ def _hostile(history: dict, extra: list, listed: dict | None = None) -> bytes:
         ([_entry("index/evil", kind=tarfile.CHRTYPE)], None, "character device"),
         ([_entry("index/evil", kind=tarfile.FIFOTYPE)], None, "FIFO"),
         ([_entry("index/evil.py", b"x")], None, "not listed in artifact.json"),
-        ([_entry("index/evil", b"x" * 10)], {"evil": ZERO}, "is 10 bytes, artifact.json says 0"),
+        (
+            [_entry("index/lexical/evil", b"x" * 10)],
+            {"lexical/evil": ZERO},
+            "is 10 bytes, artifact.json says 0",
+        ),
         # Headers that claim a terabyte: refused before a byte of it is read.
         ([_entry("index/big", b"x", size=TERABYTE)], None, "not listed"),
-        ([_entry("index/big", b"x", size=TERABYTE)], {"big": ZERO}, f"is {TERABYTE} bytes"),
+        (
+            [_entry("index/lexical/big", b"x", size=TERABYTE)],
+            {"lexical/big": ZERO},
+            f"is {TERABYTE} bytes",
+        ),
     ],
 )
 def test_hostile_members_are_refused(history, server, tmp_path, extra, listed, message):
@@ -588,12 +596,13 @@ def test_a_missing_member_is_refused(history, tmp_path):
 
 
 def test_a_table_that_does_not_match_its_counts_is_refused(history, tmp_path):
-    def more(info):
-        info["manifest"]["counts"]["symbols"] += 1
+    def fewer(info):
+        info["manifest"]["counts"]["files"] -= 1
+        info["counts"] = info["manifest"]["counts"]
 
-    (tmp_path / "a.tar.gz").write_bytes(edit_info(history["bytes"], more))
+    (tmp_path / "a.tar.gz").write_bytes(edit_info(history["bytes"], fewer))
     before = snapshot(history["clone"])
-    with pytest.raises(ArtifactError, match="tables do not match"):
+    with pytest.raises(ArtifactError, match=r"files.msgpack: \d+ rows, the manifest counts \d+"):
         install(history["clone"], config_of(history["clone"]), tmp_path / "a.tar.gz")
     assert_untouched(history["clone"], before)
 
@@ -804,3 +813,14 @@ def test_artifact_settings_come_from_file_and_environment(tmp_path):
     assert (config.artifacts, config.pull_depth, config.artifact_keep) == ("github", 7, 3)
     assert config.pull_on_clone and config.artifact_release == "codebot-index"
     assert Workspace.at(tmp_path, config.index_dir).index_dir == tmp_path / ".codebot"
+
+
+def test_pack_into_a_new_directory_named_with_a_trailing_slash(make_repo):
+    repo = make_repo(FILES)
+    build_index(repo, config_of(repo))
+    out = run(["pack", "-o", "newdir/"], repo)
+    assert out.exit_code == 0, out.output
+    made = repo / "newdir" / asset_name(git(repo, "rev-parse", "HEAD"))
+    assert made.is_file() and str(made) in out.output  # where it went, said in full
+    out = run(["pack", "-o", "deeper/still/", "--json"], repo)
+    assert json.loads(out.output)["path"] == str(repo / "deeper" / "still" / made.name)

@@ -50,7 +50,7 @@ if TYPE_CHECKING:
     from codebot.graph.callgraph import CodeGraph
     from codebot.index.lexical import LexicalWriter
 
-__all__ = ["GenerationWriter", "LEXICAL_DIR", "retarget", "storage_failure"]
+__all__ = ["GenerationWriter", "LEXICAL_DIR", "VECTORS_FILE", "retarget", "storage_failure"]
 
 LEXICAL_DIR = "lexical"
 VECTORS_FILE = "vectors.usearch"
