@@ -109,3 +109,25 @@ def test_errors_logs_and_crash_reports_never_show_the_environments_secrets(make_
     )
     assert done.returncode == 1 and "on_download_failure must be one of" in done.stderr
     assert SECRET not in done.stderr + done.stdout
+
+
+@pytest.mark.parametrize("path", ["/etc/passwd", "../../../../../../etc/hostname"])
+def test_code_is_read_only_from_the_indexed_files_inside_the_repository(make_repo, path):
+    """Even an index whose table was altered after it was checked (here, by hand) never makes
+    `show` print a file outside the repository."""
+    import msgpack
+
+    from codebot.index.store import read_manifest
+
+    repo = make_repo({"a.py": "def f():\n    return 1\n"})
+    assert run(repo, "index", ".", "--embedder", "none").returncode == 0
+    index_dir = repo / ".git" / "codebot"
+    table = index_dir / read_manifest(index_dir).generation / "symbols.msgpack"
+    data = msgpack.unpackb(table.read_bytes())
+    at = data["fields"].index("path")
+    for row in data["rows"]:
+        row[at] = path
+    table.write_bytes(msgpack.packb(data))
+    done = run(repo, "show", "a.f")
+    assert "root:" not in done.stdout and "Traceback" not in done.stderr
+    assert done.returncode == 1 and "not a file of the index" in done.stderr

@@ -590,13 +590,18 @@ class Index:
 
         if self._blobs is None:
             self._blobs = {f.path: f.blob for f in self.files()}
-        blob = self._blobs.get(path)
-        try:
-            data = (self.root / path).read_bytes()
-            if blob is None or blob_id(data) == blob:
-                return data
-        except OSError:
-            data = None
+        if path not in self._blobs:  # code is read only from the files the index lists
+            raise StoreError(f"{path!r} is not a file of the index; rebuild with: codebot index")
+        blob = self._blobs[path]
+        data = None
+        full = os.path.realpath(self.root / path)  # a link out of the repository is not read
+        if full.startswith(os.path.realpath(self.root) + os.sep):
+            try:
+                data = Path(full).read_bytes()
+                if blob_id(data) == blob:
+                    return data
+            except OSError:
+                data = None
         if self.repo is None:
             from codebot.git.repo import open_repo
 
