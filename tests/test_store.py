@@ -217,3 +217,30 @@ def test_a_full_disk_is_a_clear_error_and_leaves_no_partial_generation(make_repo
         assert not list(index_dir.glob("gen-*.tmp"))
         assert read_manifest(index_dir).generation == before.generation  # the previous one
     assert Searcher(open_index(repo, Config(), worktree=False)).search("f", 1)
+
+
+def _read_only(index_dir, *commands: str) -> subprocess.CompletedProcess:
+    """Run shell ``commands`` with ``index_dir`` mounted read-only (a private mount namespace:
+    root in a container may make one; elsewhere the test is skipped)."""
+    probe = subprocess.run(["unshare", "-m", "true"], capture_output=True)
+    if probe.returncode != 0:
+        pytest.skip("no private mount namespace here (unshare -m)")
+    d = str(index_dir)
+    script = f"mount --bind {d} {d} && mount -o remount,bind,ro {d} {d} && " + " ; ".join(commands)
+    return subprocess.run(["unshare", "-m", "sh", "-c", script], capture_output=True, text=True)
+
+
+def test_a_read_only_index_answers_and_refuses_writes_clearly(make_repo):
+    repo = make_repo({"a.py": "def hello():\n    return 1\n"})
+    build_index(repo, Config(embedder="none"))
+    py = f"cd {repo} && {sys.executable} -m codebot"
+    out = _read_only(
+        repo / ".git" / "codebot",
+        f"{py} search hello; echo search=$?",
+        f"echo 'def world(): pass' >> a.py && {py} search world; echo edited=$?",
+        f"{py} index .; echo index=$?",
+    )
+    assert "search=0" in out.stdout and "a.hello" in out.stdout, out.stdout + out.stderr
+    assert "edited=0" in out.stdout and "a.world" in out.stdout  # the overlay lives elsewhere
+    assert "index=1" in out.stdout and "Read-only file system" in out.stderr
+    assert "Traceback" not in out.stderr and "internal error" not in out.stderr

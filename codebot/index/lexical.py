@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import os
 import re
+import tempfile
 from pathlib import Path
 
 from codebot.core.errors import DamagedIndex
+from codebot.index.store import link_or_copy
 
 __all__ = [
     "LexicalIndex",
@@ -89,7 +91,7 @@ class LexicalWriter:
         else:
             for f in base.iterdir():
                 if not f.name.startswith(".tantivy-"):  # lock files belong to their directory
-                    os.link(f, directory / f.name)
+                    link_or_copy(f, directory / f.name)
             try:
                 index = tantivy.Index.open(str(directory))
             except ValueError as exc:
@@ -118,17 +120,40 @@ class LexicalWriter:
         return self.count
 
 
+def _cannot_lock(exc: ValueError) -> bool:
+    """Tantivy's answer to a directory it may not write its lock file in."""
+    text = str(exc)
+    return "Lockfile" in text and (
+        "os error 30" in text or "os error 13" in text or "code: 30" in text or "code: 13" in text
+    )
+
+
 class LexicalIndex:
     def __init__(self, directory: Path) -> None:
         import tantivy
 
         self._directory = directory
+        self._shadow: tempfile.TemporaryDirectory | None = None
         try:
-            self._index = tantivy.Index.open(str(directory))
+            try:
+                self._index = tantivy.Index.open(str(directory))
+            except ValueError as exc:
+                if not _cannot_lock(exc):
+                    raise
+                self._index = tantivy.Index.open(self._shadow_of(directory))
             _register(self._index)
             self._searcher = self._index.searcher()
         except ValueError as exc:
             raise _damaged(directory, exc) from exc
+
+    def _shadow_of(self, directory: Path) -> str:
+        """A writable directory of links to ``directory``'s files: Tantivy takes a lock file
+        even to read, which a read-only index (a shared mount, a read-only disk) cannot give."""
+        self._shadow = tempfile.TemporaryDirectory(prefix="codebot-lexical-")
+        for f in directory.iterdir():
+            if not f.name.startswith(".tantivy-"):
+                os.symlink(f.resolve(), os.path.join(self._shadow.name, f.name))
+        return self._shadow.name
 
     def search(self, words: list[str], limit: int) -> list[tuple[int, float]]:
         """(key, score) of the best ``limit`` documents for these words, best first."""

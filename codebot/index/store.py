@@ -26,6 +26,7 @@ import hashlib
 import json
 import os
 import re
+import shutil
 import time
 import weakref
 from collections.abc import Iterable, Iterator, Sequence
@@ -57,6 +58,7 @@ __all__ = [
     "read_index",
     "sha256_file",
     "write_atomic",
+    "link_or_copy",
     "FileEntry",
     "Manifest",
     "Index",
@@ -245,6 +247,18 @@ def _fsync_dir(path: Path) -> None:
         os.fsync(fd)
     finally:
         os.close(fd)
+
+
+def link_or_copy(source: Path, target: Path) -> None:
+    """A hard link (a new generation shares its base's unchanged files: nothing is copied and
+    the base stays intact, since neither is ever written again), or a copy where the two are on
+    different file systems or links are refused."""
+    try:
+        os.link(source, target)
+    except OSError as exc:
+        if exc.errno not in (errno.EXDEV, errno.EPERM, errno.EMLINK, errno.ENOTSUP):
+            raise
+        shutil.copy2(source, target)
 
 
 def write_atomic(path: Path, data: bytes) -> None:

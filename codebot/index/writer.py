@@ -37,6 +37,7 @@ from codebot.index.store import (
     FileEntry,
     Index,
     Manifest,
+    link_or_copy,
     pack_files,
     pack_symbols,
     sha256_file,
@@ -151,7 +152,7 @@ class GenerationWriter:
         for rel in self.base.manifest.checksums:
             if not rel.startswith(but):
                 (self.dir / rel).parent.mkdir(parents=True, exist_ok=True)
-                os.link(self.base.gen_dir / rel, self.dir / rel)
+                link_or_copy(self.base.gen_dir / rel, self.dir / rel)
 
     # --- the commit point ------------------------------------------------------------------------
 
