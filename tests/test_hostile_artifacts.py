@@ -25,7 +25,8 @@ import pytest
 
 from codebot.core.model import Symbol
 from codebot.index.build import build_index
-from codebot.index.store import load_files, read_manifest
+from codebot.index.store import read_manifest
+from codebot.index.tables import load_files
 from codebot.index.update import update_index
 from codebot.index.validate import SYMBOL_TYPES
 from codebot.share.artifacts import pack

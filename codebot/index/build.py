@@ -19,7 +19,8 @@ from codebot.core.model import TYPE_KINDS, FileResult, paused_gc
 from codebot.git.repo import short_commit
 from codebot.git.workspace import Workspace
 from codebot.index.embedding import chosen, record
-from codebot.index.store import Manifest, lock_for_writing, outline_lines, symbol_key
+from codebot.index.store import Manifest, lock_for_writing
+from codebot.index.tables import outline_lines, symbol_key
 from codebot.index.writer import GenerationWriter
 from codebot.parse.extract import ParseReport, parse_path
 from codebot.parse.files import Selector, Skipped

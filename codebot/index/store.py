@@ -29,23 +29,25 @@ import re
 import shutil
 import time
 import weakref
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from operator import attrgetter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from codebot.core.errors import DamagedIndex, IndexBusy, StoreError
 from codebot.core.model import (
     TYPE_KINDS,
-    Call,
-    FileResult,
-    Import,
-    Parameter,
-    ParseIssue,
     Symbol,
-    paused_gc,
+)
+from codebot.index.tables import (
+    KEYS_FILE,
+    FileEntry,
+    SymbolTable,
+    load_files,
+    load_symbols,
+    outline_lines,
+    read_table,
 )
 
 if TYPE_CHECKING:
@@ -59,7 +61,6 @@ __all__ = [
     "sha256_file",
     "write_atomic",
     "link_or_copy",
-    "FileEntry",
     "Manifest",
     "Index",
     "lock_for_writing",
@@ -67,65 +68,18 @@ __all__ = [
     "ensure_intact",
     "GenerationGone",
     "hold_generation",
-    "load_symbols",
-    "load_files",
-    "KEYS_FILE",
     "MANIFEST",
     "MARKER",
     "claim",
-    "file_result",
-    "outline_lines",
-    "pack_files",
-    "pack_symbols",
-    "symbol_key",
-    "symbol_keys",
 ]
 
 FORMAT_VERSION = 2  # 2: symbols keyed by a hash of their id; files keep imports (for updates)
 MANIFEST = "manifest.json"
 _OPEN_TRIES = 20  # manifest reads before giving up on an index that keeps changing
-KEYS_FILE = "keys.u64"
 MARKER = ".codebot-index"  # in every directory codebot writes an index in (see claim)
 # What the git hooks leave before the first update claims the directory (see git.hooks).
 _HOOK_FILE = re.compile(r"update\.(log|log\.1|pending|runner\.lock)|write\.lock")
 MARKER_TEXT = b"codebot's index directory: codebot writes and deletes files here.\n"
-
-
-@dataclass(frozen=True, slots=True)
-class FileEntry:
-    """An indexed file: ``blob`` is its git blob id (the same for the worktree file and a commit).
-
-    It keeps what an update needs to re-resolve the file's calls without parsing it again: its
-    module id, imports and parse problems (the symbols, with their raw calls, are in the table).
-    """
-
-    path: str
-    blob: str
-    language: str
-    role: str
-    symbols: tuple[str, ...] = ()
-    module: str = ""
-    imports: tuple[Import, ...] = ()
-    issues: tuple[tuple[str, int | None], ...] = ()  # (reason, line)
-
-    @classmethod
-    def of(cls, f: FileResult) -> FileEntry:
-        return cls(
-            f.path,
-            f.content_hash,
-            f.language,
-            f.role,
-            tuple(s.id for s in f.symbols),
-            f.module,
-            tuple(f.imports),
-            tuple((i.reason, i.line) for i in f.issues),
-        )
-
-
-def symbol_key(symbol_id: str) -> int:
-    """The key of a symbol in the lexical and vector indexes: a hash of its id, so it stays the
-    same while rows move, and an update and a build agree. 63 bits: usearch reserves 2^64-1."""
-    return int.from_bytes(hashlib.blake2b(symbol_id.encode(), digest_size=8).digest()) >> 1
 
 
 @dataclass
@@ -307,27 +261,6 @@ def ensure_intact(index_dir: Path, manifest: Manifest) -> None:
         raise DamagedIndex(where, f"missing or changed since it was written: {listed}")
 
 
-def _read(path: Path) -> bytes:
-    """The bytes of a file of a generation; a DamagedIndex when it is gone or unreadable."""
-    try:
-        return path.read_bytes()
-    except FileNotFoundError:
-        raise DamagedIndex(path, "the file is missing") from None
-    except OSError as exc:
-        raise DamagedIndex(path, f"cannot read it: {exc}") from exc
-
-
-def _unpack(path: Path, what: str, **options: Any) -> Any:
-    """msgpack-decode a file of a generation; a DamagedIndex when it is truncated or corrupt."""
-    import msgpack
-
-    blob = _read(path)
-    try:
-        return msgpack.unpackb(blob, **options)
-    except (ValueError, TypeError, msgpack.UnpackException) as exc:
-        raise DamagedIndex(path, f"unreadable {what}: {exc}") from exc
-
-
 def read_manifest(index_dir: Path) -> Manifest:
     path = index_dir / MANIFEST
     try:
@@ -348,137 +281,6 @@ def read_manifest(index_dir: Path) -> Manifest:
         )
     fields = Manifest.__dataclass_fields__
     return Manifest(**{k: v for k, v in data.items() if k in fields})
-
-
-_SYMBOL_FIELDS = tuple(Symbol.__dataclass_fields__)
-
-
-def pack_symbols(symbols: list[Symbol]) -> bytes:
-    """Symbols as rows of values in a fixed field order: a third of the size of dicts."""
-    import msgpack
-
-    row_of = attrgetter(*_SYMBOL_FIELDS)  # one C call per symbol for every field
-    pi, ci = _SYMBOL_FIELDS.index("parameters"), _SYMBOL_FIELDS.index("calls")
-    rows = []
-    for s in symbols:
-        row = list(row_of(s))
-        if row[pi]:
-            row[pi] = [(p.name, p.type, p.default) for p in row[pi]]
-        if row[ci]:
-            row[ci] = [(c.name, c.line) for c in row[ci]]
-        rows.append(row)
-    return msgpack.packb({"fields": _SYMBOL_FIELDS, "rows": rows}, use_bin_type=True)
-
-
-class SymbolTable(Sequence):
-    """The symbol rows of a generation, made into :class:`Symbol` objects only when asked for.
-
-    A query touches a few hundred symbols of tens of thousands: building them all would cost a
-    CLI search most of a second (measured: 1.07 s for 82k symbols, against 0.2 s to unpack).
-    """
-
-    def __init__(self, data: dict) -> None:
-        self.fields: tuple[str, ...] = tuple(data["fields"])
-        self.rows: tuple = data["rows"]
-        self._made: dict[int, Symbol] = {}
-        self._pi, self._ci = self.fields.index("parameters"), self.fields.index("calls")
-
-    def __len__(self) -> int:
-        return len(self.rows)
-
-    def __getitem__(self, row):  # type: ignore[override]
-        if isinstance(row, slice):
-            return [self[i] for i in range(*row.indices(len(self.rows)))]
-        made = self._made.get(row)
-        if made is None:
-            values = self.rows[row]
-            fields = dict(zip(self.fields, values))
-            fields["parameters"] = tuple(Parameter(*p) for p in values[self._pi])
-            fields["calls"] = tuple(Call(*c) for c in values[self._ci])
-            made = self._made[row] = Symbol(**fields)
-        return made
-
-    def column(self, name: str) -> list:
-        """One field of every row, without making any Symbol."""
-        i = self.fields.index(name)
-        return [r[i] for r in self.rows]
-
-
-def load_symbols(gen_dir: Path) -> SymbolTable:
-    import gc
-
-    path = gen_dir / "symbols.msgpack"
-    # Millions of small immutable objects: unpack with the cyclic collector paused, then freeze
-    # them out of its reach, or its next full pass scans them all (0.2 s of every CLI search).
-    # Freezing keeps nothing alive: they hold no cycles, and reference counting frees them.
-    with paused_gc():
-        data = _unpack(path, "symbol table", use_list=False)
-        try:
-            table = SymbolTable(data)
-        except (KeyError, ValueError, TypeError) as exc:
-            raise DamagedIndex(path, f"not a symbol table: {exc!r}") from exc
-        gc.freeze()
-    return table
-
-
-def pack_files(files: list[FileEntry]) -> bytes:
-    import msgpack
-
-    rows = [
-        (
-            f.path,
-            f.blob,
-            f.language,
-            f.role,
-            f.symbols,
-            f.module,
-            [(i.module, i.name, i.alias, i.level, i.line) for i in f.imports],
-            f.issues,
-        )
-        for f in files
-    ]
-    return msgpack.packb(rows, use_bin_type=True)
-
-
-def load_files(gen_dir: Path) -> list[FileEntry]:
-    path = gen_dir / "files.msgpack"
-    rows = _unpack(path, "file table", use_list=False)
-    try:
-        return [
-            FileEntry(p, b, lang, role, s, mod, tuple(Import(*i) for i in imports), issues)
-            for p, b, lang, role, s, mod, imports, issues in rows
-        ]
-    except (ValueError, TypeError) as exc:
-        raise DamagedIndex(path, f"not a file table: {exc}") from exc
-
-
-def file_result(entry: FileEntry, symbols: list[Symbol]) -> FileResult:
-    """A file as the parser gave it, from what the index keeps (for re-resolving its calls)."""
-    return FileResult(
-        entry.path,
-        entry.language,
-        entry.role,
-        entry.module,
-        symbols,
-        list(entry.imports),
-        [ParseIssue(entry.path, reason, line) for reason, line in entry.issues],
-        entry.blob,
-    )
-
-
-def symbol_keys(symbol_ids: Iterable[str]):
-    """The keys of these symbols, as a uint64 array (see symbol_key)."""
-    import numpy as np
-
-    return np.fromiter((symbol_key(i) for i in symbol_ids), dtype="<u8")
-
-
-def outline_lines(
-    lines: list[bytes], first: int, members: Iterable[tuple[int, int]]
-) -> list[bytes]:
-    """A type's lines (the first one numbered ``first``) with each member cut to its first line."""
-    drop = {n for start, end in members for n in range(start + 1, end + 1)}
-    return [line for n, line in enumerate(lines, first) if n not in drop]
 
 
 class Index:
@@ -562,7 +364,7 @@ class Index:
             import numpy as np
 
             path = self.gen_dir / KEYS_FILE
-            data = _read(path)
+            data = read_table(path)
             if len(data) % 8:
                 raise DamagedIndex(path, f"{len(data)} bytes, not a whole number of keys")
             table = np.frombuffer(data, dtype="<u8")

@@ -38,16 +38,8 @@ from codebot.git.repo import Repo, short_commit
 from codebot.git.workspace import Workspace, under
 from codebot.index.build import embed_texts, indexed_code, make_manifest, settings_of
 from codebot.index.embedding import load_recorded
-from codebot.index.store import (
-    KEYS_FILE,
-    Index,
-    Manifest,
-    file_result,
-    lock_for_writing,
-    read_manifest,
-    symbol_key,
-    symbol_keys,
-)
+from codebot.index.store import Index, Manifest, lock_for_writing, read_manifest
+from codebot.index.tables import KEYS_FILE, file_result, symbol_key, symbol_keys
 from codebot.index.writer import LEXICAL_DIR, GenerationWriter, retarget
 from codebot.parse.chunks import ChunkLimits
 from codebot.parse.extract import module_ids, parse_file

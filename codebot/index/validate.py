@@ -27,7 +27,8 @@ from typing import Any
 
 from codebot.core.errors import StoreError
 from codebot.core.model import EDGE_KINDS, RESOLUTIONS, Symbol
-from codebot.index.store import KEYS_FILE, Manifest, symbol_keys
+from codebot.index.store import Manifest
+from codebot.index.tables import KEYS_FILE, symbol_keys
 from codebot.index.writer import LEXICAL_DIR, VECTORS_FILE
 
 __all__ = [

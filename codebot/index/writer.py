@@ -32,18 +32,14 @@ from codebot.core.errors import StoreError
 from codebot.core.model import FileResult, Symbol
 from codebot.index.store import (
     FORMAT_VERSION,
-    KEYS_FILE,
     MANIFEST,
-    FileEntry,
     Index,
     Manifest,
     link_or_copy,
-    pack_files,
-    pack_symbols,
     sha256_file,
-    symbol_keys,
     write_atomic,
 )
+from codebot.index.tables import KEYS_FILE, FileEntry, pack_files, pack_symbols, symbol_keys
 
 if TYPE_CHECKING:
     import numpy as np
