@@ -25,6 +25,7 @@ __all__ = [
     "Symbol",
     "TYPE_KINDS",
     "paused_gc",
+    "printable",
 ]
 
 # Kinds of symbol. Classes and their relatives keep their own name so ranking and rendering can tell
@@ -170,3 +171,14 @@ def paused_gc() -> Iterator[None]:
     finally:
         if collecting:
             gc.enable()
+
+
+def printable(text: str) -> str:
+    """``text`` fit for one line of a report: control characters (a newline in a file name) and
+    lone surrogates (a name that is not UTF-8) escaped, so one problem is one line."""
+    if text.isprintable():
+        return text
+    return "".join(
+        c if c.isprintable() else c.encode("unicode_escape", "backslashreplace").decode("ascii")
+        for c in text
+    )

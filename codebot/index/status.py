@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from codebot.core.config import Config
+from codebot.core.model import printable
 from codebot.git.repo import short_commit
 from codebot.git.workspace import Workspace
 from codebot.index.overlay import dirty_paths, open_index
@@ -65,7 +66,7 @@ class IndexStatus:
             else:
                 lines.append("work tree clean")
         lines.append(f"skipped   {c['skipped']} files")
-        lines += [f"  {s['path']}: {s['reason']}" for s in m.skipped]
+        lines += [f"  {printable(s['path'])}: {s['reason']}" for s in m.skipped]
         return "\n".join(lines) + "\n"
 
 
