@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import time
 from bisect import bisect_left
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -44,6 +45,10 @@ from codebot.parse.files import (
 )
 
 __all__ = [
+    "MAX_ERROR_WIDTH",
+    "MAX_NESTING",
+    "MAX_PARSE_SECONDS",
+    "ParseRefused",
     "ParseReport",
     "module_id",
     "parse_path",
@@ -51,11 +56,100 @@ __all__ = [
     "blob_id",
     "module_ids",
     "parse_file",
+    "bracket_depth",
+    "tree_sitter_bytes",
 ]
 
 _MAX_CALL_TEXT = 120
 _MAX_ERRORS_REPORTED = 5
 _DEFAULT_LIMITS = ChunkLimits()
+
+# Per-file bound on tree-sitter's work: CPU seconds of the parsing thread for the parse and the
+# query of one file. Measured on a 2-core machine: the largest file of CPython's stdlib
+# (pydoc_data/topics.py, 757 KB) takes 0.12 s for the whole of parse_source, _pydecimal.py
+# (229 KB) 0.07 s; random bytes parse at 10-25 us a byte (100 KB of random tokens as JavaScript:
+# 2.5 s; a 999 KB random .go file was reported at 43 s). A file over the bound is skipped and
+# reported, never cut short.
+MAX_PARSE_SECONDS = 5.0
+# Files up to this size are parsed straight from their bytes, without the progress callback
+# (which costs a second, incremental parse to give the tree its bytes back: ~7% of a parse).
+# The slowest 64 KB input measured (random tokens, TSX grammar) parsed in 0.56 s, far below the
+# bound; the time is still checked once the parse returns.
+_UNWATCHED_BYTES = 64 * 1024
+# The most children one ERROR node may have before the query runs. The query's time grows with
+# the square of it on bracket floods (`((((...`: 10,000 -> 0.07 s, 50,000 -> 1.7-1.9 s,
+# 100,000 -> 8 s) and cannot be stopped once started. Real files stay far below: the widest
+# among 13,843 files (CPython's stdlib, site-packages, node_modules, /usr/include with C++
+# headers parsed as C) is 12,660.
+MAX_ERROR_WIDTH = 50_000
+# The deepest bracket nesting a file may have. The query's time grows with the square of the
+# nesting of calls (`f(f(f(...)))` 50,000 deep: 10-45 s depending on the grammar; 4,900 deep
+# at most 1.25 s, Scala's nested arrays, over all 15 grammars) and cannot be stopped. Counted on the bytes, strings and comments included, before
+# parsing; real code nests a few dozen deep.
+MAX_NESTING = 5_000
+_BRACKET_STEP = np.zeros(256, dtype=np.int32)
+_BRACKET_STEP[list(b"([{")] = 1
+_BRACKET_STEP[list(b")]}")] = -1
+_NOT_BRACKETS = bytes(b for b in range(256) if b not in b"()[]{}")
+
+
+class ParseRefused(Exception):
+    """A file over a resource bound: skipped, with ``reason``, rather than indexed in part."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+class _Budget:
+    """A deadline in this thread's CPU time, and the progress callback that enforces it.
+
+    tree-sitter calls it every so often while parsing (with the offset and whether an error was
+    seen); returning True stops the parse. It must never raise: the binding does not check for
+    an exception there (a NULL result crashes the process).
+    """
+
+    __slots__ = ("deadline", "exceeded")
+
+    def __init__(self, seconds: float) -> None:
+        self.deadline = time.thread_time() + seconds
+        self.exceeded = False
+
+    def __call__(self, *_: object) -> bool:
+        if time.thread_time() > self.deadline:
+            self.exceeded = True
+        return self.exceeded
+
+    def check(self, what: str) -> None:
+        if self.exceeded or time.thread_time() > self.deadline:
+            raise self.refused(what)
+
+    def refused(self, what: str) -> ParseRefused:
+        return ParseRefused(f"{what} took longer than {MAX_PARSE_SECONDS:g} s (CPU)")
+
+
+def bracket_depth(data: bytes) -> int:
+    """The deepest nesting of ``( [ {`` in ``data``; a stray closing bracket resets the count."""
+    brackets = data.translate(None, _NOT_BRACKETS)  # in C, ~1 ms a MB: numpy sees only these
+    if len(brackets) <= MAX_NESTING:  # cannot nest deeper than there are brackets
+        return 0
+    level = np.cumsum(_BRACKET_STEP[np.frombuffer(brackets, dtype=np.uint8)])
+    floor = np.minimum.accumulate(np.minimum(level, 0))
+    return int((level - floor).max())
+
+
+def tree_sitter_bytes(data: bytes) -> bytes:
+    """``data`` as tree-sitter may see it: each byte that is not valid UTF-8 becomes ``?``.
+
+    Same length, so every offset, line and column holds for the real bytes. Query predicates
+    (``#match?``, ``#eq?``) decode node text, and on invalid UTF-8 ``QueryCursor.captures``
+    raised SystemError. Symbols' text (signatures, calls, chunks, hashes) still comes from the
+    real bytes; only what hooks read from nodes (names, parameters) has the ``?``.
+    """
+    if data.isascii():
+        return data
+    # surrogateescape: one lone surrogate per invalid byte; encoding replaces each with one "?".
+    return data.decode("utf-8", "surrogateescape").encode("utf-8", "replace")
 
 
 def blob_id(data: bytes) -> str:
@@ -83,18 +177,29 @@ def parse_source(
     limits: ChunkLimits = _DEFAULT_LIMITS,
     module: str | None = None,
 ) -> FileResult:
-    """Extract the symbols, imports and chunks of one file's bytes. Never raises on bad input."""
+    """Extract the symbols, imports and chunks of one file's bytes.
+
+    Bad input never raises, with one exception: a file over a resource bound (parse time,
+    :data:`MAX_PARSE_SECONDS`, :data:`MAX_NESTING`, :data:`MAX_ERROR_WIDTH`) raises :class:`ParseRefused` with the reason, so that the caller
+    skips it rather than index part of it. Anything else that goes wrong inside the parser is a
+    parse issue, and the file is indexed as line chunks.
+    """
     module = module if module is not None else module_id(path)
     result = FileResult(path, language, role, module, content_hash=blob_id(data))
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
+    spec = get_spec(language)
+    parsed_bytes = data  # what tree-sitter sees: the same length, valid UTF-8
     try:
         if not data.isascii():  # the common case needs no decoding to know it is valid
             data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        reason = f"invalid UTF-8 at byte {exc.start}; read with replacement characters"
-        result.issues.append(ParseIssue(path, reason))
-    spec = get_spec(language)
+        if spec is None:
+            how = "read with replacement characters"
+        else:
+            how = "parsed with '?' in place of each invalid byte"
+            parsed_bytes = tree_sitter_bytes(data)
+        result.issues.append(ParseIssue(path, f"invalid UTF-8 at byte {exc.start}; {how}"))
     if spec is None:
         result.symbols = line_chunks(path, data, language, role, module, limits)
         return result
@@ -103,9 +208,12 @@ def parse_source(
     # the language into line chunks with a per-file note.
     spec.query  # noqa: B018
     try:
-        _extract(spec, path, data, role, module, limits, result)
-    except (RecursionError, ValueError, RuntimeError) as exc:  # a grammar or nesting limit
-        reason = f"parser failed ({exc.__class__.__name__}: {exc}); indexed as line chunks"
+        _extract(spec, path, data, parsed_bytes, role, module, limits, result)
+    except ParseRefused:
+        raise
+    except Exception as exc:  # noqa: BLE001 - a grammar or nesting limit, a binding's error:
+        # one bad file must not stop indexing (tree-sitter raised SystemError on invalid UTF-8)
+        reason = f"parser failed ({exc.__class__.__name__}: {_short(exc)}); indexed as line chunks"
         result.issues.append(ParseIssue(path, reason))
         result.symbols = line_chunks(path, data, language, role, module, limits)
         result.imports = []
@@ -127,6 +235,66 @@ class _KindOf(dict):
 _KIND = _KindOf()
 
 
+def _short(exc: BaseException, limit: int = 200) -> str:
+    text = str(exc)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _parse(spec: LanguageSpec, data: bytes, budget: _Budget):
+    """The tree of ``data`` (UTF-8 already made valid), within the budget."""
+    parser = spec.parser()
+    if len(data) <= _UNWATCHED_BYTES:
+        tree = parser.parse(data)
+        budget.check("parse")
+        return tree
+    # Only a parse from a read callback takes a progress callback. Its tree reads node text back
+    # through the callback (slow, and crashes in tree-sitter 0.26.1 on a non-bytes buffer), so
+    # the tree is parsed again from the bytes, reusing the first: cheap for a tree without
+    # errors, a full parse at worst (within the bound, since the first one was).
+    view = memoryview(data)
+    try:
+        first = parser.parse(lambda offset, _point: view[offset:], progress_callback=budget)
+    except ValueError:  # "Parsing failed": stopped by the budget (or a parser without language)
+        parser.reset()  # a halted parse would otherwise resume on the next file
+        if budget.exceeded:
+            raise budget.refused("parse") from None
+        raise
+    tree = parser.parse(data, old_tree=first)
+    budget.check("parse")
+    return tree
+
+
+def _captures(spec: LanguageSpec, root: Node, budget: _Budget) -> dict[str, list[Node]]:
+    """The query's captures over the whole tree, within the bounds.
+
+    ``captures``' own progress callback crashes the process in tree-sitter 0.26.1 (seen on a
+    50-byte Java file) and a byte range does not make a wide error node cheaper, so the tree's
+    shape is checked first: see MAX_ERROR_WIDTH.
+    """
+    if root.has_error:
+        width = _widest_error(root)
+        if width > MAX_ERROR_WIDTH:
+            raise ParseRefused(
+                f"a syntax error spans {width:,} tokens (over {MAX_ERROR_WIDTH:,}): "
+                "unbalanced brackets or not source code"
+            )
+    caps = QueryCursor(spec.query).captures(root)
+    budget.check("query")
+    return caps
+
+
+def _widest_error(root: Node) -> int:
+    """The most children any ERROR node has; walks only the nodes that contain an error."""
+    widest = 0
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.is_error:
+            widest = max(widest, node.child_count)
+        stack.extend(c for c in node.children if c.has_error)
+    return widest
+
+
 def _decode(b: bytes) -> str:
     return b.decode("utf-8", "replace")
 
@@ -139,12 +307,17 @@ def _extract(
     spec: LanguageSpec,
     path: str,
     data: bytes,
+    parsed_bytes: bytes,
     role: str,
     module: str,
     limits: ChunkLimits,
     result: FileResult,
 ) -> None:
-    tree = spec.parser().parse(data)
+    depth = bracket_depth(data)
+    if depth > MAX_NESTING:
+        raise ParseRefused(f"brackets nested {depth:,} deep (over {MAX_NESTING:,})")
+    budget = _Budget(MAX_PARSE_SECONDS)
+    tree = _parse(spec, parsed_bytes, budget)
     root = tree.root_node
     if root.has_error:
         result.issues.extend(_syntax_errors(spec, path, root))
@@ -153,7 +326,7 @@ def _extract(
     # `matches` (a dict per match) does on call-heavy code. Captures come unordered, so they
     # are sorted, and a definition is paired with its name by position: the first unused @name
     # inside it (see languages/__init__).
-    caps = QueryCursor(spec.query).captures(root)
+    caps = _captures(spec, root, budget)
     for node in sorted(caps.get("import", ()), key=_start_byte):
         result.imports.extend(spec.imports(node))
     found: list[tuple[int, int, int, str, Node]] = []  # start, -end, capture order, capture, node
@@ -450,8 +623,8 @@ def _parse_selection(
 def parse_file(
     selector: Selector, source: SourceFile, config: Config, module: str, limits: ChunkLimits
 ) -> tuple[FileResult | Skipped, bytes]:
-    """Read and parse one selected file; a file that cannot be read or is not text comes back
-    as Skipped with the reason."""
+    """Read and parse one selected file; a file that cannot be read, is not text, is over a
+    resource bound or makes the parser fail outright comes back as Skipped with the reason."""
     try:
         data = selector.read(source)
     except OSError as exc:
@@ -459,7 +632,15 @@ def parse_file(
     reason = content_skip_reason(data, config)
     if reason is not None:
         return Skipped(source.path, reason, True), data
-    return parse_source(source.path, data, source.language, source.role, limits, module), data
+    try:
+        result = parse_source(source.path, data, source.language, source.role, limits, module)
+    except ParseRefused as exc:
+        return Skipped(source.path, exc.reason, True), data
+    except Exception as exc:  # noqa: BLE001 - one hostile file never stops indexing
+        return Skipped(
+            source.path, f"parser failed ({type(exc).__name__}: {_short(exc)})", True
+        ), data
+    return result, data
 
 
 def module_ids(paths: list[str]) -> dict[str, str]:
