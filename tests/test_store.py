@@ -244,3 +244,15 @@ def test_a_read_only_index_answers_and_refuses_writes_clearly(make_repo):
     assert "edited=0" in out.stdout and "a.world" in out.stdout  # the overlay lives elsewhere
     assert "index=1" in out.stdout and "Read-only file system" in out.stderr
     assert "Traceback" not in out.stderr and "internal error" not in out.stderr
+
+
+def test_an_index_kept_inside_the_tree_it_indexes_is_not_indexed(tmp_path):
+    """A plain directory whose index_dir is a folder inside it: the index never indexes itself."""
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "a.py").write_text("def f():\n    return 1\n")
+    config = Config(embedder="none", index_dir=str(src / "idx"))
+    first = build_index(src, config)
+    second = build_index(src, config)
+    assert first.manifest.counts["files"] == second.manifest.counts["files"] == 1
+    assert not any("idx" in s["path"] for s in second.manifest.skipped)

@@ -23,10 +23,13 @@ from pathlib import Path
 
 from codebot.git.repo import Repo, open_repo
 
-__all__ = ["Workspace", "under"]
+__all__ = ["INDEX_MARKER", "Workspace", "under"]
 
 OVERLAY_DIR = "codebot-overlay"
 LOG = "update.log"
+#: The file that marks a directory as codebot's index (written by index.store.claim): codebot
+#: writes and deletes only there, and never indexes such a directory as code.
+INDEX_MARKER = ".codebot-index"
 
 
 @dataclass(frozen=True)

@@ -40,6 +40,7 @@ from codebot.core.model import (
     TYPE_KINDS,
     Symbol,
 )
+from codebot.git.workspace import INDEX_MARKER
 from codebot.index.tables import (
     KEYS_FILE,
     FileEntry,
@@ -76,7 +77,7 @@ __all__ = [
 FORMAT_VERSION = 2  # 2: symbols keyed by a hash of their id; files keep imports (for updates)
 MANIFEST = "manifest.json"
 _OPEN_TRIES = 20  # manifest reads before giving up on an index that keeps changing
-MARKER = ".codebot-index"  # in every directory codebot writes an index in (see claim)
+MARKER = INDEX_MARKER  # in every directory codebot writes an index in (see claim)
 # What the git hooks leave before the first update claims the directory (see git.hooks).
 _HOOK_FILE = re.compile(r"update\.(log|log\.1|pending|runner\.lock)|write\.lock")
 MARKER_TEXT = b"codebot's index directory: codebot writes and deletes files here.\n"

@@ -29,6 +29,7 @@ from codebot.core.model import (
     ParseIssue,
     Symbol,
     paused_gc,
+    printable,
 )
 from codebot.git.repo import Repo
 from codebot.git.workspace import Workspace
@@ -569,8 +570,8 @@ class ParseReport:
         lines = [
             f"{c['files']} files, {c['symbols']} symbols ({c['chunks']} chunks), "
             f"{c['skipped']} skipped, {c['issues']} problems",
-            *(f"  skipped {s.path}: {s.reason}" for s in self.skipped),
-            *(f"  problem {issue.path}: {issue.reason}" for issue in self.issues),
+            *(f"  skipped {printable(s.path)}: {s.reason}" for s in self.skipped),
+            *(f"  problem {printable(issue.path)}: {issue.reason}" for issue in self.issues),
         ]
         return "\n".join(lines) + "\n"
 

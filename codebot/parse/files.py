@@ -19,7 +19,7 @@ from pathlib import Path
 from codebot.core.config import Config
 from codebot.core.errors import ConfigError
 from codebot.git.repo import MODE_LINK, MODE_SUBMODULE, Repo
-from codebot.git.workspace import Workspace, under
+from codebot.git.workspace import INDEX_MARKER, Workspace, under
 from codebot.languages import language_for_path
 
 __all__ = [
@@ -384,8 +384,8 @@ def _walk(root: Path, prune: frozenset[str] | set[str] = frozenset()) -> list[tu
         kept = []
         for d in sorted(dirnames):
             rel = d if base == "." else f"{base}/{d}"
-            if d in _JUNK_DIRS:
-                continue
+            if d in _JUNK_DIRS or os.path.isfile(os.path.join(dirpath, d, INDEX_MARKER)):
+                continue  # a cache, or an index of codebot's kept in the tree: never indexed
             if not _name_is_utf8(d):
                 out.append((rel, _MODE_NOT_UTF8))
                 continue
