@@ -509,31 +509,31 @@ def _hostile(history: dict, extra: list, listed: dict | None = None) -> bytes:
     return repack([(head, body), *extra, *members[1:]])
 
 
-@pytest.mark.parametrize(
-    "extra, listed, message",
-    [
-        ([_entry("index/../../evil.py", b"x")], None, "could escape"),
-        ([_entry("/tmp/evil.py", b"x")], None, "lies outside index/"),
-        ([_entry("evil.py", b"x")], None, "lies outside index/"),
-        ([_entry("index/evil", kind=tarfile.SYMTYPE, link="/etc/passwd")], None, "symbolic link"),
-        ([_entry("index/evil", kind=tarfile.LNKTYPE, link="index/keys.u64")], None, "hard link"),
-        ([_entry("index/evil", kind=tarfile.CHRTYPE)], None, "character device"),
-        ([_entry("index/evil", kind=tarfile.FIFOTYPE)], None, "FIFO"),
-        ([_entry("index/evil.py", b"x")], None, "not listed in artifact.json"),
-        (
-            [_entry("index/lexical/evil", b"x" * 10)],
-            {"lexical/evil": ZERO},
-            "is 10 bytes, artifact.json says 0",
-        ),
-        # Headers that claim a terabyte: refused before a byte of it is read.
-        ([_entry("index/big", b"x", size=TERABYTE)], None, "not listed"),
-        (
-            [_entry("index/lexical/big", b"x", size=TERABYTE)],
-            {"lexical/big": ZERO},
-            f"is {TERABYTE} bytes",
-        ),
-    ],
-)
+HOSTILE_MEMBERS = [
+    ([_entry("index/../../evil.py", b"x")], None, "could escape"),
+    ([_entry("/tmp/evil.py", b"x")], None, "lies outside index/"),
+    ([_entry("evil.py", b"x")], None, "lies outside index/"),
+    ([_entry("index/evil", kind=tarfile.SYMTYPE, link="/etc/passwd")], None, "symbolic link"),
+    ([_entry("index/evil", kind=tarfile.LNKTYPE, link="index/keys.u64")], None, "hard link"),
+    ([_entry("index/evil", kind=tarfile.CHRTYPE)], None, "character device"),
+    ([_entry("index/evil", kind=tarfile.FIFOTYPE)], None, "FIFO"),
+    ([_entry("index/evil.py", b"x")], None, "not listed in artifact.json"),
+    (
+        [_entry("index/lexical/evil", b"x" * 10)],
+        {"lexical/evil": ZERO},
+        "is 10 bytes, artifact.json says 0",
+    ),
+    # Headers that claim a terabyte: refused before a byte of it is read.
+    ([_entry("index/big", b"x", size=TERABYTE)], None, "not listed"),
+    (
+        [_entry("index/lexical/big", b"x", size=TERABYTE)],
+        {"lexical/big": ZERO},
+        f"is {TERABYTE} bytes",
+    ),
+]
+
+
+@pytest.mark.parametrize("extra, listed, message", HOSTILE_MEMBERS)
 def test_hostile_members_are_refused(history, server, tmp_path, extra, listed, message):
     data = _hostile(history, extra, listed)
     serve_github(server, history, data)

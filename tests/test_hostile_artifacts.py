@@ -35,6 +35,7 @@ from codebot.share.remote import asset_name
 from .conftest import git, write_files
 from .test_artifacts import (
     FILES,
+    HOSTILE_MEMBERS,
     _entry,
     assert_untouched,
     config_of,
@@ -582,23 +583,7 @@ def test_a_pax_header_bomb_is_refused_in_little_memory(world, clone, tmp_path):
 # --- the existing hostile cases, through the CLI ---------------------------------------------------
 
 
-@pytest.mark.parametrize(
-    "extra, listed, message",
-    [
-        ([_entry("index/../../evil.py", b"x")], None, "could escape"),
-        ([_entry("/tmp/evil.py", b"x")], None, "lies outside index/"),
-        ([_entry("index/evil", kind=tarfile.SYMTYPE, link="/etc/passwd")], None, "symbolic link"),
-        ([_entry("index/evil", kind=tarfile.LNKTYPE, link="index/keys.u64")], None, "hard link"),
-        ([_entry("index/evil", kind=tarfile.CHRTYPE)], None, "character device"),
-        ([_entry("index/evil", kind=tarfile.FIFOTYPE)], None, "FIFO"),
-        ([_entry("index/evil.py", b"x")], None, "not listed in artifact.json"),
-        (
-            [_entry("index/lexical/evil", b"x" * 10)],
-            {"lexical/evil": {"sha256": "0" * 64, "size": 0}},
-            "is 10 bytes, artifact.json says 0",
-        ),
-    ],
-)
+@pytest.mark.parametrize("extra, listed, message", HOSTILE_MEMBERS)
 def test_hostile_members_by_the_cli(world, clone, tmp_path, extra, listed, message):
     data = _with_members(world["a1"], extra, listed)
     pull_refused(clone, data, message, world["c1"], tmp_path)
