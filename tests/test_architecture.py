@@ -183,3 +183,22 @@ def test_private_modules_stay_inside_their_package():
             if e.importer != package and not e.importer.startswith(package + "."):
                 crossing.add(f"{e.importer}:{e.line} imports the private module {e.target}")
     assert not crossing, "\n".join(sorted(crossing))
+
+
+def test_pygit2_is_used_only_by_the_git_layer():
+    users = set()
+    for name, path in modules().items():
+        if name.startswith("codebot.git."):
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import) and any(a.name == "pygit2" for a in node.names):
+                users.add(name)
+            elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("pygit2"):
+                users.add(name)
+            elif (
+                isinstance(node, ast.Attribute)
+                and node.attr == "git"
+                and (isinstance(node.value, ast.Name) and node.value.id == "repo")
+            ):
+                users.add(name)  # repo.git: the pygit2 object behind git.repo.Repo
+    assert not users, f"pygit2 used outside codebot/git: {sorted(users)}"

@@ -86,7 +86,47 @@ class Repo:
             return None
 
     def blob(self, blob_id: str) -> bytes:
-        return self.git[blob_id].data
+        """A blob's bytes (the raw object: no Blob made, half the time on large reads). Raises
+        KeyError when the object database does not have it."""
+        return self.git.odb.read(blob_id)[1]
+
+    def entries_at(self, commit: str | None, paths) -> dict[str, tuple[int, str] | None]:
+        """(mode, blob id) of each of ``paths`` in ``commit``'s tree, None where it has none."""
+        import pygit2
+
+        tree = self.git[commit].peel(pygit2.Tree) if commit else None
+        out: dict[str, tuple[int, str] | None] = {}
+        for path in paths:
+            try:
+                entry = tree[path] if tree is not None else None
+            except KeyError:
+                entry = None
+            out[path] = None if entry is None else (int(entry.filemode), str(entry.id))
+        return out
+
+    def first_parents(self, head: str, depth: int) -> list[str]:
+        """``head`` and its first parents, newest first, at most ``depth`` commits (a shallow
+        clone's history ends where it ends)."""
+        chain: list[str] = []
+        commit = self.git.get(head)
+        while commit is not None and len(chain) < depth:
+            chain.append(str(commit.id))
+            try:
+                ids = commit.parent_ids
+                commit = self.git.get(ids[0]) if ids else None
+            except (KeyError, ValueError):
+                commit = None
+        return chain
+
+    def descends_from(self, commit: str, ancestor: str) -> bool:
+        """Whether ``ancestor`` is in ``commit``'s history (not the same commit)."""
+        return self.git.descendant_of(commit, ancestor)
+
+    def remote_url(self, name: str = "origin") -> str | None:
+        try:
+            return self.git.remotes[name].url
+        except (KeyError, ValueError):
+            return None
 
     def blob_size(self, blob_id: str) -> int:
         return self.git.odb.read_header(blob_id)[1]  # the header only: no inflating

@@ -426,7 +426,7 @@ class Index:
         repo = self.repo
         if repo is not None and blob is not None:
             try:
-                return repo.git[blob].data
+                return repo.blob(blob)
             except (KeyError, ValueError):
                 pass
         if data is not None:

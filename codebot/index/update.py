@@ -272,22 +272,15 @@ def commit_changes(
     repo: Repo, old: str | None, new: str | None, subtree: str
 ) -> tuple[Changes, dict[str, int]]:
     """The paths a diff of two commits touches, with what each becomes in ``new``."""
-    import pygit2
-
-    tree = repo.git[new].peel(pygit2.Tree) if new else None
-    changes: Changes = {}
     kinds = {"added": 0, "modified": 0, "deleted": 0, "renamed": 0}
     names = {"A": "added", "M": "modified", "T": "modified", "D": "deleted", "R": "renamed"}
+    touched: dict[str, None] = {}  # in diff order, once each
     for change in repo.diff(old, new):
         kinds[names.get(change.status, "modified")] += 1
         for path in (change.old_path, change.path):
-            if path is None or not under(path, subtree) or path in changes:
-                continue
-            try:
-                entry = tree[path] if tree is not None else None
-            except KeyError:
-                entry = None
-            changes[path] = None if entry is None else (int(entry.filemode), str(entry.id))
+            if path is not None and under(path, subtree):
+                touched[path] = None
+    changes: Changes = repo.entries_at(new, touched)
     return changes, kinds
 
 

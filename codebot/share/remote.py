@@ -34,7 +34,6 @@ __all__ = [
     "commit_of",
     "redact",
     "Progress",
-    "first_parents",
     "known_formats",
 ]
 
@@ -163,21 +162,6 @@ class UrlRemote:
 
     def close(self) -> None:
         self.http.close()
-
-
-def first_parents(repo_git, head: str, depth: int) -> list[str]:
-    """HEAD and its first parents, newest first, at most ``depth`` commits (a shallow clone's
-    history ends where it ends)."""
-    chain: list[str] = []
-    commit = repo_git.get(head)
-    while commit is not None and len(chain) < depth:
-        chain.append(str(commit.id))
-        try:
-            ids = commit.parent_ids
-            commit = repo_git.get(ids[0]) if ids else None
-        except (KeyError, ValueError):
-            commit = None
-    return chain
 
 
 def known_formats(names: Sequence[str], commits: Sequence[str]) -> set[int]:

@@ -32,7 +32,6 @@ from codebot.share.remote import (
     Transfer,
     asset_name,
     commit_of,
-    first_parents,
     known_formats,
 )
 from codebot.share.stores import open_remote
@@ -117,7 +116,7 @@ def pull(
         raise ArtifactError(
             f"{root}: pull needs a git repository with a commit (it looks by commit)"
         )
-    chain = first_parents(repo.git, head, config.pull_depth)
+    chain = repo.first_parents(head, config.pull_depth)
     spec = _resolve(source or config.artifacts, root)
     timings: dict[str, float] = {}
     if spec and not _is_store(spec) and Path(spec).is_file():
@@ -209,17 +208,10 @@ def _resolve(spec: str | None, root: Path) -> str | None:
     return spec
 
 
-def _origin(repo) -> str | None:
-    try:
-        return repo.git.remotes["origin"].url
-    except (KeyError, ValueError):
-        return None
-
-
 def _open(spec: str | None, repo, config: Config, token: str | None, transfer: Transfer | None):
     return open_remote(
         spec,
-        origin=_origin(repo) if repo is not None else None,
+        origin=repo.remote_url() if repo is not None else None,
         token=token,
         release=config.artifact_release,
         api_url=config.github_api_url,
