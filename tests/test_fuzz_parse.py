@@ -25,8 +25,9 @@ from codebot.core.config import Config
 from codebot.index.build import build_index
 from codebot.languages import GRAMMAR_LANGUAGES
 from codebot.parse import extract
-from codebot.parse.extract import ParseRefused, parse_file, parse_source
+from codebot.parse.extract import parse_file, parse_source
 from codebot.parse.files import MAX_LINE_BYTES, Selector, SourceFile, content_skip_reason
+from codebot.parse.guard import ParseRefused
 
 from .conftest import git
 
