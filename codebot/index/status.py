@@ -57,7 +57,7 @@ class IndexStatus:
             if self.head != m.commit:
                 behind = f" (HEAD is at {short_commit(self.head)}: run codebot update)"
             if self.differs:
-                shown = ", ".join(self.differs[:_LISTED])
+                shown = ", ".join(printable(p) for p in self.differs[:_LISTED])
                 more = len(self.differs) - _LISTED
                 shown += f" and {more} more" if more > 0 else ""
                 lines.append(
