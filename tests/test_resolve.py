@@ -22,7 +22,8 @@ SUITE = Path(__file__).parent / "fixtures" / "callgraph"
 
 
 def _parse(files: dict[str, str], language: str | None = None) -> list[FileResult]:
-    langs = {".py": "python", ".ts": "typescript", ".js": "javascript", ".go": "go"}
+    langs = {".py": "python", ".pyi": "python", ".ts": "typescript", ".js": "javascript"}
+    langs |= {".go": "go"}
     langs |= {".java": "java", ".rs": "rust", ".cpp": "cpp", ".hpp": "cpp", ".rb": "ruby"}
     langs |= {".kt": "kotlin", ".cs": "csharp", ".php": "php", ".swift": "swift"}
     langs |= {".scala": "scala", ".c": "c", ".h": "c"}
@@ -992,3 +993,75 @@ def test_edges_join_known_symbols(program):
         assert e.kind in EDGE_KINDS and e.resolution in RESOLUTIONS
         assert e.kind == "calls" or e.resolution == "exact"
     assert len({(e.src, e.dst, e.kind) for e in res.edges}) == len(res.edges)  # no duplicates
+
+
+# --- overload sets (issue 21) ------------------------------------------------------------------
+
+OVERLOADS = {
+    "pkg/__init__.py": "",
+    # click's globals.py and core.py: stubs first, then the implementation
+    "pkg/core.py": """
+    import typing as t
+    from typing import overload
+
+    @t.overload
+    def get_current_context(silent: t.Literal[False] = False) -> "Context": ...
+    @t.overload
+    def get_current_context(silent: bool = ...) -> "Context | None": ...
+    def get_current_context(silent: bool = False) -> "Context | None":
+        return _local_stack(silent)
+
+    def _local_stack(silent):
+        return None
+
+    class Context:
+        @overload
+        def invoke(self, callback: int) -> int: ...
+        @overload
+        def invoke(self, callback: str) -> str: ...
+        def invoke(self, callback):
+            return self.forward(callback)
+
+        def forward(self, callback):
+            return callback
+
+    class Command:
+        def main(self):
+            ctx = get_current_context()
+            return self.invoke(ctx)
+
+        def invoke(self, ctx: Context):
+            return ctx.invoke(1)
+    """,
+    # a stub file: signatures only, no implementation
+    "stubs/api.pyi": """
+    from typing import overload
+    @overload
+    def fetch(x: int) -> int: ...
+    @overload
+    def fetch(x: str) -> str: ...
+    """,
+    "stubs/use.py": """
+    from .api import fetch
+    def run():
+        return fetch(1)
+    """,
+}
+
+
+def test_python_overload_set_calls_reach_the_implementation():
+    res = resolve(_parse(OVERLOADS))
+    calls = _calls(res)
+    assert _from(res, "pkg.core.Command.main") == {
+        "pkg.core.get_current_context#3",
+        "pkg.core.Command.invoke",
+    }
+    assert _from(res, "pkg.core.Command.invoke") == {"pkg.core.Context.invoke#3"}
+    assert calls[("pkg.core.Context.invoke#3", "pkg.core.Context.forward")] == "exact"
+    assert _from(res, "pkg.core.get_current_context#3") == {"pkg.core._local_stack"}
+    stubs = {"pkg.core.get_current_context", "pkg.core.get_current_context#2"}
+    stubs |= {"pkg.core.Context.invoke", "pkg.core.Context.invoke#2"}
+    assert not any(dst in stubs for _, dst in calls)  # stubs never take a call
+    # no implementation (a .pyi): every stub, marked as not knowing which
+    assert _from(res, "stubs.use.run") == {"stubs.api.fetch", "stubs.api.fetch#2"}
+    assert {calls[("stubs.use.run", d)] for d in _from(res, "stubs.use.run")} == {"overload"}

@@ -105,7 +105,7 @@ def resolve(files: list[FileResult]) -> Resolution:
                         unresolved[s.id] += 1
                     continue
                 stats["resolved"] += 1
-                if all(res != "exact" for _, res in out):
+                if all(res == "unique_name" for _, res in out):
                     stats["unique_name"] += 1
                 for dst, res in out:
                     add(s.id, dst, "calls", line, res)
