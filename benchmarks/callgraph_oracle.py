@@ -138,8 +138,8 @@ def attach(sites: list[Site], symbols: list[Symbol], outcomes: dict) -> None:
     """Match each ast site to the raw call (or decorator) codebot recorded for it."""
     recorded: dict[tuple[str, int], list[tuple[str, str, int]]] = defaultdict(list)
     for s in symbols:
-        if s.kind == "chunk":
-            continue
+        if s.kind == "chunk" and (s.id, "call", 0) not in outcomes:
+            continue  # module-level code the language's resolver does not resolve
         for i, c in enumerate(s.calls):
             recorded[("call", c.line)].append((s.id, c.name, i))
         for i, d in enumerate(s.decorators):
@@ -187,7 +187,9 @@ def replay(files: list[FileResult], scored: set[str]) -> dict:
         if r is None or f.path not in scored:
             continue
         for s in f.symbols:
-            if s.kind == "chunk" or not (s.calls or s.decorators):
+            if s.kind == "chunk" and not r.module_calls:
+                continue
+            if not (s.calls or s.decorators):
                 continue
             ctx = r.context(s, f)
             for i, c in enumerate(s.calls):
@@ -269,9 +271,7 @@ class Symbols:
         self.by_path: dict[str, list[Symbol]] = defaultdict(list)
         self.children: dict[str, list[Symbol]] = defaultdict(list)
         for f in files:
-            for s in f.symbols:
-                if s.kind == "chunk":
-                    continue
+            for s in f.symbols:  # chunks too: module-level code calls from them
                 self.by_id[s.id] = s
                 self.by_path[s.path].append(s)
                 if s.parent:

@@ -1065,3 +1065,44 @@ def test_python_overload_set_calls_reach_the_implementation():
     # no implementation (a .pyi): every stub, marked as not knowing which
     assert _from(res, "stubs.use.run") == {"stubs.api.fetch", "stubs.api.fetch#2"}
     assert {calls[("stubs.use.run", d)] for d in _from(res, "stubs.use.run")} == {"overload"}
+
+
+# --- module-level code (issue 21) --------------------------------------------------------------
+
+
+def test_python_module_level_calls_come_from_the_chunk():
+    files = _parse(
+        {
+            "pkg/__init__.py": "",
+            "pkg/factory.py": "def create_app():\n    return object()\n",
+            "pkg/run.py": """
+            from .factory import create_app
+
+            def func():
+                return 1
+
+            a = func(); a()
+            app = create_app()
+
+            def main():
+                return func()
+
+            if __name__ == "__main__":
+                main()
+            """,
+        }
+    )
+    chunks = {s.id: s for f in files for s in f.symbols if s.kind == "chunk"}
+    assert [c.name for c in chunks["pkg.run.<module>#2"].calls] == ["func", "a", "create_app"]
+    res = resolve(files)
+    calls = _calls(res)
+    assert calls[("pkg.run.<module>#2", "pkg.run.func")] == "exact"
+    assert calls[("pkg.run.<module>#2", "pkg.factory.create_app")] == "exact"
+    assert _from(res, "pkg.run.<module>#3") == {"pkg.run.main"}
+    assert (
+        res.stats["calls"]
+        == res.stats["resolved"]
+        + res.stats["external"]
+        + res.stats["unresolved"]
+        + res.stats["ignored"]
+    )

@@ -11,7 +11,8 @@
     type's subclasses. ``unique_name`` is the fallback for a call on a value of unknown type: the
     method of that name is the only definition of the name in the repository (in the caller's
     language family), and the name is no common library method. An ambiguous name makes no edge.
-    A decorator (Python) counts as a call from what it decorates.
+    A decorator (Python) counts as a call from what it decorates. Module-level code (Python) calls
+    from its chunk (``<module>``, ``<module>#2``...): a script's ``main()``, ``app = create_app()``.
 ``inherits``
     type -> base type, for each base that resolves to a type of the repository.
 ``contains``
@@ -80,7 +81,7 @@ def resolve(files: list[FileResult]) -> Resolution:
     for f in files:
         r = resolvers.get(FAMILY.get(f.language, ""))
         for s in f.symbols:
-            if s.kind == "chunk":
+            if s.kind == "chunk" and not (s.calls and r is not None and r.module_calls):
                 continue
             if s.parent is not None and s.parent in index.by_id:
                 add(s.parent, s.id, "contains", s.start_line)

@@ -196,6 +196,7 @@ class Resolver:
     stop_names: frozenset[str] = frozenset()  # library method names a fallback never claims
     builtins: frozenset[str] = frozenset()
     capitalized_types = False  # a capitalized name is a type or namespace, never a value
+    module_calls = False  # calls at module level (a chunk's) are resolved, from the chunk
 
     def __init__(self, index: NameTable, files: list[FileResult]) -> None:
         self.index = index
