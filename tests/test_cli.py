@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import textwrap
 
 import click
 import pytest
@@ -226,3 +227,18 @@ def test_an_overload_set_is_one_symbol(make_repo):
     )  # the implementation
     callers = run("callers", "core.Context.invoke", str(repo))
     assert "Command.main" in callers.stdout, callers.stdout
+
+
+def test_callers_of_a_decorator_list_who_applies_it(make_repo):
+    from codebot.core.config import Config
+    from codebot.index.build import build_index
+
+    from .test_resolve import SCAFFOLD
+
+    repo = make_repo({p: textwrap.dedent(c).lstrip("\n") for p, c in SCAFFOLD.items()})
+    build_index(repo, Config(embedder="none"))
+    callers = run("callers", "setupmethod", str(repo))
+    assert callers.returncode == 0, callers.stderr
+    assert "flask.app.App " in callers.stdout and "(decorates)" in callers.stdout
+    callees = run("callees", "add_template_filter", str(repo))
+    assert "setupmethod" not in callees.stdout

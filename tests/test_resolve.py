@@ -42,6 +42,11 @@ def _calls(res: Resolution) -> dict[tuple[str, str], str]:
     return {(e.src, e.dst): e.resolution for e in res.edges if e.kind == "calls"}
 
 
+def _suite_edges(res: Resolution) -> set[tuple[str, str]]:
+    """What the suite scores: calls, and decorators applied (by the scope that runs them)."""
+    return {(e.src, e.dst) for e in res.edges if e.kind in ("calls", "decorates")}
+
+
 def _from(res: Resolution, src: str) -> set[str]:
     return {dst for (s, dst) in _calls(res) if s == src}
 
@@ -58,7 +63,8 @@ def _suite() -> tuple[list[FileResult], dict[str, tuple[str, set[tuple[str, str]
     for exp in sorted(SUITE.glob("*/expected.json")):
         prog = exp.parent.name
         data = json.loads(exp.read_text())
-        want = {(f"{prog}.{a}", f"{prog}.{b}") for a, b in data["calls"]}
+        pairs = data["calls"] + data.get("decorates", [])
+        want = {(f"{prog}.{a}", f"{prog}.{b}") for a, b in pairs}
         programs[prog] = (data["category"], want)
     return files, programs
 
@@ -67,7 +73,7 @@ def suite_scores() -> tuple[dict[str, tuple[int, int, int]], Resolution]:
     """(true positives, false positives, false negatives) per category, and the resolution."""
     files, programs = _suite()
     res = resolve(files)
-    found = set(_calls(res))
+    found = _suite_edges(res)
     scores: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
     for prog, (category, want) in programs.items():
         got = {e for e in found if e[0].startswith(prog + ".")}
@@ -245,7 +251,8 @@ def test_python_structure_edges_and_decorators():
     kinds = {(e.src, e.dst, e.kind) for e in res.edges}
     assert ("pkg.impl.Impl", "pkg.base.Base", "inherits") in kinds
     assert ("pkg.impl.Impl", "pkg.impl.Impl.value", "contains") in kinds
-    assert ("pkg.impl.Impl.value", "pkg.deco.traced", "calls") in kinds
+    assert ("pkg.impl.Impl", "pkg.deco.traced", "decorates") in kinds  # the class applies it
+    assert ("pkg.impl.Impl.value", "pkg.deco.traced", "calls") not in kinds
     assert ("pkg.impl.Impl.value", "pkg.base.Base.run", "calls") in kinds
     assert ("pkg.impl.<module>", "pkg.base.Base", "imports") in kinds
     assert ("pkg.impl.<module>", "pkg.deco.traced", "imports") in kinds
@@ -1106,3 +1113,57 @@ def test_python_module_level_calls_come_from_the_chunk():
         + res.stats["unresolved"]
         + res.stats["ignored"]
     )
+
+
+# --- decorators are applied by the enclosing scope (issue 21) ----------------------------------
+
+SCAFFOLD = {
+    "flask/__init__.py": "",
+    # flask's sansio/scaffold.py and app.py, cut down
+    "flask/scaffold.py": """
+    import typing as t
+
+    def setupmethod(f):
+        def wrapper_func(self, *args, **kwargs):
+            self._check_setup_finished(f.__name__)
+            return f(self, *args, **kwargs)
+        return wrapper_func
+
+    def route(rule):
+        def decorator(f):
+            return f
+        return decorator
+    """,
+    "flask/app.py": """
+    from .scaffold import setupmethod, route
+
+    class App:
+        @setupmethod
+        def add_template_filter(self, f, name=None):
+            self.jinja_env.filters[name or f.__name__] = f
+
+        def _check_setup_finished(self, name):
+            pass
+
+    @route("/")
+    def index():
+        return helper()
+
+    def helper():
+        return 1
+    """,
+}
+
+
+def test_python_decorator_is_applied_by_the_enclosing_scope():
+    res = resolve(_parse(SCAFFOLD))
+    kinds = {(e.src, e.dst, e.kind) for e in res.edges}
+    assert ("flask.app.App", "flask.scaffold.setupmethod", "decorates") in kinds
+    assert not any(
+        e[:2] == ("flask.app.App.add_template_filter", "flask.scaffold.setupmethod") for e in kinds
+    )
+    # a top-level function's decorator (a factory, called) runs in the module's chunk
+    assert ("flask.app.<module>", "flask.scaffold.route", "decorates") in kinds
+    assert _from(res, "flask.app.index") == {"flask.app.helper"}  # not `route`
+    line = {(e.src, e.dst): e.line for e in res.edges if e.kind == "decorates"}
+    assert line[("flask.app.App", "flask.scaffold.setupmethod")] == 4  # the definition's

@@ -64,6 +64,7 @@ def neighbors_doc(
                 "via": symbols[n.via].id,
                 "line": n.line,
                 "resolution": n.resolution,
+                **({"edge": n.kind} if n.kind != "calls" else {}),
             }
             for n in found
         ],
@@ -83,6 +84,8 @@ def neighbors_text(
         # The call site: in the caller (the found symbol) for callers, in `via` for callees.
         site = symbols[n.row if direction == "callers" else n.via]
         guess = _RESOLUTION_TEXT.get(n.resolution, "")
+        if n.kind != "calls":
+            guess += f"  ({n.kind})"
         via = f"  via {label(symbols[n.via])}" if n.depth > 1 else ""
         lines.append(f"{n.depth}  {t.id}  {_where(t)}  call at {site.path}:{n.line}{via}{guess}")
     return lines

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from codebot.core.errors import Ambiguous
 from codebot.core.model import Symbol, is_overload_stub
+from codebot.graph.callgraph import CALLERS
 from codebot.graph.resolvers.names import strip_duplicate
 
 if TYPE_CHECKING:
@@ -157,8 +158,10 @@ class Neighbors:
 def neighbors(searcher: Searcher, name: str, depth: int, direction: str) -> Neighbors:
     index = searcher.index
     row = one_symbol(searcher, name)
-    walk = index.graph.callers if direction == "callers" else index.graph.callees
-    return Neighbors(index, row, direction, depth, walk(row, depth))
+    graph = index.graph
+    if direction == "callers":  # who uses it: decorator applications too, marked
+        return Neighbors(index, row, direction, depth, graph.callers(row, depth, CALLERS))
+    return Neighbors(index, row, direction, depth, graph.callees(row, depth))
 
 
 @dataclass(frozen=True)
