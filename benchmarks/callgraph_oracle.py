@@ -59,7 +59,7 @@ from pathlib import Path
 
 from codebot.core.config import Config
 from codebot.core.model import FileResult, Symbol
-from codebot.graph.resolve import resolve
+from codebot.graph.resolve import decorator_call, resolve
 from codebot.graph.resolvers import FAMILY, NameTable, resolver_class
 from codebot.parse.extract import parse_path
 
@@ -136,14 +136,16 @@ def ast_sites(path: str, source: str) -> list[Site]:
 
 def attach(sites: list[Site], symbols: list[Symbol], outcomes: dict) -> None:
     """Match each ast site to the raw call (or decorator) codebot recorded for it."""
-    recorded: dict[tuple[str, int], list[tuple[str, str, int]]] = defaultdict(list)
+    recorded: dict[tuple[str, int], list[tuple[str, str, int, str]]] = defaultdict(list)
     for s in symbols:
-        if s.kind == "chunk":
-            continue
+        if s.kind == "chunk" and (s.id, "call", 0) not in outcomes:
+            continue  # module-level code the language's resolver does not resolve
         for i, c in enumerate(s.calls):
-            recorded[("call", c.line)].append((s.id, c.name, i))
+            key = "call" if (s.id, "call", i) in outcomes else "decorator-call"
+            recorded[("call", c.line)].append((s.id, c.name, i, key))
         for i, d in enumerate(s.decorators):
-            recorded[("decorator", s.start_line)].append((s.id, d.split("(", 1)[0].strip(), i))
+            name = d.split("(", 1)[0].strip()
+            recorded[("decorator", s.start_line)].append((s.id, name, i, "decorator"))
     by_key: dict[tuple[str, int], list[Site]] = defaultdict(list)
     for site in sites:
         by_key[(site.kind, site.line)].append(site)
@@ -154,7 +156,7 @@ def attach(sites: list[Site], symbols: list[Symbol], outcomes: dict) -> None:
             for site in group:
                 if site.sym is not None:
                     continue
-                for j, (sid, name, i) in enumerate(pool):
+                for j, (sid, name, i, okey) in enumerate(pool):
                     if j in used:
                         continue
                     same = _last_name(name) == _last_name(site.callee)
@@ -164,7 +166,7 @@ def attach(sites: list[Site], symbols: list[Symbol], outcomes: dict) -> None:
                         continue
                     used.add(j)
                     site.sym = sid
-                    site.outcome = outcomes[(sid, key[0], i)]
+                    site.outcome = outcomes[(sid, okey, i)]
                     break
 
 
@@ -187,15 +189,22 @@ def replay(files: list[FileResult], scored: set[str]) -> dict:
         if r is None or f.path not in scored:
             continue
         for s in f.symbols:
-            if s.kind == "chunk" or not (s.calls or s.decorators):
+            if s.kind == "chunk" and not r.module_calls:
+                continue
+            if not (s.calls or s.decorators):
                 continue
             ctx = r.context(s, f)
-            for i, c in enumerate(s.calls):
-                out[(s.id, "call", i)] = _norm(r.resolve_call(ctx, c.name))
             decorate = getattr(r, "decorator_calls", None)
+            applied: dict[str, object] = {}
             if decorate is not None and s.decorators:
-                for i, (_, o) in enumerate(decorate(ctx)):
-                    out[(s.id, "decorator", i)] = _norm(o)
+                for i, (callee, o) in enumerate(decorate(ctx)):
+                    out[(s.id, "decorator", i)] = applied[callee] = _norm(o)
+            for i, c in enumerate(s.calls):
+                if s.decorators and decorator_call(s, c) and c.name in applied:
+                    # `@register("x")`: the decorator's own call, a `decorates` edge of the scope
+                    out[(s.id, "decorator-call", i)] = applied[c.name]
+                else:
+                    out[(s.id, "call", i)] = _norm(r.resolve_call(ctx, c.name))
     return out
 
 
@@ -269,9 +278,7 @@ class Symbols:
         self.by_path: dict[str, list[Symbol]] = defaultdict(list)
         self.children: dict[str, list[Symbol]] = defaultdict(list)
         for f in files:
-            for s in f.symbols:
-                if s.kind == "chunk":
-                    continue
+            for s in f.symbols:  # chunks too: module-level code calls from them
                 self.by_id[s.id] = s
                 self.by_path[s.path].append(s)
                 if s.parent:
@@ -446,8 +453,8 @@ def score_repo(name: str, language: str, root: Path, bench_root: str, args) -> d
         if e.kind == "calls" and syms.by_id.get(e.src) and syms.by_id[e.src].path in scored
     }
     replayed: dict[tuple[str, str], str] = {}
-    for (sid, _, _), out in outcomes.items():
-        if not isinstance(out, str):
+    for (sid, what, _), out in outcomes.items():
+        if what == "call" and not isinstance(out, str):  # decorators make `decorates` edges
             for dst, r in out:
                 if replayed.get((sid, dst)) != "exact":
                     replayed[(sid, dst)] = r

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import textwrap
 
 import click
 import pytest
@@ -194,3 +195,50 @@ def test_an_ambiguous_name_lists_the_symbols_it_names(make_repo, monkeypatch):
     assert out.returncode == 1
     assert "'charge' names 2 symbols; give one id:" in out.stderr
     assert "  shop.payments.charge  shop/payments.py:1-2" in out.stderr
+
+
+def test_an_overload_set_is_one_symbol(make_repo):
+    """click's `Context.invoke`: two @overload stubs, then the implementation (issue 21)."""
+    from codebot.core.config import Config
+    from codebot.index.build import build_index
+
+    code = (
+        "from typing import overload\n\n\n"
+        "class Context:\n"
+        "    @overload\n    def invoke(self, cb: int) -> int: ...\n"
+        "    @overload\n    def invoke(self, cb: str) -> str: ...\n"
+        "    def invoke(self, cb):\n        return self.forward(cb)\n\n"
+        "    def forward(self, cb):\n        return cb\n\n\n"
+        "class Command:\n    def main(self, ctx: Context):\n        return ctx.invoke(1)\n"
+    )
+    repo = make_repo({"core.py": code})
+    build_index(repo, Config(embedder="none"))
+    found = run("find", "Context.invoke", str(repo))
+    assert found.returncode == 0, found.stderr
+    for sid in ("core.Context.invoke ", "core.Context.invoke#2", "core.Context.invoke#3"):
+        assert sid in found.stdout
+    shown = run("show", "Context.invoke", str(repo))
+    assert shown.returncode == 0, shown.stderr
+    assert "return self.forward(cb)" in shown.stdout and "..." not in shown.stdout
+    assert "an overload set of 3: shown its implementation" in shown.stdout
+    chain = run("chain", "Command.main", "--depth", "3", str(repo))
+    assert (
+        "Context.invoke  core.py:9\n    └── Context.forward" in chain.stdout
+    )  # the implementation
+    callers = run("callers", "core.Context.invoke", str(repo))
+    assert "Command.main" in callers.stdout, callers.stdout
+
+
+def test_callers_of_a_decorator_list_who_applies_it(make_repo):
+    from codebot.core.config import Config
+    from codebot.index.build import build_index
+
+    from .test_resolve import SCAFFOLD
+
+    repo = make_repo({p: textwrap.dedent(c).lstrip("\n") for p, c in SCAFFOLD.items()})
+    build_index(repo, Config(embedder="none"))
+    callers = run("callers", "setupmethod", str(repo))
+    assert callers.returncode == 0, callers.stderr
+    assert "flask.app.App " in callers.stdout and "(decorates)" in callers.stdout
+    callees = run("callees", "add_template_filter", str(repo))
+    assert "setupmethod" not in callees.stdout

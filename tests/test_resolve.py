@@ -22,7 +22,8 @@ SUITE = Path(__file__).parent / "fixtures" / "callgraph"
 
 
 def _parse(files: dict[str, str], language: str | None = None) -> list[FileResult]:
-    langs = {".py": "python", ".ts": "typescript", ".js": "javascript", ".go": "go"}
+    langs = {".py": "python", ".pyi": "python", ".ts": "typescript", ".js": "javascript"}
+    langs |= {".go": "go"}
     langs |= {".java": "java", ".rs": "rust", ".cpp": "cpp", ".hpp": "cpp", ".rb": "ruby"}
     langs |= {".kt": "kotlin", ".cs": "csharp", ".php": "php", ".swift": "swift"}
     langs |= {".scala": "scala", ".c": "c", ".h": "c"}
@@ -41,6 +42,11 @@ def _calls(res: Resolution) -> dict[tuple[str, str], str]:
     return {(e.src, e.dst): e.resolution for e in res.edges if e.kind == "calls"}
 
 
+def _suite_edges(res: Resolution) -> set[tuple[str, str]]:
+    """What the suite scores: calls, and decorators applied (by the scope that runs them)."""
+    return {(e.src, e.dst) for e in res.edges if e.kind in ("calls", "decorates")}
+
+
 def _from(res: Resolution, src: str) -> set[str]:
     return {dst for (s, dst) in _calls(res) if s == src}
 
@@ -57,7 +63,8 @@ def _suite() -> tuple[list[FileResult], dict[str, tuple[str, set[tuple[str, str]
     for exp in sorted(SUITE.glob("*/expected.json")):
         prog = exp.parent.name
         data = json.loads(exp.read_text())
-        want = {(f"{prog}.{a}", f"{prog}.{b}") for a, b in data["calls"]}
+        pairs = data["calls"] + data.get("decorates", [])
+        want = {(f"{prog}.{a}", f"{prog}.{b}") for a, b in pairs}
         programs[prog] = (data["category"], want)
     return files, programs
 
@@ -66,7 +73,7 @@ def suite_scores() -> tuple[dict[str, tuple[int, int, int]], Resolution]:
     """(true positives, false positives, false negatives) per category, and the resolution."""
     files, programs = _suite()
     res = resolve(files)
-    found = set(_calls(res))
+    found = _suite_edges(res)
     scores: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
     for prog, (category, want) in programs.items():
         got = {e for e in found if e[0].startswith(prog + ".")}
@@ -244,7 +251,8 @@ def test_python_structure_edges_and_decorators():
     kinds = {(e.src, e.dst, e.kind) for e in res.edges}
     assert ("pkg.impl.Impl", "pkg.base.Base", "inherits") in kinds
     assert ("pkg.impl.Impl", "pkg.impl.Impl.value", "contains") in kinds
-    assert ("pkg.impl.Impl.value", "pkg.deco.traced", "calls") in kinds
+    assert ("pkg.impl.Impl", "pkg.deco.traced", "decorates") in kinds  # the class applies it
+    assert ("pkg.impl.Impl.value", "pkg.deco.traced", "calls") not in kinds
     assert ("pkg.impl.Impl.value", "pkg.base.Base.run", "calls") in kinds
     assert ("pkg.impl.<module>", "pkg.base.Base", "imports") in kinds
     assert ("pkg.impl.<module>", "pkg.deco.traced", "imports") in kinds
@@ -992,3 +1000,170 @@ def test_edges_join_known_symbols(program):
         assert e.kind in EDGE_KINDS and e.resolution in RESOLUTIONS
         assert e.kind == "calls" or e.resolution == "exact"
     assert len({(e.src, e.dst, e.kind) for e in res.edges}) == len(res.edges)  # no duplicates
+
+
+# --- overload sets (issue 21) ------------------------------------------------------------------
+
+OVERLOADS = {
+    "pkg/__init__.py": "",
+    # click's globals.py and core.py: stubs first, then the implementation
+    "pkg/core.py": """
+    import typing as t
+    from typing import overload
+
+    @t.overload
+    def get_current_context(silent: t.Literal[False] = False) -> "Context": ...
+    @t.overload
+    def get_current_context(silent: bool = ...) -> "Context | None": ...
+    def get_current_context(silent: bool = False) -> "Context | None":
+        return _local_stack(silent)
+
+    def _local_stack(silent):
+        return None
+
+    class Context:
+        @overload
+        def invoke(self, callback: int) -> int: ...
+        @overload
+        def invoke(self, callback: str) -> str: ...
+        def invoke(self, callback):
+            return self.forward(callback)
+
+        def forward(self, callback):
+            return callback
+
+    class Command:
+        def main(self):
+            ctx = get_current_context()
+            return self.invoke(ctx)
+
+        def invoke(self, ctx: Context):
+            return ctx.invoke(1)
+    """,
+    # a stub file: signatures only, no implementation
+    "stubs/api.pyi": """
+    from typing import overload
+    @overload
+    def fetch(x: int) -> int: ...
+    @overload
+    def fetch(x: str) -> str: ...
+    """,
+    "stubs/use.py": """
+    from .api import fetch
+    def run():
+        return fetch(1)
+    """,
+}
+
+
+def test_python_overload_set_calls_reach_the_implementation():
+    res = resolve(_parse(OVERLOADS))
+    calls = _calls(res)
+    assert _from(res, "pkg.core.Command.main") == {
+        "pkg.core.get_current_context#3",
+        "pkg.core.Command.invoke",
+    }
+    assert _from(res, "pkg.core.Command.invoke") == {"pkg.core.Context.invoke#3"}
+    assert calls[("pkg.core.Context.invoke#3", "pkg.core.Context.forward")] == "exact"
+    assert _from(res, "pkg.core.get_current_context#3") == {"pkg.core._local_stack"}
+    stubs = {"pkg.core.get_current_context", "pkg.core.get_current_context#2"}
+    stubs |= {"pkg.core.Context.invoke", "pkg.core.Context.invoke#2"}
+    assert not any(dst in stubs for _, dst in calls)  # stubs never take a call
+    # no implementation (a .pyi): every stub, marked as not knowing which
+    assert _from(res, "stubs.use.run") == {"stubs.api.fetch", "stubs.api.fetch#2"}
+    assert {calls[("stubs.use.run", d)] for d in _from(res, "stubs.use.run")} == {"overload"}
+
+
+# --- module-level code (issue 21) --------------------------------------------------------------
+
+
+def test_python_module_level_calls_come_from_the_chunk():
+    files = _parse(
+        {
+            "pkg/__init__.py": "",
+            "pkg/factory.py": "def create_app():\n    return object()\n",
+            "pkg/run.py": """
+            from .factory import create_app
+
+            def func():
+                return 1
+
+            a = func(); a()
+            app = create_app()
+
+            def main():
+                return func()
+
+            if __name__ == "__main__":
+                main()
+            """,
+        }
+    )
+    chunks = {s.id: s for f in files for s in f.symbols if s.kind == "chunk"}
+    assert [c.name for c in chunks["pkg.run.<module>#2"].calls] == ["func", "a", "create_app"]
+    res = resolve(files)
+    calls = _calls(res)
+    assert calls[("pkg.run.<module>#2", "pkg.run.func")] == "exact"
+    assert calls[("pkg.run.<module>#2", "pkg.factory.create_app")] == "exact"
+    assert _from(res, "pkg.run.<module>#3") == {"pkg.run.main"}
+    assert (
+        res.stats["calls"]
+        == res.stats["resolved"]
+        + res.stats["external"]
+        + res.stats["unresolved"]
+        + res.stats["ignored"]
+    )
+
+
+# --- decorators are applied by the enclosing scope (issue 21) ----------------------------------
+
+SCAFFOLD = {
+    "flask/__init__.py": "",
+    # flask's sansio/scaffold.py and app.py, cut down
+    "flask/scaffold.py": """
+    import typing as t
+
+    def setupmethod(f):
+        def wrapper_func(self, *args, **kwargs):
+            self._check_setup_finished(f.__name__)
+            return f(self, *args, **kwargs)
+        return wrapper_func
+
+    def route(rule):
+        def decorator(f):
+            return f
+        return decorator
+    """,
+    "flask/app.py": """
+    from .scaffold import setupmethod, route
+
+    class App:
+        @setupmethod
+        def add_template_filter(self, f, name=None):
+            self.jinja_env.filters[name or f.__name__] = f
+
+        def _check_setup_finished(self, name):
+            pass
+
+    @route("/")
+    def index():
+        return helper()
+
+    def helper():
+        return 1
+    """,
+}
+
+
+def test_python_decorator_is_applied_by_the_enclosing_scope():
+    res = resolve(_parse(SCAFFOLD))
+    kinds = {(e.src, e.dst, e.kind) for e in res.edges}
+    assert ("flask.app.App", "flask.scaffold.setupmethod", "decorates") in kinds
+    assert not any(
+        e[:2] == ("flask.app.App.add_template_filter", "flask.scaffold.setupmethod") for e in kinds
+    )
+    # a top-level function's decorator (a factory, called) runs in the module's chunk
+    assert ("flask.app.<module>", "flask.scaffold.route", "decorates") in kinds
+    assert _from(res, "flask.app.index") == {"flask.app.helper"}  # not `route`
+    line = {(e.src, e.dst): e.line for e in res.edges if e.kind == "decorates"}
+    assert line[("flask.app.App", "flask.scaffold.setupmethod")] == 4  # the definition's

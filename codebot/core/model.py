@@ -25,6 +25,7 @@ __all__ = [
     "Symbol",
     "TYPE_KINDS",
     "paused_gc",
+    "is_overload_stub",
     "printable",
 ]
 
@@ -119,14 +120,27 @@ class ParseIssue:
     line: int | None = None
 
 
-EDGE_KINDS = ("calls", "contains", "inherits", "imports")
-RESOLUTIONS = ("exact", "unique_name")
+# New kinds and resolutions go at the end: a stored graph carries its own code tables, so an
+# older index reads on (graph/io.py recodes it).
+EDGE_KINDS = ("calls", "contains", "inherits", "imports", "decorates")
+RESOLUTIONS = ("exact", "unique_name", "overload")
+
+
+def is_overload_stub(sym: Symbol) -> bool:
+    """A Python ``@overload`` (``@typing.overload``) signature: a member of an overload set that
+    never runs; the set's implementation is the definition of the same name without it."""
+    return sym.language == "python" and any(
+        d.split("(", 1)[0].strip().rsplit(".", 1)[-1] == "overload" for d in sym.decorators
+    )
 
 
 @dataclass(frozen=True, slots=True)
 class Edge:
     """A resolved relation between two symbols. ``resolution`` says how sure it is: ``exact``
-    (through an import, self/cls, the MRO...) or ``unique_name`` (the only symbol of that name)."""
+    (through an import, self/cls, the MRO...), ``unique_name`` (the only symbol of that name) or
+    ``overload`` (one of the ``@overload`` signatures of a set with no implementation, such as a
+    ``.pyi`` stub: which one applies is not known). ``decorates``: the enclosing scope (a class,
+    a module's chunk) applies a decorator to a definition; ``line`` is the definition's."""
 
     src: str
     dst: str

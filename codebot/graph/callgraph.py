@@ -34,6 +34,7 @@ __all__ = [
     "CodeGraph",
     "Community",
     "Neighbor",
+    "CALLERS",
     "CALLS",
     "F64",
     "I32",
@@ -47,6 +48,7 @@ GRAPH_FILE = "graph.msgpack"
 KIND_CODE = {k: i for i, k in enumerate(EDGE_KINDS)}
 RESOLUTION_CODE = {r: i for i, r in enumerate(RESOLUTIONS)}
 CALLS = ("calls",)
+CALLERS = ("calls", "decorates")  # who uses a symbol: its callers, and scopes applying it
 
 # Fixed byte order and widths, so a file written on one machine reads the same on another.
 I32 = np.dtype("<i4")
@@ -64,6 +66,7 @@ class Neighbor:
     via: int
     line: int
     resolution: str
+    kind: str = "calls"  # or "decorates": the scope applying a decorator (a caller of it)
 
 
 @dataclass(slots=True)
@@ -226,7 +229,8 @@ class CodeGraph:
                     seen.add(other)
                     nxt.append(other)
                     res = RESOLUTIONS[self.resolution[e]]
-                    out.append(Neighbor(other, level, row, int(self.line[e]), res))
+                    kind = EDGE_KINDS[self.kind[e]]
+                    out.append(Neighbor(other, level, row, int(self.line[e]), res, kind))
             if not nxt:
                 break
             frontier = nxt

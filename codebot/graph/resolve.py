@@ -11,7 +11,14 @@
     type's subclasses. ``unique_name`` is the fallback for a call on a value of unknown type: the
     method of that name is the only definition of the name in the repository (in the caller's
     language family), and the name is no common library method. An ambiguous name makes no edge.
-    A decorator (Python) counts as a call from what it decorates.
+    Module-level code (Python) calls from its chunk (``<module>``, ``<module>#2``...): a script's
+    ``main()``, ``app = create_app()``. An overload set (Python ``@overload``) is reached at its
+    implementation; with none (a ``.pyi``), at every signature, resolution ``overload``.
+``decorates``
+    scope -> decorator (Python): the class around a decorated method, the function around a
+    decorated nested function, the module's chunk before a decorated top-level definition (the
+    code that runs the decorator), at the definition's line. Not a call of the definition; calls
+    written in a decorator's arguments (``@app.route(path())``) stay the definition's.
 ``inherits``
     type -> base type, for each base that resolves to a type of the repository.
 ``contains``
@@ -33,11 +40,11 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from codebot.core.model import Edge, FileResult
+from codebot.core.model import Call, Edge, FileResult, Symbol
 from codebot.graph.resolvers import FAMILY, NameTable, Resolver, resolver_class
 from codebot.graph.resolvers.base import EXTERNAL_CALL, IGNORED, UNRESOLVED
 
-__all__ = ["Resolution", "resolve"]
+__all__ = ["Resolution", "decorator_call", "resolve"]
 
 
 @dataclass
@@ -66,6 +73,12 @@ def resolve(files: list[FileResult]) -> Resolution:
         r.prepare()
 
     edges: dict[tuple[str, str, str], Edge] = {}
+    # module -> (start line, id) of its chunks, in order: where a top-level decorator runs
+    chunks: dict[str, list[tuple[int, str]]] = {}
+    for f in files:
+        for s in f.symbols:
+            if s.kind == "chunk":
+                chunks.setdefault(f.module, []).append((s.start_line, s.id))
     external: Counter[str] = Counter()
     unresolved: Counter[str] = Counter()
     stats: Counter[str] = Counter()
@@ -80,7 +93,7 @@ def resolve(files: list[FileResult]) -> Resolution:
     for f in files:
         r = resolvers.get(FAMILY.get(f.language, ""))
         for s in f.symbols:
-            if s.kind == "chunk":
+            if s.kind == "chunk" and not (s.calls and r is not None and r.module_calls):
                 continue
             if s.parent is not None and s.parent in index.by_id:
                 add(s.parent, s.id, "contains", s.start_line)
@@ -91,11 +104,14 @@ def resolve(files: list[FileResult]) -> Resolution:
             if r is None or not (s.calls or s.decorators):
                 continue
             ctx = r.context(s, f)
-            outcomes = [(c.line, r.resolve_call(ctx, c.name)) for c in s.calls]
+            calls = s.calls
+            if s.decorators and calls:
+                calls = [c for c in calls if not decorator_call(s, c)]
+            outcomes = [(c.line, r.resolve_call(ctx, c.name), "calls") for c in calls]
             decorate = getattr(r, "decorator_calls", None)
             if decorate is not None and s.decorators:
-                outcomes += [(s.start_line, out) for _, out in decorate(ctx)]
-            for line, out in outcomes:
+                outcomes += [(s.start_line, out, "decorates") for _, out in decorate(ctx)]
+            for line, out, kind in outcomes:
                 stats["calls"] += 1
                 if isinstance(out, str):
                     stats[out] += 1
@@ -105,10 +121,11 @@ def resolve(files: list[FileResult]) -> Resolution:
                         unresolved[s.id] += 1
                     continue
                 stats["resolved"] += 1
-                if all(res != "exact" for _, res in out):
+                if all(res == "unique_name" for _, res in out):
                     stats["unique_name"] += 1
+                src = s.id if kind == "calls" else _applier(s, index.by_id, chunks.get(f.module))
                 for dst, res in out:
-                    add(s.id, dst, "calls", line, res)
+                    add(src, dst, kind, line, res)
         if r is not None:
             chunk = index.first_chunk.get(f.module)
             if chunk is not None:
@@ -118,3 +135,24 @@ def resolve(files: list[FileResult]) -> Resolution:
     for key in ("calls", "resolved", "unique_name", EXTERNAL_CALL, UNRESOLVED, IGNORED):
         stats.setdefault(key, 0)
     return Resolution(list(edges.values()), dict(external), dict(unresolved), dict(stats))
+
+
+def decorator_call(sym: Symbol, call: Call) -> bool:
+    """Whether a raw call of a definition is one of its decorators called (``@register("x")``
+    reads as a call of ``register``): the decorator stands for it, applied by the scope. Only
+    the decorators' lines count (one line each at most), so a call in the body never does."""
+    if call.line >= sym.start_line + len(sym.decorators):
+        return False
+    return any(d.split("(", 1)[0].strip() == call.name for d in sym.decorators if "(" in d)
+
+
+def _applier(sym: Symbol, by_id: dict[str, Symbol], chunks: list[tuple[int, str]] | None) -> str:
+    """Who applies a definition's decorators: the scope the definition runs in. The class or
+    function around it; for a top-level definition, the module's chunk before it (its first one
+    if none is), or the definition itself in a file with no module-level code at all."""
+    if sym.parent is not None and sym.parent in by_id:
+        return sym.parent
+    if not chunks:
+        return sym.id
+    before = [sid for start, sid in chunks if start < sym.start_line]
+    return before[-1] if before else chunks[0][1]

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import os
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass
 from operator import attrgetter, itemgetter
@@ -272,12 +272,28 @@ def _extract(
         spans.append((start, end))
         stack.append((end, sym_id, name, is_type, sym_id))
 
-    for sym, found_calls in zip(symbols, _assign_calls(call_nodes, spans, data, receivers)):
+    per_symbol, outside = _assign_calls(call_nodes, spans, data, receivers)
+    for sym, found_calls in zip(symbols, per_symbol):
         if found_calls:  # frozen, but still ours: setting the field beats rebuilding the symbol
             object.__setattr__(sym, "calls", found_calls)
     result.symbols = symbols
     top_spans = [(*spans[i], sym.docstring) for i, sym in enumerate(symbols) if sym.parent is None]
-    result.symbols += module_chunks(path, data, spec.name, role, module, root, top_spans, limits)
+    chunks = module_chunks(path, data, spec.name, role, module, root, top_spans, limits)
+    if outside and chunks:
+        _chunk_calls(chunks, outside)
+    result.symbols += chunks
+
+
+def _chunk_calls(chunks: list[Symbol], calls: list[Call]) -> None:
+    """Module-level calls go to the chunk holding their line (or the last chunk before it):
+    ``main()`` at the bottom of a script, ``app = create_app()``, a registration at import."""
+    starts = [c.start_line for c in chunks]
+    found: list[list[Call]] = [[] for _ in chunks]
+    for call in calls:
+        found[max(bisect_right(starts, call.line) - 1, 0)].append(call)
+    for chunk, mine in zip(chunks, found):
+        if mine:
+            object.__setattr__(chunk, "calls", tuple(mine))
 
 
 def _name_of(
@@ -312,8 +328,9 @@ def _assign_calls(
     spans: list[tuple[int, int]],
     data: bytes,
     receivers: set[tuple[int, int]],
-) -> list[tuple[Call, ...]]:
-    """Give each call to the innermost symbol around it; calls outside every symbol are dropped.
+) -> tuple[list[tuple[Call, ...]], list[Call]]:
+    """Give each call to the innermost symbol around it; the calls outside every symbol (module
+    level code) come back apart, in order.
 
     Calls are ordered by start, outer first on a tie (`a.get` and `a.get(k).map` start at one
     byte and come from the query in no fixed order). Hot loop: one pass, locals only.
@@ -327,6 +344,7 @@ def _assign_calls(
     newlines = np.flatnonzero(np.frombuffer(data, dtype=np.uint8) == 10)
     lines = (np.searchsorted(newlines, np.array(starts, dtype=np.int64)) + 1).tolist()
     stack: list[tuple[int, int]] = []  # (end, symbol index)
+    outside: list[Call] = []
     n_spans = len(spans)
     j = 0
     next_start = spans[0][0] if spans else _NEVER
@@ -340,17 +358,19 @@ def _assign_calls(
             next_start = spans[j][0] if j < n_spans else _NEVER
         while stack and stack[-1][0] <= s:
             stack.pop()
+        start = s
+        if receivers:
+            parent = call_nodes[i].parent
+            if parent is not None and (parent.start_byte, parent.end_byte) in receivers:
+                start = parent.start_byte
+        raw = data[start : ends[i]].decode("utf-8", "replace")
+        if len(raw) > _MAX_CALL_TEXT or "\n" in raw or "  " in raw:
+            raw = squash(raw, _MAX_CALL_TEXT)
         if stack:
-            start = s
-            if receivers:
-                parent = call_nodes[i].parent
-                if parent is not None and (parent.start_byte, parent.end_byte) in receivers:
-                    start = parent.start_byte
-            raw = data[start : ends[i]].decode("utf-8", "replace")
-            if len(raw) > _MAX_CALL_TEXT or "\n" in raw or "  " in raw:
-                raw = squash(raw, _MAX_CALL_TEXT)
             found[stack[-1][1]].append(Call(raw, lines[i]))
-    return [tuple(c) for c in found]
+        else:
+            outside.append(Call(raw, lines[i]))
+    return [tuple(c) for c in found], outside
 
 
 _NEVER = float("inf")

@@ -64,6 +64,7 @@ def neighbors_doc(
                 "via": symbols[n.via].id,
                 "line": n.line,
                 "resolution": n.resolution,
+                **({"edge": n.kind} if n.kind != "calls" else {}),
             }
             for n in found
         ],
@@ -82,7 +83,9 @@ def neighbors_text(
         t = symbols[n.row]
         # The call site: in the caller (the found symbol) for callers, in `via` for callees.
         site = symbols[n.row if direction == "callers" else n.via]
-        guess = "  (unique name)" if n.resolution == "unique_name" else ""
+        guess = _RESOLUTION_TEXT.get(n.resolution, "")
+        if n.kind != "calls":
+            guess += f"  ({n.kind})"
         via = f"  via {label(symbols[n.via])}" if n.depth > 1 else ""
         lines.append(f"{n.depth}  {t.id}  {_where(t)}  call at {site.path}:{n.line}{via}{guess}")
     return lines
@@ -113,10 +116,14 @@ _MARK_TEXT = {
 }
 
 
+# How a guessed edge is marked in text: the name was the only one, or the set's member is unknown.
+_RESOLUTION_TEXT = {"unique_name": "  (unique name)", "overload": "  (an overload)"}
+
+
 def chain_text(symbols: Sequence[Symbol], root: ChainNode) -> list[str]:
     def line(n: ChainNode) -> str:
         s = symbols[n.row]
-        extra = "  (unique name)" if n.resolution == "unique_name" else ""
+        extra = _RESOLUTION_TEXT.get(n.resolution or "", "")
         mark = f"  {_MARK_TEXT[n.mark]}" if n.mark else ""
         return f"{label(s)}  {_where(s)}{extra}{mark}"
 
@@ -202,7 +209,7 @@ def export_dot(doc: dict[str, Any]) -> str:
         out.append(f'  "{esc(n["id"])}" [label="{text}"{bold}];')
     for src, dst, kind, res in _merged(doc):
         attrs = [] if kind == "calls" else [f'label="{kind}"']
-        if res == "unique_name":
+        if res != "exact":
             attrs.append("style=dashed")
         suffix = f" [{', '.join(attrs)}]" if attrs else ""
         out.append(f'  "{esc(src)}" -> "{esc(dst)}"{suffix};')
@@ -220,7 +227,7 @@ def export_mermaid(doc: dict[str, Any]) -> str:
     out = ["flowchart LR"]
     out += [f'  {ids[n["id"]]}["{text(n)}"]' for n in doc["nodes"]]
     for src, dst, kind, res in _merged(doc):
-        arrow = "-.->" if res == "unique_name" else "-->"
+        arrow = "-.->" if res != "exact" else "-->"
         tag = "" if kind == "calls" else f"|{kind}|"
         out.append(f"  {ids[src]} {arrow}{tag} {ids[dst]}")
     return "\n".join(out) + "\n"
@@ -293,7 +300,8 @@ def stats_doc(index: Index, top_communities: int = 10) -> dict[str, Any]:
 def stats_text(doc: dict[str, Any]) -> list[str]:
     e, c, g = doc["edges"], doc["calls"], doc["graph"]
     kinds = ", ".join(
-        f"{k} {v['total']} (exact {v['exact']}, unique name {v['unique_name']})"
+        f"{k} {v['total']} (exact {v['exact']}, unique name {v['unique_name']}"
+        + (f", overload {v['overload']})" if v.get("overload") else ")")
         for k, v in e["by_kind"].items()
         if v["total"]
     )

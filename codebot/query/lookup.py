@@ -12,9 +12,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from codebot.core.errors import Ambiguous
+from codebot.core.model import Symbol, is_overload_stub
+from codebot.graph.callgraph import CALLERS
+from codebot.graph.resolvers.names import strip_duplicate
 
 if TYPE_CHECKING:
-    from codebot.core.model import Symbol
     from codebot.graph.callgraph import ChainNode, Neighbor
     from codebot.index.store import Index
     from codebot.query.search import Searcher
@@ -32,6 +34,7 @@ __all__ = [
     "find",
     "neighbors",
     "one_symbol",
+    "overload_choice",
 ]
 
 
@@ -40,11 +43,28 @@ def _where(s: Symbol) -> str:
 
 
 def one_symbol(searcher: Searcher, name: str) -> int:
-    """The row of the one symbol ``name`` names, looked up like :func:`find`."""
+    """The row of the one symbol ``name`` names, looked up like :func:`find`. An overload set
+    (Python ``@overload`` signatures and their implementation) is one symbol: its implementation,
+    or its first signature when it has none."""
     matches = searcher.find(name)  # a miss raises NotFound, with suggestions
     if len(matches) > 1:
-        raise Ambiguous(name, matches)
+        chosen = overload_choice(matches)
+        if chosen is None:
+            raise Ambiguous(name, matches)
+        return searcher.index.by_id[chosen.id]
     return searcher.index.by_id[matches[0].id]
+
+
+def overload_choice(matches: list[Symbol]) -> Symbol | None:
+    """The member that stands for an overload set (the implementation: the last definition
+    without ``@overload``; else the first signature); None when ``matches`` are no one set."""
+    if len({strip_duplicate(s.id) for s in matches}) != 1:
+        return None
+    stubs = [s for s in matches if is_overload_stub(s)]
+    if not stubs:
+        return None
+    impls = [s for s in matches if not is_overload_stub(s)]
+    return impls[-1] if impls else min(stubs, key=lambda s: s.start_line)
 
 
 @dataclass(frozen=True)
@@ -73,21 +93,37 @@ class SymbolCode:
 
     symbol: Symbol
     code: str
+    # The other members of the overload set the name named (the shown symbol stands for it).
+    overloads: tuple[Symbol, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        return {**self.symbol.to_dict(), "code": self.code}
+        out = {**self.symbol.to_dict(), "code": self.code}
+        if self.overloads:
+            out["overloads"] = [s.ref() for s in self.overloads]
+        return out
 
     def to_text(self, kind: bool = False) -> str:
         """``kind``: name the kind in the header (what an agent reads)."""
         s = self.symbol
         header = f"# {_where(s)}  {s.kind + ' ' if kind else ''}{s.id}\n"
+        if self.overloads:
+            what = "its first signature" if is_overload_stub(s) else "its implementation"
+            others = ", ".join(f"{o.id} (line {o.start_line})" for o in self.overloads)
+            header += (
+                f"# an overload set of {len(self.overloads) + 1}: shown {what}; also {others}\n"
+            )
         return header + self.code + ("" if self.code.endswith("\n") else "\n")
 
 
 def code_of(searcher: Searcher, name: str) -> SymbolCode:
     index = searcher.index
     symbol = index.symbols[one_symbol(searcher, name)]
-    return SymbolCode(symbol, index.code(symbol))
+    others: tuple[Symbol, ...] = ()
+    if symbol.language == "python":
+        matches = searcher.find(name)
+        if len(matches) > 1 and overload_choice(matches) == symbol:
+            others = tuple(s for s in matches if s.id != symbol.id)
+    return SymbolCode(symbol, index.code(symbol), others)
 
 
 def _capped(lines: list[str], most: int | None, hint: str) -> str:
@@ -122,8 +158,10 @@ class Neighbors:
 def neighbors(searcher: Searcher, name: str, depth: int, direction: str) -> Neighbors:
     index = searcher.index
     row = one_symbol(searcher, name)
-    walk = index.graph.callers if direction == "callers" else index.graph.callees
-    return Neighbors(index, row, direction, depth, walk(row, depth))
+    graph = index.graph
+    if direction == "callers":  # who uses it: decorator applications too, marked
+        return Neighbors(index, row, direction, depth, graph.callers(row, depth, CALLERS))
+    return Neighbors(index, row, direction, depth, graph.callees(row, depth))
 
 
 @dataclass(frozen=True)

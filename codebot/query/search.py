@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from codebot.core.config import Config
 from codebot.core.errors import CodebotError, NotFound, StoreError
-from codebot.core.model import TYPE_KINDS, Symbol
+from codebot.core.model import TYPE_KINDS, Symbol, is_overload_stub
 from codebot.index.store import Index
 from codebot.index.text import is_symbol_like, query_words, split_identifier
 from codebot.query.answer import Answer, AnswerNode
@@ -257,6 +257,23 @@ class Searcher:
 
     # --- exact lookup -----------------------------------------------------------------------------
 
+    def _overload_sets(self, found: list[Symbol]) -> list[Symbol]:
+        """``found`` with every member of the Python overload sets it names: a name reaches the
+        set's first definition (``f``); its other members are ``f#2``, ``f#3``..."""
+        index = self.index
+        out: list[Symbol] = []
+        for s in found:
+            out.append(s)
+            if s.language != "python" or "#" in s.id:
+                continue
+            members, n = [s], 2
+            while (row := index.by_id.get(f"{s.id}#{n}")) is not None:
+                members.append(index.symbols[row])
+                n += 1
+            if len(members) > 1 and any(is_overload_stub(m) for m in members):
+                out += [m for m in members[1:] if m not in found]
+        return out
+
     def find(self, name: str) -> list[Symbol]:
         """Symbols whose id is ``name``, whose id ends with ``.name``, or whose short name is it.
 
@@ -266,13 +283,14 @@ class Searcher:
         name = name.strip()
         row = index.by_id.get(name)
         if row is not None:
-            return [index.symbols[row]]
+            return self._overload_sets([index.symbols[row]])
         found = [index.symbols[r] for r in index.by_name.get(name, [])]
         ids = index.symbols.column("id")
         if not found and "." in name:
             suffix = "." + name
             found = [index.symbols[row] for row, sid in enumerate(ids) if sid.endswith(suffix)]
         if found:
+            found = self._overload_sets(found)
             return sorted(found, key=lambda s: (s.kind == "chunk", s.path, s.start_line))
         kinds = index.symbols.column("kind")
         pool = list(index.by_name) + [sid for sid, kind in zip(ids, kinds) if kind != "chunk"]

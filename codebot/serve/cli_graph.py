@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import click
 
+from codebot.core.model import EDGE_KINDS
 from codebot.serve.options import (
     depth_option,
     emit,
@@ -106,7 +107,7 @@ def graph() -> None:
 @click.option(
     "--kind",
     "kinds",
-    type=click.Choice(["calls", "contains", "inherits", "imports"]),
+    type=click.Choice(list(EDGE_KINDS)),
     multiple=True,
     help="Edge kinds to export (repeatable; default: calls).",
 )

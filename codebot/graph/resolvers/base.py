@@ -31,6 +31,7 @@ __all__ = [
     "INST",
     "MOD",
     "NOT_LOCAL",
+    "OVERLOAD",
     "Outcome",
     "PLAIN",
     "Resolver",
@@ -52,7 +53,7 @@ EXTERNAL: Target = (EXT, "")
 
 # Outcomes of one call besides edges.
 EXTERNAL_CALL, UNRESOLVED, IGNORED = "external", "unresolved", "ignored"
-EXACT, UNIQUE = "exact", "unique_name"
+EXACT, UNIQUE, OVERLOAD = "exact", "unique_name", "overload"
 Outcome = list[tuple[str, str]] | str
 
 PLAIN, CALLED, OPAQUE = 0, 1, 2  # how a piece of a call text is used
@@ -195,6 +196,7 @@ class Resolver:
     stop_names: frozenset[str] = frozenset()  # library method names a fallback never claims
     builtins: frozenset[str] = frozenset()
     capitalized_types = False  # a capitalized name is a type or namespace, never a value
+    module_calls = False  # calls at module level (a chunk's) are resolved, from the chunk
 
     def __init__(self, index: NameTable, files: list[FileResult]) -> None:
         self.index = index
@@ -291,6 +293,16 @@ class Resolver:
     # --- the walker -----------------------------------------------------------------------------
 
     def resolve_call(self, ctx: Ctx, text: str) -> Outcome:
+        out = self._resolve_text(ctx, text)
+        stubs = self.index.overload_stubs
+        if stubs and isinstance(out, list) and any(d in stubs for d, _ in out):
+            # An overload set with no implementation (a `.pyi`): any of its stubs, not known which
+            out = [(m, OVERLOAD) for d, r in out for m in stubs.get(d, ())] + [
+                (d, r) for d, r in out if d not in stubs
+            ]
+        return out
+
+    def _resolve_text(self, ctx: Ctx, text: str) -> Outcome:
         out = self._resolve(ctx, text)
         if isinstance(out, list) and "::" in text and all(r == UNIQUE for _, r in out):
             # `fmt::detail::get_buffer`: a fallback must agree with the path as written

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 
-from codebot.core.model import FUNCTION_KINDS, TYPE_KINDS, FileResult, Symbol
+from codebot.core.model import FUNCTION_KINDS, TYPE_KINDS, FileResult, Symbol, is_overload_stub
 
 __all__ = [
     "FAMILY",
@@ -81,6 +81,11 @@ class NameTable:
         self._members_found: dict[tuple[str, str, int], tuple[str | None, bool]] = {}
         self.c3 = {"python"}  # families whose MRO is C3; the others search bases depth-first
         self.first_chunk: dict[str, str] = {}  # module -> id of its first chunk (`<module>`)
+        # Python overload sets without an implementation (a `.pyi`): the id a name reaches (the
+        # first stub) -> every stub of the set. A set with an implementation is reached at the
+        # implementation instead (see `_overload_sets`), and needs nothing here.
+        self.overload_stubs: dict[str, list[str]] = {}
+        sets: dict[tuple[str, str], list[Symbol]] = {}
         for f in files:
             self.modules.setdefault(f.module, f)
             family = FAMILY.get(f.language)
@@ -97,6 +102,8 @@ class NameTable:
                 self.local_name[sid] = local
                 plain = strip_duplicate(local)
                 table.setdefault(plain, sid)
+                if s.decorators and is_overload_stub(s):
+                    sets.setdefault((f.module, plain), [])
                 if plain != local:
                     table[local] = sid
                     continue  # a second definition of one name: reached through the first
@@ -106,6 +113,38 @@ class NameTable:
                         self.members[s.parent].setdefault(s.name, sid)
                 if family is not None:
                     self.names[(family, s.name)].append(sid)
+        if sets:
+            self._overload_sets(sets)
+
+    def _overload_sets(self, sets: dict[tuple[str, str], list[Symbol]]) -> None:
+        """One logical symbol per overload set: every name that reached the first definition
+        (the first stub) reaches the implementation, the last definition without ``@overload``;
+        stubs never take a call. A set with no implementation is recorded in ``overload_stubs``."""
+        for (module, plain), members in sets.items():
+            table = self.local[module]
+            first = table[plain]
+            members.append(self.by_id[first])
+            n = 2
+            while f"{plain}#{n}" in table:
+                members.append(self.by_id[table[f"{plain}#{n}"]])
+                n += 1
+            impls = [m for m in members if not is_overload_stub(m)]
+            if not impls:
+                self.overload_stubs[first] = [m.id for m in members]
+                continue
+            impl = impls[-1].id
+            if impl == first:
+                continue
+            table[plain] = impl
+            sym = self.by_id[first]
+            if sym.parent is not None:
+                for d in (self.children, self.members):
+                    kids = d.get(sym.parent)
+                    if kids is not None and kids.get(sym.name) == first:
+                        kids[sym.name] = impl
+            family = FAMILY.get(sym.language)
+            ids = self.names.get((family, sym.name), [])
+            self.names[(family, sym.name)] = [impl if i == first else i for i in ids]
 
     # --- types ----------------------------------------------------------------------------------
 

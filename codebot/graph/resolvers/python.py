@@ -75,6 +75,7 @@ class PythonResolver(Resolver):
     call_member = "__call__"
     stop_names = _STOP
     builtins = _BUILTINS
+    module_calls = True
 
     def prepare(self) -> None:
         self.pymods = {f.module: f for f in self.files}
