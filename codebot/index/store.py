@@ -78,8 +78,9 @@ FORMAT_VERSION = 2  # 2: symbols keyed by a hash of their id; files keep imports
 MANIFEST = "manifest.json"
 _OPEN_TRIES = 20  # manifest reads before giving up on an index that keeps changing
 MARKER = INDEX_MARKER  # in every directory codebot writes an index in (see claim)
-# What the git hooks leave before the first update claims the directory (see git.hooks).
-_HOOK_FILE = re.compile(r"update\.(log|log\.1|pending|runner\.lock)|write\.lock")
+# What codebot itself may have put there before the marker: the git hooks' files (see
+# git.hooks), the write lock, the marker of another process claiming it at the same moment.
+_OURS = re.compile(r"update\.(log|log\.1|pending|runner\.lock)|write\.lock|\.codebot-index")
 MARKER_TEXT = b"codebot's index directory: codebot writes and deletes files here.\n"
 
 
@@ -134,7 +135,7 @@ def claim(index_dir: Path) -> None:
         entries = [p.name for p in index_dir.iterdir()]
     except OSError as exc:
         raise StoreError(f"{index_dir}: cannot use it as the index directory: {exc}") from exc
-    theirs = [name for name in entries if not _HOOK_FILE.fullmatch(name)]
+    theirs = [name for name in entries if not _OURS.fullmatch(name)]
     if theirs and not _holds_manifest(index_dir):
         shown = ", ".join(sorted(theirs)[:3]) + (", ..." if len(theirs) > 3 else "")
         raise StoreError(
@@ -142,12 +143,16 @@ def claim(index_dir: Path) -> None:
             "deletes files in its index directory, so it only uses one that is empty or its own. "
             "Point index_dir at a new or empty directory"
         )
-    try:
-        write_atomic(marker, MARKER_TEXT)
+    try:  # in place, not by rename: another process claiming it at once sees no stray file
+        fd = os.open(marker, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+    except FileExistsError:
+        return  # claimed by another process a moment ago
     except OSError as exc:
         raise StoreError(
             f"{index_dir}: cannot write the index there: {exc.strerror or exc}"
         ) from exc
+    with os.fdopen(fd, "wb") as f:
+        f.write(MARKER_TEXT)
 
 
 def _holds_manifest(index_dir: Path) -> bool:
