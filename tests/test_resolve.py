@@ -522,11 +522,13 @@ def test_java_program():
         f"{m}.service.BaseService.BaseService.audit",
         f"{m}.model.Order.Order.Order",  # `new Order(q)`: the constructor
         f"{m}.util.Strings.Strings.trimAll",  # a static import
-        # `o.reset()` reads `reset`: two classes define it, so no edge
+        # `Order o = ...; o.reset()`: two classes define `reset`; the local's type says which
+        f"{m}.model.Order.Order.reset",
     }
     place = f"{m}.service.OrderService.OrderService.place"
     assert calls[(place, f"{m}.model.Order.Order.Order")] == "exact"
     assert calls[(place, f"{m}.util.Strings.Strings.trimAll")] == "exact"
+    assert calls[(place, f"{m}.model.Order.Order.reset")] == "exact"
     # Java drops receivers: a bare name claimed by the class hierarchy is marked as a guess
     assert calls[(place, f"{m}.service.BaseService.BaseService.audit")] == "unique_name"
     inherits = {(e.src, e.dst) for e in res.edges if e.kind == "inherits"}

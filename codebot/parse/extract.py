@@ -411,7 +411,13 @@ def _extract(
         spans.append((start, end))
         stack.append((end, sym_id, name, is_type, sym_id))
 
-    for sym, found_calls in zip(symbols, _assign_calls(call_nodes, spans, data, receivers)):
+    typed = spec.receivers
+    annotate = None
+    if typed is not None:
+        seen: dict = {}
+        annotate = lambda node, raw: typed.annotate(node, raw, seen)  # noqa: E731
+    calls = _assign_calls(call_nodes, spans, data, receivers, annotate)
+    for sym, found_calls in zip(symbols, calls):
         if found_calls:  # frozen, but still ours: setting the field beats rebuilding the symbol
             object.__setattr__(sym, "calls", found_calls)
     result.symbols = symbols
@@ -451,6 +457,7 @@ def _assign_calls(
     spans: list[tuple[int, int]],
     data: bytes,
     receivers: set[tuple[int, int]],
+    annotate: Callable[[Node, str], str] | None = None,
 ) -> list[tuple[Call, ...]]:
     """Give each call to the innermost symbol around it; calls outside every symbol are dropped.
 
@@ -488,6 +495,8 @@ def _assign_calls(
             raw = data[start : ends[i]].decode("utf-8", "replace")
             if len(raw) > _MAX_CALL_TEXT or "\n" in raw or "  " in raw:
                 raw = squash(raw, _MAX_CALL_TEXT)
+            if annotate is not None and "." in raw:
+                raw = annotate(call_nodes[i], raw)  # the receiver's type, where a reader sees it
             found[stack[-1][1]].append(Call(raw, lines[i]))
     return [tuple(c) for c in found]
 

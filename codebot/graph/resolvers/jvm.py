@@ -19,6 +19,7 @@ import posixpath
 
 from codebot.core.model import FileResult, Import, Symbol
 from codebot.graph.resolvers.base import (
+    DECL,
     EXACT,
     EXTERNAL,
     EXTERNAL_CALL,
@@ -52,6 +53,10 @@ _BUILTINS = frozenset(
     Pair Triple Some None Option Left Right Seq List Map Set Vector Array Nil Future Try
     Success Failure assert assertEquals assertTrue assertFalse assertNull assertNotNull
     assertThrows assertThat assertSame fail""".split()
+)
+_PRIMITIVES = frozenset(
+    "int long short byte char boolean float double Int Long Short Byte Char Boolean Float Double"
+    " Unit Any".split()
 )
 _STOP = frozenset(
     """toString equals hashCode compareTo compare get set put add addAll remove removeAll
@@ -217,6 +222,24 @@ class JvmResolver(Resolver):
 
     def param_type(self, ctx: Ctx, fn: Symbol, text: str) -> str | None:
         return self._type(ctx.file, text)
+
+    def declared_type(self, ctx: Ctx, text: str) -> Target | None:
+        """A local's, a field's or a parameter's type: a repository type (nested ones too), a
+        library's (imported from outside, the platform's, a primitive), or None (a type
+        parameter, a name from a wildcard import of a library: unknown)."""
+        t = self._type(ctx.file, text)
+        if t is not None:
+            return (DECL, t)
+        name = text.split("<", 1)[0].split("[", 1)[0].strip().rstrip("?")
+        if name in _PRIMITIVES:
+            return EXTERNAL
+        head = name.split(".", 1)[0]
+        if not head.isidentifier():
+            return None
+        found = self.lookup(ctx, head)
+        if found is not None and found[0] == SYM and self.index.is_type(found[1]) and head == name:
+            return (DECL, found[1])
+        return EXTERNAL if found == EXTERNAL else None
 
     def lookup(self, ctx: Ctx, name: str) -> Target | None:
         local = self.local(ctx, name)
