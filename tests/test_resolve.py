@@ -445,10 +445,10 @@ def test_go_program():
     assert _from(res, "cmd.main.main") == {
         "store.store.NewStore",
         "server.server.New",
-        "server.server.Server.Respond",  # srv.s type is unknown; Respond is unique
+        "server.server.Server.Respond",  # `srv := server.New(db)`: New returns *Server
         "cmd.main.run",
     }
-    assert _calls(res)[("cmd.main.main", "server.server.Server.Respond")] == "unique_name"
+    assert _calls(res)[("cmd.main.main", "server.server.Server.Respond")] == "exact"
     assert _from(res, "cmd.main.run") == {"store.store.Store.Close"}  # a typed parameter
     assert res.external["server.server.Base.Log"] == 1
     contains = {(e.src, e.dst) for e in res.edges if e.kind == "contains"}
