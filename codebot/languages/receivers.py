@@ -30,7 +30,7 @@ __all__ = ["Bindings", "Receivers", "declared", "squash_type", "valued"]
 Bindings = dict[str, str | None]
 
 _HEAD = re.compile(r"([A-Za-z_$][\w$]*)(?:\.|\?\.|!!\.)([A-Za-z_$][\w$]*)(.*)", re.S)
-_TYPE = re.compile(r"[\w$.:<>\[\]*&?, ]+")
+_TYPE = re.compile(r"[\w$.:<>\[\]*&?|, ]+")
 _VALUE = re.compile(r"(?:new |&)?[A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*){0,3}(?:::<[^()]*>)?")
 
 

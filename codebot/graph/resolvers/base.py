@@ -357,7 +357,10 @@ class Resolver:
         rest = split(rest_text, self.dialect, self._split)
         if rest is None or target[0] not in (INST, DECL) or not self.index.is_type(target[1]):
             return None
-        return self._walk(ctx, [("", PLAIN), *rest], target)
+        out = self._walk(ctx, [("", PLAIN), *rest], target)
+        if out == UNRESOLVED and len(rest) > 1:
+            return None  # lost on the way (`sdk.user.byId`: a property's value): as if untyped
+        return out
 
     def declared_type(self, ctx: Ctx, text: str) -> Target | None:
         """What a value declared of type ``text`` is: an instance of a repository type (DECL),
