@@ -751,8 +751,10 @@ def test_kotlin_companion_this_and_top_level_functions():
         "src.main.kotlin.com.acme.util.Text.slug",
         f"{m}.OrderService.Companion.copy",
         f"{m}.Order",
-        # this.repo.save: a property of unknown type, and two `save` methods: no edge
+        # `this.repo.save`: two `save` methods; the constructor's `val repo: Repo` says which
+        f"{m}.Repo.save",
     }
+    assert _calls(res)[(f"{m}.OrderService.place", f"{m}.Repo.save")] == "exact"
     assert _from(res, f"{m}.touch") == {f"{m}.Repo.save"}  # a typed parameter
 
 

@@ -39,6 +39,7 @@ __all__ = [
     "Target",
     "UNIQUE",
     "UNRESOLVED",
+    "is_extension",
 ]
 
 # Targets: (kind, value). A symbol; an instance of exactly a type; an instance of a declared type
@@ -63,6 +64,7 @@ _LITERAL = re.compile(r"""(?:[bBrRuUfF]{0,2}["'`]|[\[{]|\d)""")
 _SIMPLE = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*")
 # A receiver the parser typed (see ``codebot.languages.receivers``): ``(reader: JsonTreeReader)
 # .hasNext`` (a declared type), ``(r = chi.NewRouter()).Get`` (the value it was assigned).
+_SIMPLE_NAME = re.compile(r"[A-Za-z_$][\w$]*")
 _TYPED_HEAD = re.compile(r"\((?P<expr>[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)?)(?P<op>: | = )")
 
 
@@ -186,6 +188,14 @@ def _qualified_tail(text: str) -> str:
         return ""
     parts = [re.sub(r"<.*>", "", p).strip() for p in last.split("::")]
     return "." + ".".join(p for p in parts if p)
+
+
+def is_extension(sym: Symbol, index: NameTable) -> bool:
+    """A method defined for a type other than the one around it (``fun String.slug()``)."""
+    if not sym.class_name:
+        return False
+    parent = index.by_id.get(sym.parent) if sym.parent else None
+    return parent is None or parent.kind not in TYPES or parent.name != sym.class_name
 
 
 def _abstract(sym: Symbol) -> bool:
@@ -353,14 +363,31 @@ class Resolver:
         if target is None:
             return None
         if target[0] == EXT:
-            return EXTERNAL_CALL
+            return self.external_member(ctx, what if op == ": " else None, rest_text)
         rest = split(rest_text, self.dialect, self._split)
         if rest is None or target[0] not in (INST, DECL) or not self.index.is_type(target[1]):
             return None
+        name, how = rest[0]
+        if how == PLAIN and name and self.index.find_member(target[1], name)[0] is None:
+            # The type lacks the method: an extension defined elsewhere, or (a library base, a
+            # field holding a function) something the untyped rules may still find.
+            found = self.extension(target[1], name) if len(rest) == 1 else None
+            return [(found, EXACT)] if found is not None else None
         out = self._walk(ctx, [("", PLAIN), *rest], target)
-        if out == UNRESOLVED and len(rest) > 1:
-            return None  # lost on the way (`sdk.user.byId`: a property's value): as if untyped
+        if out == UNRESOLVED:
+            return None  # a property's value on the way is unknown (`sdk.user.byId`): as if untyped
         return out
+
+    def extension(self, type_id: str, name: str) -> str | None:
+        """A method added to a type outside it (a Kotlin extension function), if one is."""
+        return None
+
+    def external_member(self, ctx: Ctx, type_text: str | None, rest: str) -> Outcome | None:
+        """A call on a library's value (of declared type ``type_text``, or made by a library
+        call): external, unless the language lets the repository add methods to a library type
+        (an extension function); None: resolve it as if untyped. Past the first member
+        (``(t: Track).kind.name``) the value may be anything: as if untyped."""
+        return EXTERNAL_CALL if _SIMPLE_NAME.fullmatch(rest) else None
 
     def declared_type(self, ctx: Ctx, text: str) -> Target | None:
         """What a value declared of type ``text`` is: an instance of a repository type (DECL),

@@ -33,6 +33,7 @@ from codebot.graph.resolvers.base import (
     Outcome,
     Resolver,
     Target,
+    is_extension,
 )
 from codebot.graph.resolvers.names import TYPES, strip_duplicate
 
@@ -222,6 +223,36 @@ class JvmResolver(Resolver):
 
     def param_type(self, ctx: Ctx, fn: Symbol, text: str) -> str | None:
         return self._type(ctx.file, text)
+
+    def external_member(self, ctx: Ctx, type_text: str | None, rest: str) -> Outcome | None:
+        """Kotlin's extension functions add methods to library types (``fun String.slug()``):
+        ``(s: String).slug`` calls the repository's one ``String.slug``; a name some extension
+        of another type has is left to the untyped rules."""
+        if not rest.isidentifier():
+            return None  # `(t: Track).kind.name`: past the first member, anything
+        index = self.index
+        ext = [
+            sid
+            for sid in index.names.get((self.family, rest), ())
+            if is_extension(index.by_id[sid], index)
+        ]
+        if not ext:
+            return EXTERNAL_CALL
+        if type_text is None:
+            return None
+        simple = type_text.split("<", 1)[0].rstrip("?").strip().rsplit(".", 1)[-1]
+        mine = [sid for sid in ext if index.by_id[sid].class_name == simple]
+        return [(mine[0], EXACT)] if len(mine) == 1 and len(ext) == 1 else None
+
+    def extension(self, type_id: str, name: str) -> str | None:
+        index = self.index
+        owners = {index.by_id[t].name for t in index.mro(type_id)}
+        found = [
+            sid
+            for sid in index.names.get((self.family, name), ())
+            if index.by_id[sid].class_name in owners and is_extension(index.by_id[sid], index)
+        ]
+        return found[0] if len(found) == 1 else None
 
     def declared_type(self, ctx: Ctx, text: str) -> Target | None:
         """A local's, a field's or a parameter's type: a repository type (nested ones too), a
