@@ -261,7 +261,8 @@ class RustResolver(Resolver):
 
     def declared_type(self, ctx: Ctx, text: str) -> Target | None:
         """A binding's type: the repository's, a library's (a primitive, `std`'s, another
-        crate's), or None."""
+        crate's), or None. A smart pointer derefs to what it holds (`Arc<Track>` is a Track)."""
+        text = _unwrap(text)
         t = self._type(ctx.file, text)
         if t is not None:
             return (DECL, t)
@@ -305,6 +306,17 @@ class RustResolver(Resolver):
 
     def import_targets(self, file: FileResult) -> list[tuple[int, str]]:
         return []
+
+
+_POINTERS = ("Arc<", "Rc<", "Box<", "std::sync::Arc<", "std::rc::Rc<")
+
+
+def _unwrap(text: str) -> str:
+    """``&Arc<Box<T>>`` -> ``T``: the type a method call on a smart pointer reaches."""
+    t = text.strip().lstrip("&").removeprefix("mut ").strip()
+    while t.endswith(">") and t.startswith(_POINTERS):
+        t = t[t.index("<") + 1 : -1].strip().lstrip("&").removeprefix("mut ").strip()
+    return t
 
 
 def _module_path(path: str) -> tuple[str, tuple[str, ...]]:
