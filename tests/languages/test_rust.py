@@ -225,6 +225,7 @@ AXUM = {
     """,
     "src/serve.rs": """
         use bytes::Bytes;
+        use std::sync::Arc;
         use crate::routing::Router;
 
         pub struct Serve {
@@ -248,6 +249,10 @@ AXUM = {
 
         pub fn body_len(bytes: &Bytes) -> usize {
             bytes.chunk_count()
+        }
+
+        pub fn shared(router: Arc<Router>) {
+            router.route("/shared");
         }
     """,
 }
@@ -281,6 +286,8 @@ def test_typed_receivers_let_new_struct_literal_and_fields(parse):
     assert ("src.serve.app", "src.routing.MethodRouter.route") not in calls
     # `self.router`: the struct's field
     assert calls[("src.serve.Serve.run", f"{router}.layer")] == "exact"
+    # `Arc<Router>` derefs to a Router
+    assert calls[("src.serve.shared", f"{router}.route")] == "exact"
 
 
 def test_typed_receiver_of_a_library_type_is_external():
