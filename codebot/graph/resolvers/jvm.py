@@ -57,7 +57,7 @@ _BUILTINS = frozenset(
 )
 _PRIMITIVES = frozenset(
     "int long short byte char boolean float double Int Long Short Byte Char Boolean Float Double"
-    " Unit Any".split()
+    " Unit".split()
 )
 _STOP = frozenset(
     """toString equals hashCode compareTo compare get set put add addAll remove removeAll
