@@ -15,6 +15,7 @@ import time
 from bisect import bisect_left
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from operator import attrgetter, itemgetter
 
 import numpy as np
@@ -411,11 +412,8 @@ def _extract(
         spans.append((start, end))
         stack.append((end, sym_id, name, is_type, sym_id))
 
-    typed = spec.receivers
-    annotate = None
-    if typed is not None:
-        seen: dict = {}
-        annotate = lambda node, raw: typed.annotate(node, raw, seen)  # noqa: E731
+    # Receivers' types, where the language reads them (one cache of scopes per file).
+    annotate = partial(spec.receivers.annotate, cache={}) if spec.receivers is not None else None
     calls = _assign_calls(call_nodes, spans, data, receivers, annotate)
     for sym, found_calls in zip(symbols, calls):
         if found_calls:  # frozen, but still ours: setting the field beats rebuilding the symbol
