@@ -453,10 +453,10 @@ def test_go_program():
     assert _from(res, "cmd.main.main") == {
         "store.store.NewStore",
         "server.server.New",
-        "server.server.Server.Respond",  # srv.s type is unknown; Respond is unique
+        "server.server.Server.Respond",  # `srv := server.New(db)`: New returns *Server
         "cmd.main.run",
     }
-    assert _calls(res)[("cmd.main.main", "server.server.Server.Respond")] == "unique_name"
+    assert _calls(res)[("cmd.main.main", "server.server.Server.Respond")] == "exact"
     assert _from(res, "cmd.main.run") == {"store.store.Store.Close"}  # a typed parameter
     assert res.external["server.server.Base.Log"] == 1
     contains = {(e.src, e.dst) for e in res.edges if e.kind == "contains"}
@@ -530,11 +530,13 @@ def test_java_program():
         f"{m}.service.BaseService.BaseService.audit",
         f"{m}.model.Order.Order.Order",  # `new Order(q)`: the constructor
         f"{m}.util.Strings.Strings.trimAll",  # a static import
-        # `o.reset()` reads `reset`: two classes define it, so no edge
+        # `Order o = ...; o.reset()`: two classes define `reset`; the local's type says which
+        f"{m}.model.Order.Order.reset",
     }
     place = f"{m}.service.OrderService.OrderService.place"
     assert calls[(place, f"{m}.model.Order.Order.Order")] == "exact"
     assert calls[(place, f"{m}.util.Strings.Strings.trimAll")] == "exact"
+    assert calls[(place, f"{m}.model.Order.Order.reset")] == "exact"
     # Java drops receivers: a bare name claimed by the class hierarchy is marked as a guess
     assert calls[(place, f"{m}.service.BaseService.BaseService.audit")] == "unique_name"
     inherits = {(e.src, e.dst) for e in res.edges if e.kind == "inherits"}
@@ -757,8 +759,10 @@ def test_kotlin_companion_this_and_top_level_functions():
         "src.main.kotlin.com.acme.util.Text.slug",
         f"{m}.OrderService.Companion.copy",
         f"{m}.Order",
-        # this.repo.save: a property of unknown type, and two `save` methods: no edge
+        # `this.repo.save`: two `save` methods; the constructor's `val repo: Repo` says which
+        f"{m}.Repo.save",
     }
+    assert _calls(res)[(f"{m}.OrderService.place", f"{m}.Repo.save")] == "exact"
     assert _from(res, f"{m}.touch") == {f"{m}.Repo.save"}  # a typed parameter
 
 

@@ -13,6 +13,7 @@ from tree_sitter import Node
 
 from codebot.core.model import Import, Parameter
 from codebot.languages.base import leading_comment, squash, text
+from codebot.languages.receivers import Bindings, Receivers, declared, valued
 
 __all__ = [
     "HOOKS",
@@ -268,6 +269,98 @@ def _opt_text(node: Node | None) -> str | None:
     return _string(node) if node is not None else None
 
 
+# --- receivers: local types ------------------------------------------------------------------
+
+
+def _value_type(node: Node | None) -> str | None:
+    """`new T()`, `make()` (what it returns), `x as T`."""
+    if node is None:
+        return None
+    if node.type == "new_expression":
+        return valued(text(node.child_by_field_name("constructor")), construct=True)
+    if node.type == "call_expression":
+        fn = text(node.child_by_field_name("function"))
+        return valued(fn) if fn not in ("require", "import") else None  # a module: an import
+    if node.type == "as_expression" and node.named_child_count == 2:
+        return declared(text(node.named_children[1]))
+    return None
+
+
+def _declarations(node: Node) -> Bindings:
+    out: Bindings = {}
+    for c in node.named_children:
+        if c.type == "export_statement":
+            c = c.child_by_field_name("declaration") or c
+        if c.type not in ("lexical_declaration", "variable_declaration"):
+            continue
+        for d in c.named_children:
+            name = d.child_by_field_name("name") if d.type == "variable_declarator" else None
+            if name is None or name.type != "identifier" or text(name) in out:
+                continue
+            type_ = d.child_by_field_name("type")
+            what = declared(_type_text(type_)) if type_ is not None else None
+            out[text(name)] = what or _value_type(d.child_by_field_name("value"))
+    return out
+
+
+def _params(node: Node) -> Bindings:
+    single = node.child_by_field_name("parameter")
+    if single is not None:
+        return {text(single): None}
+    params = node.child_by_field_name("parameters")
+    out: Bindings = {}
+    for p in params.named_children if params is not None else ():
+        param = _parameter(p)
+        out.setdefault(param.name.lstrip(".").rstrip("?"), declared(param.type))
+    return out
+
+
+def _fields(node: Node) -> Bindings:
+    """A class's fields: declared (`private mgr: M`, `conn = new C()`) and the constructor's
+    parameter properties (`constructor(private readonly repo: Repo)`)."""
+    out: Bindings = {}
+    for c in node.named_children:
+        if c.type == "public_field_definition":
+            name = c.child_by_field_name("name")
+            type_ = c.child_by_field_name("type")
+            what = declared(_type_text(type_)) if type_ is not None else None
+            out.setdefault(text(name), what or _value_type(c.child_by_field_name("value")))
+        elif c.type == "method_definition" and text(c.child_by_field_name("name")) == "constructor":
+            params = c.child_by_field_name("parameters")
+            for p in params.named_children if params is not None else ():
+                if any(
+                    k.type == "accessibility_modifier" or k.type == "readonly" for k in p.children
+                ):
+                    param = _parameter(p)
+                    out.setdefault(param.name.rstrip("?"), declared(param.type))
+    return out
+
+
+def _loop(node: Node) -> Bindings:
+    left = node.child_by_field_name("left")
+    return {text(left): None} if left is not None and left.type == "identifier" else {}
+
+
+_FUNCTIONS = (
+    "function_declaration",
+    "function_expression",
+    "function",
+    "arrow_function",
+    "method_definition",
+    "generator_function_declaration",
+    "generator_function",
+)
+RECEIVERS = Receivers(
+    scopes={
+        "statement_block": _declarations,
+        "program": _declarations,
+        "class_body": _fields,
+        "for_in_statement": _loop,
+        **{f: _params for f in _FUNCTIONS},
+    },
+    member_scopes=frozenset({"class_body"}),
+)
+
 HOOKS = dict(
     owner=owner,
     outer=outer,
@@ -278,4 +371,5 @@ HOOKS = dict(
     bases=bases,
     imports=imports,
     signature_end=signature_end,
+    receivers=RECEIVERS,
 )

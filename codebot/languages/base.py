@@ -16,6 +16,7 @@ from pathlib import Path
 from tree_sitter import Node, Parser, Query
 
 from codebot.core.model import Import, Parameter
+from codebot.languages.receivers import Receivers
 
 __all__ = [
     "LanguageSpec",
@@ -185,6 +186,8 @@ class LanguageSpec:
     bases: Callable[[Node], tuple[str, ...]] = no_items
     imports: Callable[[Node], Iterable[Import]] = no_items
     signature_end: Callable[[Node], int] = default_signature_end
+    # Local type inference for call receivers (``languages.receivers``); None: calls as written.
+    receivers: Receivers | None = None
     # Node types that hold a type's members: a function directly inside one is a method.
     extra: dict = field(default_factory=dict)
 

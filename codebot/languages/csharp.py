@@ -21,6 +21,7 @@ from codebot.languages.base import (
     text,
 )
 from codebot.languages.decl_text import annotation_texts, dotted, import_of, signature_end
+from codebot.languages.receivers import Bindings, Receivers, declared, valued
 
 _RENAMED = {
     "destructor_declaration": "~{}",
@@ -130,6 +131,92 @@ def _imports(node: Node) -> list[Import]:
     return [import_of(dotted(target), line, wildcard=True)]
 
 
+# --- receivers: local types ------------------------------------------------------------------
+
+
+def _declarators(decl: Node | None, out: Bindings) -> None:
+    """`T a = ..., b;`, `var x = new T(...)`, `var x = Make()`: each name and what it holds."""
+    if decl is None:
+        return
+    type_ = decl.child_by_field_name("type")
+    typed = declared(text(type_)) if type_ is not None and type_.type != "implicit_type" else None
+    for d in decl.named_children:
+        if d.type != "variable_declarator":
+            continue
+        name = d.child_by_field_name("name")
+        if name is None or text(name) in out:
+            continue
+        what = typed
+        value = d.named_children[-1] if d.named_child_count > 1 else None
+        if what is None and value is not None:
+            if value.type == "object_creation_expression":
+                what = valued(text(value.child_by_field_name("type")), construct=True)
+            elif value.type == "invocation_expression":
+                what = valued(text(value.child_by_field_name("function")))
+        out[text(name)] = what
+
+
+def _block(node: Node) -> Bindings:
+    out: Bindings = {}
+    for c in node.named_children:
+        if c.type == "local_declaration_statement":
+            _declarators(
+                next((d for d in c.named_children if d.type == "variable_declaration"), None), out
+            )
+    return out
+
+
+def _members(node: Node) -> Bindings:
+    out: Bindings = {}
+    for c in node.named_children:
+        if c.type == "field_declaration":
+            _declarators(
+                next((d for d in c.named_children if d.type == "variable_declaration"), None), out
+            )
+        elif c.type == "property_declaration":
+            name = c.child_by_field_name("name")
+            if name is not None:
+                out.setdefault(text(name), declared(text(c.child_by_field_name("type"))))
+    return out
+
+
+def _params(node: Node) -> Bindings:
+    out: Bindings = {}
+    params = node.child_by_field_name("parameters")
+    for p in params.named_children if params is not None else ():
+        if p.type == "parameter":
+            name = p.child_by_field_name("name")
+            type_ = p.child_by_field_name("type")
+            if name is not None:
+                out.setdefault(text(name), declared(text(type_)) if type_ is not None else None)
+        elif p.type == "identifier":  # a lambda's `x => ...`
+            out.setdefault(text(p), None)
+    if params is not None and params.type == "identifier":
+        out.setdefault(text(params), None)
+    return out
+
+
+def _foreach(node: Node) -> Bindings:
+    left, type_ = node.child_by_field_name("left"), node.child_by_field_name("type")
+    if left is None or left.type != "identifier":
+        return {}
+    typed = type_ is not None and type_.type != "implicit_type"
+    return {text(left): declared(text(type_)) if typed else None}
+
+
+_RECEIVERS = Receivers(
+    scopes={
+        "block": _block,
+        "method_declaration": _params,
+        "constructor_declaration": _params,
+        "local_function_statement": _params,
+        "lambda_expression": _params,
+        "foreach_statement": _foreach,
+        "declaration_list": _members,
+    },
+    member_scopes=frozenset({"declaration_list"}),
+)
+
 SPEC = LanguageSpec(
     name="csharp",
     grammar="csharp",
@@ -142,4 +229,5 @@ SPEC = LanguageSpec(
     bases=_bases,
     imports=_imports,
     signature_end=_signature_end,
+    receivers=_RECEIVERS,
 )

@@ -13,6 +13,7 @@ from codebot.languages.base import (
     squash,
     text,
 )
+from codebot.languages.receivers import Bindings, Receivers, declared, valued
 
 
 def _type_name(node: Node | None) -> str:
@@ -97,6 +98,111 @@ def _imports(node: Node) -> list[Import]:
     return out
 
 
+# --- receivers: local types ------------------------------------------------------------------
+
+
+def _value(node: Node | None) -> str | None:
+    """What a value's type reads as: `&T{}`, `T{}`, `x.(T)`, `new(T)` name a type;
+    `pkg.NewT()` is the value a call returns."""
+    if node is None:
+        return None
+    if node.type == "unary_expression" and text(node.child_by_field_name("operator")) == "&":
+        node = node.child_by_field_name("operand")
+        if node is None or node.type != "composite_literal":
+            return None
+    if node.type in ("composite_literal", "type_assertion_expression"):
+        return declared(text(node.child_by_field_name("type")))
+    if node.type == "call_expression":
+        fn = node.child_by_field_name("function")
+        if fn is not None and text(fn) == "new":
+            args = node.child_by_field_name("arguments")
+            return declared(text(args.named_children[0])) if args and args.named_children else None
+        return valued(text(fn)) if fn is not None else None
+    return None
+
+
+def _assign(names: list[Node], values: list[Node], out: Bindings) -> None:
+    for i, n in enumerate(names):
+        if n.type != "identifier" or text(n) in out:
+            continue
+        v = values[i] if len(values) == len(names) else values[0] if i == 0 and values else None
+        out[text(n)] = _value(v)
+
+
+def _statements(node: Node, out: Bindings) -> None:
+    for c in node.named_children:
+        if c.type == "short_var_declaration":
+            left, right = c.child_by_field_name("left"), c.child_by_field_name("right")
+            if left is not None and right is not None:
+                _assign(left.named_children, right.named_children, out)
+        elif c.type == "var_declaration":
+            specs = [s for s in c.named_children if s.type == "var_spec"]
+            for group in c.named_children:
+                if group.type == "var_spec_list":
+                    specs += [s for s in group.named_children if s.type == "var_spec"]
+            for spec in specs:
+                names = spec.children_by_field_name("name")
+                type_ = spec.child_by_field_name("type")
+                if type_ is not None:
+                    for n in names:
+                        out.setdefault(text(n), declared(text(type_)))
+                else:
+                    values = spec.child_by_field_name("value")
+                    _assign(names, values.named_children if values else [], out)
+        elif c.type == "statement_list":
+            _statements(c, out)
+
+
+def _block(node: Node) -> Bindings:
+    out: Bindings = {}
+    _statements(node, out)
+    return out
+
+
+def _function(node: Node) -> Bindings:
+    out: Bindings = {}
+    for field_name in ("receiver", "parameters", "result"):
+        params = node.child_by_field_name(field_name)
+        for p in params.named_children if params is not None else ():
+            type_ = p.child_by_field_name("type")
+            what = declared(text(type_)) if p.type == "parameter_declaration" else None
+            for n in p.children_by_field_name("name"):
+                out.setdefault(text(n), what)
+    return out
+
+
+def _header(node: Node) -> Bindings:
+    """`if x := f(); ...`, `for _, x := range xs`, `switch v := x.(type)`: the header's names."""
+    out: Bindings = {}
+    for c in node.named_children:
+        if c.type == "short_var_declaration":
+            _statements(node, out)
+        elif c.type == "range_clause":
+            left = c.child_by_field_name("left")
+            for n in left.named_children if left is not None else ():
+                out.setdefault(text(n), None)
+        elif c.type == "for_clause":
+            _statements(c, out)
+    alias = node.child_by_field_name("alias")
+    for n in alias.named_children if alias is not None and alias.type == "expression_list" else ():
+        out.setdefault(text(n), None)
+    return out
+
+
+_RECEIVERS = Receivers(
+    scopes={
+        "block": _block,
+        "function_declaration": _function,
+        "method_declaration": _function,
+        "func_literal": _function,
+        "if_statement": _header,
+        "for_statement": _header,
+        "expression_switch_statement": _header,
+        "type_switch_statement": _header,
+        "source_file": _block,
+    },
+)
+
 SPEC = LanguageSpec(
     name="go",
     grammar="go",
@@ -107,4 +213,5 @@ SPEC = LanguageSpec(
     docstring=_docstring,
     bases=_bases,
     imports=_imports,
+    receivers=_RECEIVERS,
 )

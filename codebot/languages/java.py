@@ -7,6 +7,8 @@ types (``@interface``) interfaces. Calls are recorded by method name only (``sav
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from tree_sitter import Node
 
 from codebot.core.model import Import, Parameter
@@ -25,6 +27,7 @@ from codebot.languages.decl_text import (
     import_of,
     signature_end,
 )
+from codebot.languages.receivers import Bindings, Receivers, declared, valued
 
 _ANNOTATIONS = ("marker_annotation", "annotation")
 
@@ -96,3 +99,77 @@ SPEC = LanguageSpec(
     imports=_imports,
     signature_end=_signature_end,
 )
+
+
+# --- receivers: local types ------------------------------------------------------------------
+
+
+def _declarators(node: Node, out: Bindings) -> None:
+    """`T a = ..., b;` (a local or a field): each name, with the declared type, or for `var` the
+    class a `new` makes."""
+    type_node = node.child_by_field_name("type")
+    for d in node.children_by_field_name("declarator"):
+        name = d.child_by_field_name("name")
+        if name is None or text(name) in out:
+            continue
+        what = declared(text(type_node)) if type_node is not None else None
+        value = d.child_by_field_name("value")
+        if what is None and value is not None and value.type == "object_creation_expression":
+            made = value.child_by_field_name("type")
+            if made is not None and made.type == "generic_type":
+                made = made.named_children[0] if made.named_children else None
+            what = valued(text(made), construct=True) if made is not None else None
+        out[text(name)] = what
+
+
+def _block(node: Node) -> Bindings:
+    out: Bindings = {}
+    for c in node.named_children:
+        if c.type == "local_variable_declaration":
+            _declarators(c, out)
+    return out
+
+
+def _fields(node: Node) -> Bindings:
+    out: Bindings = {}
+    for c in node.named_children:
+        if c.type == "field_declaration":
+            _declarators(c, out)
+    return out
+
+
+def _params(node: Node) -> Bindings:
+    return {p.name: declared(p.type) for p in _parameters(node)}
+
+
+def _lambda(node: Node) -> Bindings:
+    params = node.child_by_field_name("parameters")
+    if params is None:
+        return {}
+    if params.type == "identifier":
+        return {text(params): None}
+    if params.type == "formal_parameters":
+        return {p.name: declared(p.type) for p in _parameters(node)}
+    return {text(c): None for c in params.named_children if c.type == "identifier"}
+
+
+def _for_each(node: Node) -> Bindings:
+    name, type_node = node.child_by_field_name("name"), node.child_by_field_name("type")
+    return {text(name): declared(text(type_node))} if name is not None else {}
+
+
+_RECEIVERS = Receivers(
+    scopes={
+        "block": _block,
+        "constructor_body": _block,
+        "switch_block_statement_group": _block,
+        "method_declaration": _params,
+        "constructor_declaration": _params,
+        "lambda_expression": _lambda,
+        "enhanced_for_statement": _for_each,
+        "class_body": _fields,
+        "enum_body_declarations": _fields,
+    },
+    member_scopes=frozenset({"class_body", "enum_body_declarations"}),
+)
+SPEC = replace(SPEC, receivers=_RECEIVERS)

@@ -28,6 +28,7 @@ from codebot.languages.decl_text import (
     signature_end,
     simple_type_name,
 )
+from codebot.languages.receivers import Bindings, Receivers, declared, valued
 
 
 def _owner(node: Node, name: str) -> tuple[tuple[str, ...], str]:
@@ -121,6 +122,96 @@ def _imports(node: Node) -> list[Import]:
     return [import_of(dotted(name), node.start_point[0] + 1, text(alias) or None, wildcard)]
 
 
+# --- receivers: local types ------------------------------------------------------------------
+
+_TYPES = ("user_type", "nullable_type")
+
+
+def _variable(decl: Node | None, value: Node | None, out: Bindings) -> None:
+    """`val x: T = ...` (the declared type), `val x = T()` / `= a.b.make()` (what the call
+    makes); a destructuring `val (a, b) = ...` binds its names to nothing known."""
+    if decl is None:
+        return
+    if decl.type == "multi_variable_declaration":
+        for d in decl.named_children:
+            _variable(d, None, out)
+        return
+    name = child_of_type(decl, "simple_identifier")
+    if name is None or text(name) in out:
+        return
+    type_ = child_of_type(decl, *_TYPES)
+    what = declared(text(type_)) if type_ is not None else None
+    if what is None and value is not None and value.type == "call_expression":
+        callee = value.named_children[0] if value.named_children else None
+        if callee is not None and callee.type in ("simple_identifier", "navigation_expression"):
+            what = valued(text(callee))
+    out[text(name)] = what
+
+
+def _property(node: Node, out: Bindings) -> None:
+    decl = child_of_type(node, "variable_declaration", "multi_variable_declaration")
+    value = node.named_children[-1] if node.named_children else None
+    _variable(decl, value if value is not decl else None, out)
+
+
+def _statements(node: Node) -> Bindings:
+    out: Bindings = {}
+    for c in node.named_children:
+        if c.type == "property_declaration":
+            _property(c, out)
+    return out
+
+
+def _class(node: Node) -> Bindings:
+    """A primary constructor's `val`/`var` parameters: the class's fields."""
+    out: Bindings = {}
+    ctor = child_of_type(node, "primary_constructor")
+    for p in ctor.named_children if ctor is not None else ():
+        if p.type == "class_parameter" and child_of_type(p, "binding_pattern_kind") is not None:
+            _variable(p, None, out)
+    return out
+
+
+def _function(node: Node) -> Bindings:
+    out: Bindings = {}
+    params = child_of_type(node, "function_value_parameters")
+    for p in params.named_children if params is not None else ():
+        if p.type == "parameter":
+            _variable(p, None, out)
+    return out
+
+
+def _lambda(node: Node) -> Bindings:
+    out: Bindings = {}
+    params = child_of_type(node, "lambda_parameters")
+    for p in params.named_children if params is not None else ():
+        _variable(p, None, out)
+    if params is None:
+        out["it"] = None
+    return out
+
+
+def _loop(node: Node) -> Bindings:
+    out: Bindings = {}
+    _variable(child_of_type(node, "variable_declaration", "multi_variable_declaration"), None, out)
+    return out
+
+
+_RECEIVERS = Receivers(
+    scopes={
+        "statements": _statements,
+        "class_body": _statements,
+        "source_file": _statements,
+        "class_declaration": _class,
+        "function_declaration": _function,
+        "secondary_constructor": _function,
+        "anonymous_function": _function,
+        "lambda_literal": _lambda,
+        "for_statement": _loop,
+    },
+    member_scopes=frozenset({"class_body", "class_declaration"}),
+)
+
 SPEC = LanguageSpec(
     name="kotlin",
     grammar="kotlin",
@@ -133,4 +224,5 @@ SPEC = LanguageSpec(
     bases=_bases,
     imports=_imports,
     signature_end=_signature_end,
+    receivers=_RECEIVERS,
 )

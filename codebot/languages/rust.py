@@ -6,6 +6,7 @@ from tree_sitter import Node
 
 from codebot.core.model import Import, Parameter
 from codebot.languages.base import LanguageSpec, clean_comment, field_text, query_file, squash, text
+from codebot.languages.receivers import Bindings, Receivers, declared, valued
 
 _TYPE_ITEMS = ("struct_item", "enum_item", "union_item")
 _DECORATION = ("attribute_item", "line_comment", "block_comment")
@@ -162,6 +163,90 @@ def _imports(node: Node) -> list[Import]:
     return out
 
 
+# --- receivers: local types ------------------------------------------------------------------
+
+
+def _name(pattern: Node | None) -> str | None:
+    if pattern is not None and pattern.type == "mut_pattern":
+        pattern = next((c for c in pattern.named_children if c.type == "identifier"), None)
+    return text(pattern) if pattern is not None and pattern.type == "identifier" else None
+
+
+def _value(node: Node | None) -> str | None:
+    """`T::new()` / `make()` (what the call returns), `T { .. }` (a T)."""
+    if node is None:
+        return None
+    if node.type == "struct_expression":
+        return declared(text(node.child_by_field_name("name")))
+    if node.type == "call_expression":
+        return valued(text(node.child_by_field_name("function")))
+    return None
+
+
+def _block(node: Node) -> Bindings:
+    out: Bindings = {}
+    for c in node.named_children:
+        if c.type != "let_declaration":
+            continue
+        name = _name(c.child_by_field_name("pattern"))
+        if name is None or name in out:
+            continue
+        type_ = c.child_by_field_name("type")
+        what = declared(text(type_)) if type_ is not None else None
+        out[name] = what or _value(c.child_by_field_name("value"))
+    return out
+
+
+def _params(node: Node) -> Bindings:
+    out: Bindings = {}
+    params = node.child_by_field_name("parameters")
+    for p in params.named_children if params is not None else ():
+        if p.type == "parameter":
+            name = _name(p.child_by_field_name("pattern"))
+            type_ = p.child_by_field_name("type")
+            if name is not None:
+                out.setdefault(name, declared(text(type_)) if type_ is not None else None)
+        elif p.type in ("identifier", "mut_pattern"):  # a closure's `|x|`
+            name = _name(p)
+            if name is not None:
+                out.setdefault(name, None)
+    return out
+
+
+def _loop(node: Node) -> Bindings:
+    name = _name(node.child_by_field_name("pattern"))
+    return {name: None} if name else {}
+
+
+def _impl_fields(node: Node) -> Bindings:
+    """`self.router` in an `impl Server`: the fields of `struct Server` in the same file."""
+    type_ = node.child_by_field_name("type")
+    if type_ is None or node.parent is None:
+        return {}
+    name = text(type_).split("<", 1)[0].strip()
+    out: Bindings = {}
+    for item in node.parent.named_children:
+        if item.type == "struct_item" and text(item.child_by_field_name("name")) == name:
+            body = item.child_by_field_name("body")
+            for f in body.named_children if body is not None else ():
+                if f.type == "field_declaration":
+                    field_name = text(f.child_by_field_name("name"))
+                    out.setdefault(field_name, declared(text(f.child_by_field_name("type"))))
+    return out
+
+
+_RECEIVERS = Receivers(
+    scopes={
+        "block": _block,
+        "function_item": _params,
+        "closure_expression": _params,
+        "for_expression": _loop,
+        "impl_item": _impl_fields,
+    },
+    self_names=frozenset({"self"}),
+    member_scopes=frozenset({"impl_item"}),
+)
+
 SPEC = LanguageSpec(
     name="rust",
     grammar="rust",
@@ -172,4 +257,5 @@ SPEC = LanguageSpec(
     decorators=_decorators,
     bases=_bases,
     imports=_imports,
+    receivers=_RECEIVERS,
 )

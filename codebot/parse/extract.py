@@ -14,6 +14,7 @@ import os
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from operator import attrgetter, itemgetter
 
 import numpy as np
@@ -272,7 +273,9 @@ def _extract(
         spans.append((start, end))
         stack.append((end, sym_id, name, is_type, sym_id))
 
-    per_symbol, outside = _assign_calls(call_nodes, spans, data, receivers)
+    # Receivers' types, where the language reads them (one cache of scopes per file).
+    annotate = partial(spec.receivers.annotate, cache={}) if spec.receivers is not None else None
+    per_symbol, outside = _assign_calls(call_nodes, spans, data, receivers, annotate)
     for sym, found_calls in zip(symbols, per_symbol):
         if found_calls:  # frozen, but still ours: setting the field beats rebuilding the symbol
             object.__setattr__(sym, "calls", found_calls)
@@ -328,9 +331,11 @@ def _assign_calls(
     spans: list[tuple[int, int]],
     data: bytes,
     receivers: set[tuple[int, int]],
+    annotate: Callable[[Node, str], str] | None = None,
 ) -> tuple[list[tuple[Call, ...]], list[Call]]:
     """Give each call to the innermost symbol around it; the calls outside every symbol (module
-    level code) come back apart, in order.
+    level code) come back apart, in order. ``annotate`` writes the receiver's type into a call's
+    text where the language reads it (see languages/receivers.py).
 
     Calls are ordered by start, outer first on a tie (`a.get` and `a.get(k).map` start at one
     byte and come from the query in no fixed order). Hot loop: one pass, locals only.
@@ -366,6 +371,8 @@ def _assign_calls(
         raw = data[start : ends[i]].decode("utf-8", "replace")
         if len(raw) > _MAX_CALL_TEXT or "\n" in raw or "  " in raw:
             raw = squash(raw, _MAX_CALL_TEXT)
+        if annotate is not None and "." in raw:
+            raw = annotate(call_nodes[i], raw)  # the receiver's type, where a reader sees it
         if stack:
             found[stack[-1][1]].append(Call(raw, lines[i]))
         else:

@@ -1,3 +1,5 @@
+import textwrap
+
 from codebot.core.model import Import, Parameter
 
 PATH = "src/Acme.Orders/OrderService.cs"
@@ -219,18 +221,19 @@ def test_methods_parameters_async_properties(parse):
 
 def test_calls(parse):
     p = parse("csharp", PATH, SOURCE)
+    # A receiver declared with a type (a field, a local, a parameter) carries it.
     assert p.calls(f"{NS}.OrderService.PlaceAsync") == [
         "Order",
-        "this._repo.SaveAsync",
+        "(this._repo: IOrderRepository).SaveAsync",
         "Log.Write<Order>",
-        "_repo.Find",
+        "(_repo: IOrderRepository).Find",
         "Select",
         "o.Copy",
         "First",
     ]
     assert p.calls(f"{NS}.OrderService.OrderService") == ["base", "ArgumentNullException", "nameof"]
     assert p.calls(f"{NS}.OrderService.Place") == ["Place"]
-    assert p.calls(f"{NS}.OrderService.Place#2") == ["_repo?.Save"]
+    assert p.calls(f"{NS}.OrderService.Place#2") == ["(_repo: IOrderRepository).Save"]
     assert p.calls(f"{NS}.OrderService.Name") == ["Json.SerializeObject"]
     assert p.calls(f"{NS}.OrderService.Total") == ["Compute"]
     assert p.calls(f"{NS}.OrderService.Cache.TryGet") == ["Lookup"]
@@ -247,3 +250,98 @@ def test_usings(parse):
         Import("Newtonsoft.Json", "JsonConvert", "Json", line=4),
         Import("System.Linq", "*", line=5),
     ]
+
+
+# --- typed receivers: the type a reader sees at a glance ---------------------------------------
+
+SHOP = {
+    "src/Shop/Orders.cs": """
+        namespace Shop.Orders
+        {
+            public interface IOrderRepository
+            {
+                void Save(Order order);
+            }
+
+            public class SqlOrderRepository : IOrderRepository
+            {
+                public void Save(Order order) { }
+            }
+
+            public class Order
+            {
+                public void Validate() { }
+            }
+        }
+    """,
+    "src/Shop/Audit.cs": """
+        namespace Shop.Audit
+        {
+            public class AuditLog
+            {
+                public void Save(string line) { }
+                public void Validate() { }
+                public void Normalize() { }
+            }
+        }
+    """,
+    "src/Shop/OrderService.cs": """
+        using System;
+        using Shop.Orders;
+
+        namespace Shop.Services
+        {
+            public class OrderService
+            {
+                private readonly IOrderRepository _repo;
+
+                public OrderService(IOrderRepository repo) { _repo = repo; }
+
+                public void Place(Order order, Uri source)
+                {
+                    order.Validate();
+                    _repo.Save(order);
+                    var local = new SqlOrderRepository();
+                    local.Save(order);
+                    source.Normalize();
+                }
+            }
+        }
+    """,
+}
+
+
+def _resolved(files: dict[str, str]) -> dict[tuple[str, str], str]:
+    from codebot.graph.resolve import resolve
+    from codebot.parse.extract import module_id, parse_source
+
+    parsed = [
+        parse_source(p, textwrap.dedent(c).lstrip("\n").encode(), "csharp", module=module_id(p))
+        for p, c in files.items()
+    ]
+    return {(e.src, e.dst): e.resolution for e in resolve(parsed).edges if e.kind == "calls"}
+
+
+def test_typed_receivers_var_new_fields_and_parameters(parse):
+    p = parse("csharp", "src/Shop/OrderService.cs", SHOP["src/Shop/OrderService.cs"])
+    assert p.calls("src.Shop.OrderService.Shop.Services.OrderService.Place") == [
+        "(order: Order).Validate",
+        "(_repo: IOrderRepository).Save",
+        "SqlOrderRepository",
+        "(local = new SqlOrderRepository()).Save",
+        "(source: Uri).Normalize",
+    ]
+    calls = _resolved(SHOP)
+    place = "src.Shop.OrderService.Shop.Services.OrderService.Place"
+    orders = "src.Shop.Orders.Shop.Orders"
+    # `Validate` and `Save` are defined by unrelated classes too: the declared types say which
+    assert calls[(place, f"{orders}.Order.Validate")] == "exact"  # a typed parameter
+    assert calls[(place, f"{orders}.IOrderRepository.Save")] == "exact"  # a typed field
+    assert calls[(place, f"{orders}.SqlOrderRepository.Save")] == "exact"  # `var x = new T()`
+    assert (place, "src.Shop.Audit.Shop.Audit.AuditLog.Save") not in calls
+
+
+def test_typed_receiver_of_a_library_type_is_external():
+    # `Uri source` (System's): not the repository's only `Normalize`
+    place = "src.Shop.OrderService.Shop.Services.OrderService.Place"
+    assert (place, "src.Shop.Audit.Shop.Audit.AuditLog.Normalize") not in _resolved(SHOP)

@@ -1,3 +1,5 @@
+import textwrap
+
 from codebot.core.model import Import, Parameter
 
 SOURCE = """
@@ -98,7 +100,13 @@ def test_receivers_make_methods(parse):
     assert handle.parameters == (Parameter("w", "h.ResponseWriter"), Parameter("r", "*h.Request"))
     assert handle.return_type == "error"
     # The goroutine's func literal is not a callee; the calls inside it are Handle's.
-    assert p.calls(handle.id) == ["fmt.Println", "s.repo.Save", "r.Context", "s.log.Printf"]
+    # A receiver's or a parameter's type comes with the call (`languages.receivers`).
+    assert p.calls(handle.id) == [
+        "fmt.Println",
+        "(s: *Server).repo.Save",
+        "(r: *h.Request).Context",
+        "(s: *Server).log.Printf",
+    ]
     string = p["pkg.server.Server.String"]
     assert (string.kind, string.class_name, string.return_type) == ("method", "Server", "string")
     assert p.calls(string.id) == ["ToUpper"]
@@ -164,3 +172,90 @@ def test_package_code_becomes_chunks(parse):
     assert chunks[0][0] == 1
     assert any(start <= 14 <= end for start, end in chunks)  # var ErrNotFound
     assert not p.result.issues
+
+
+# --- typed receivers: the type a reader sees at a glance ---------------------------------------
+
+CHI = {
+    "chi/mux.go": """
+        package chi
+
+        import "bufio"
+
+        type Mux struct{ buf *bufio.Reader }
+
+        func NewRouter() *Mux { return NewMux() }
+        func NewMux() *Mux    { return &Mux{} }
+
+        func (mx *Mux) Get(pattern string, h func()) {}
+        func (mx *Mux) Route(pattern string) *Mux    { return mx }
+        func (mx *Mux) ReadSlice(delim byte) []byte { return nil }
+    """,
+    "chi/server.go": """
+        package chi
+
+        type Server struct{}
+
+        func (s *Server) Serve() {}
+    """,
+    "example/main.go": """
+        package main
+
+        import (
+            "bufio"
+
+            "github.com/go-chi/chi/chi"
+        )
+
+        func main() {
+            r := chi.NewRouter()
+            r.Get("/", nil)
+            var s chi.Server
+            s.Serve()
+            m := &chi.Mux{}
+            m.Route("/x")
+        }
+
+        func line(br *bufio.Reader) []byte {
+            return br.ReadSlice('\\n')
+        }
+    """,
+    "example/other.go": """
+        package main
+
+        import "github.com/go-chi/chi/chi"
+
+        func other() { chi.NewMux() }
+    """,
+}
+
+
+def _resolved(files: dict[str, str]) -> dict[tuple[str, str], str]:
+    from codebot.graph.resolve import resolve
+    from codebot.parse.extract import module_id, parse_source
+
+    parsed = [
+        parse_source(p, textwrap.dedent(c).lstrip("\n").encode(), "go", module=module_id(p))
+        for p, c in files.items()
+    ]
+    return {(e.src, e.dst): e.resolution for e in resolve(parsed).edges if e.kind == "calls"}
+
+
+def test_typed_receivers_constructor_var_and_literal(parse):
+    p = parse("go", "example/main.go", CHI["example/main.go"])
+    assert p.calls("example.main.main") == [
+        "chi.NewRouter",
+        "(r = chi.NewRouter()).Get",
+        "(s: chi.Server).Serve",
+        "(m: chi.Mux).Route",
+    ]
+    calls = _resolved(CHI)
+    assert calls[("example.main.main", "chi.mux.Mux.Get")] == "exact"  # `r := chi.NewRouter()`
+    assert calls[("example.main.main", "chi.server.Server.Serve")] == "exact"  # `var s chi.Server`
+    assert calls[("example.main.main", "chi.mux.Mux.Route")] == "exact"  # `m := &chi.Mux{}`
+
+
+def test_typed_receiver_of_a_library_type_is_external():
+    calls = _resolved(CHI)
+    # `br *bufio.Reader`: the standard library's ReadSlice, not the repository's only one
+    assert ("example.main.line", "chi.mux.Mux.ReadSlice") not in calls

@@ -1,3 +1,5 @@
+import textwrap
+
 from codebot.core.model import Import, Parameter
 
 PATH = "src/main/java/com/acme/orders/OrderService.java"
@@ -190,15 +192,21 @@ def test_calls(parse):
     assert p.calls(f"{M}.OrderService.OrderService") == ["super", "requireNonNull"]
     assert p.calls(f"{M}.OrderService.OrderService#2") == ["this", "InMemoryRepository"]
     # With a plain receiver the call reads as written (`@call.expr`); after a call, the name only.
+    # A receiver declared with a type (a field, a local, a parameter) carries it.
     assert p.calls(f"{M}.OrderService.place") == [
         "Order",
-        "this.repo.save",
-        "repo.findById",
+        "(this.repo: OrderRepository).save",
+        "(repo: OrderRepository).findById",
         "map",
         "OrderService::copy",
         "orElseThrow",
     ]
-    assert p.calls(f"{M}.OrderService.place#2") == ["ids.stream", "map", "this::place", "toList"]
+    assert p.calls(f"{M}.OrderService.place#2") == [
+        "(ids: List<String>).stream",
+        "map",
+        "this::place",
+        "toList",
+    ]
     assert p.calls(f"{M}.OrderService.copy") == ["com.acme.orders.Order"]
     assert p.calls(f"{M}.OrderService.close") == ["super.close"]
     assert p.calls(f"{M}.OrderService.Builder.Step.run") == ["Builder.this.repo"]
@@ -253,3 +261,87 @@ def test_annotation_type_and_anonymous_class(parse):
     assert (run.kind, run.class_name, run.parent) == ("function", None, "Audited.Jobs.job")
     assert p.calls("Audited.Jobs.job") == ["Runnable"]
     assert p.calls("Audited.Jobs.job.run") == ["work"]
+
+
+# --- typed receivers: the type a reader sees at a glance ---------------------------------------
+
+GSON = {
+    "src/com/google/gson/internal/bind/JsonTreeReader.java": """
+        package com.google.gson.internal.bind;
+        public final class JsonTreeReader {
+            public JsonTreeReader(Object element) {}
+            public boolean hasNext() { return true; }
+            public String nextString() { return ""; }
+        }
+    """,
+    "src/com/google/gson/reflect/TypeToken.java": """
+        package com.google.gson.reflect;
+        public class TypeToken<T> {
+            public boolean isAssignableFrom(Class<?> cls) { return false; }
+        }
+    """,
+    "src/com/google/gson/Gson.java": """
+        package com.google.gson;
+        import com.google.gson.internal.bind.JsonTreeReader;
+        import com.google.gson.reflect.TypeToken;
+        public final class Gson {
+            public String fromTree(Object tree) {
+                JsonTreeReader reader = new JsonTreeReader(tree);
+                while (reader.hasNext()) {
+                    var other = new JsonTreeReader(tree);
+                    return other.nextString();
+                }
+                return null;
+            }
+            public String toJson(Object src) { return ""; }
+            static boolean assignable(Class<?> baseType, Class<?> raw) {
+                return baseType.isAssignableFrom(raw);
+            }
+        }
+    """,
+    "src/com/google/gson/Users.java": """
+        package com.google.gson;
+        public class Users {
+            private final Gson gson;
+            Users(Gson gson) { this.gson = gson; }
+            String save(Object o) {
+                this.gson.toJson(o);
+                return gson.toJson(o);
+            }
+        }
+    """,
+}
+
+
+def _resolved(files: dict[str, str]) -> dict[tuple[str, str], str]:
+    from codebot.graph.resolve import resolve
+    from codebot.parse.extract import module_id, parse_source
+
+    parsed = [
+        parse_source(p, textwrap.dedent(c).lstrip("\n").encode(), "java", module=module_id(p))
+        for p, c in files.items()
+    ]
+    return {(e.src, e.dst): e.resolution for e in resolve(parsed).edges if e.kind == "calls"}
+
+
+def test_typed_receivers_locals_var_new_and_fields(parse):
+    p = parse("java", "src/com/google/gson/Gson.java", GSON["src/com/google/gson/Gson.java"])
+    assert p.calls("src.com.google.gson.Gson.Gson.fromTree")[:3] == [
+        "JsonTreeReader",
+        "(reader: JsonTreeReader).hasNext",
+        "JsonTreeReader",
+    ]
+    calls = _resolved(GSON)
+    gson, reader = "src.com.google.gson.Gson.Gson", "src.com.google.gson.internal.bind"
+    reader += ".JsonTreeReader.JsonTreeReader"
+    assert calls[(f"{gson}.fromTree", f"{reader}.hasNext")] == "exact"  # `JsonTreeReader reader`
+    assert calls[(f"{gson}.fromTree", f"{reader}.nextString")] == "exact"  # `var x = new T()`
+    # a field, read as `this.gson` and as plain `gson`
+    assert calls[("src.com.google.gson.Users.Users.save", f"{gson}.toJson")] == "exact"
+
+
+def test_typed_receiver_of_a_library_type_is_external():
+    calls = _resolved(GSON)
+    # `Class<?> baseType`: java.lang.Class's method, not the repository's only `isAssignableFrom`
+    token = "src.com.google.gson.reflect.TypeToken.TypeToken.isAssignableFrom"
+    assert ("src.com.google.gson.Gson.Gson.assignable", token) not in calls

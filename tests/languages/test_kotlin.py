@@ -1,3 +1,5 @@
+import textwrap
+
 from codebot.core.model import Import, Parameter
 
 PATH = "src/main/kotlin/com/acme/orders/OrderService.kt"
@@ -201,19 +203,24 @@ def test_functions_parameters_defaults_returns(parse):
 
 def test_calls(parse):
     p = parse("kotlin", PATH, SOURCE)
+    # A receiver declared with a type (a constructor's `val`, a parameter) carries it.
     assert p.calls(f"{M}.OrderService.place") == [
         "DomainOrder",
-        "this.repo.save",
+        "(this.repo: OrderRepository).save",
         "super.audit",
-        "repo.findById",
+        "(repo: OrderRepository).findById",
         "let",
         "OrderService.copy",
     ]
-    assert p.calls(f"{M}.OrderService.place#2") == ["ids.mapNotNull", "place"]
-    assert p.calls(f"{M}.OrderService.constructor") == ["this", "id.toString"]
-    assert p.calls(f"{M}.OrderService.Companion.copy") == ["o.copy"]
+    assert p.calls(f"{M}.OrderService.place#2") == ["(ids: List<String>).mapNotNull", "place"]
+    assert p.calls(f"{M}.OrderService.constructor") == ["this", "(id: Int).toString"]
+    assert p.calls(f"{M}.OrderService.Companion.copy") == ["(o: DomainOrder).copy"]
     assert p.calls(f"{M}.OrderService.Builder.build") == ["OrderService", "InMemoryRepository"]
-    assert p.calls(f"{M}.fetchAll") == ["emptyList", "withContext", "service.place"]
+    assert p.calls(f"{M}.fetchAll") == [
+        "emptyList",
+        "withContext",
+        "(service: OrderService).place",
+    ]
     # The supertype's constructor call and the init block belong to the class.
     assert p.calls(f"{M}.OrderService") == ["BaseService", "log"]
 
@@ -239,3 +246,94 @@ def test_enum_class_is_an_enum_wherever_it_comes(parse):
         ("S.Plain", "class"),
         ("S.Status", "enum"),
     ]
+
+
+# --- typed receivers: the type a reader sees at a glance ---------------------------------------
+
+KTOR = {
+    "src/io/ktor/server/engine/Engine.kt": """
+        package io.ktor.server.engine
+
+        import java.io.InputStream
+
+        class ApplicationEngineEnvironment {
+            fun start() {}
+            fun stop() {}
+        }
+
+        class EnginePipeline {
+            fun execute() {}
+        }
+
+        class BaseApplicationEngine(val environment: ApplicationEngineEnvironment) {
+            private val pipeline: EnginePipeline = EnginePipeline()
+
+            fun start() {
+                environment.start()
+                pipeline.execute()
+            }
+
+            fun stop() {}
+        }
+
+        fun main(input: InputStream, title: String) {
+            val engine = BaseApplicationEngine(ApplicationEngineEnvironment())
+            engine.start()
+            val env: ApplicationEngineEnvironment = engine.environment
+            env.stop()
+            input.reader()
+            title.slugify()
+        }
+    """,
+    "src/io/ktor/server/engine/Other.kt": """
+        package io.ktor.server.engine
+
+        class OtherPipeline {
+            fun execute() {}
+            fun reader(): String = ""
+        }
+
+        fun String.slugify(): String = lowercase()
+    """,
+}
+
+
+def _resolved(files: dict[str, str]) -> dict[tuple[str, str], str]:
+    from codebot.graph.resolve import resolve
+    from codebot.parse.extract import module_id, parse_source
+
+    parsed = [
+        parse_source(p, textwrap.dedent(c).lstrip("\n").encode(), "kotlin", module=module_id(p))
+        for p, c in files.items()
+    ]
+    return {(e.src, e.dst): e.resolution for e in resolve(parsed).edges if e.kind == "calls"}
+
+
+def test_typed_receivers_val_constructor_declared_and_fields(parse):
+    p = parse(
+        "kotlin", "src/io/ktor/server/engine/Engine.kt", KTOR["src/io/ktor/server/engine/Engine.kt"]
+    )
+    assert p.calls("src.io.ktor.server.engine.Engine.main")[2:4] == [
+        "(engine = BaseApplicationEngine()).start",
+        "(env: ApplicationEngineEnvironment).stop",
+    ]
+    calls = _resolved(KTOR)
+    m = "src.io.ktor.server.engine.Engine"
+    # `val engine = T(...)`, `val env: T`: `start` and `stop` are each defined twice
+    assert calls[(f"{m}.main", f"{m}.BaseApplicationEngine.start")] == "exact"
+    assert calls[(f"{m}.main", f"{m}.ApplicationEngineEnvironment.stop")] == "exact"
+    assert (f"{m}.main", f"{m}.BaseApplicationEngine.stop") not in calls
+    # a constructor's `val environment: T` and a typed property
+    start = f"{m}.BaseApplicationEngine.start"
+    assert calls[(start, f"{m}.ApplicationEngineEnvironment.start")] == "exact"
+    assert calls[(start, f"{m}.EnginePipeline.execute")] == "exact"
+    assert (start, "src.io.ktor.server.engine.Other.OtherPipeline.execute") not in calls
+
+
+def test_typed_receiver_of_a_library_type_is_external_but_extensions_count():
+    calls = _resolved(KTOR)
+    m, other = "src.io.ktor.server.engine.Engine", "src.io.ktor.server.engine.Other"
+    # `input: InputStream`: java.io's reader(), not the repository's only `reader`
+    assert (f"{m}.main", f"{other}.OtherPipeline.reader") not in calls
+    # `title: String`: the repository's extension `String.slugify`
+    assert calls[(f"{m}.main", f"{other}.String.slugify")] == "exact"

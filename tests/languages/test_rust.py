@@ -1,3 +1,5 @@
+import textwrap
+
 from codebot.core.model import Import, Parameter
 
 SOURCE = """
@@ -129,17 +131,18 @@ def test_impl_blocks_own_methods_and_record_traits(parse):
     assert get.return_type == "Option<&Item>"
     # Macro bodies are token trees: `println!` and what it wraps are not calls. (Sorted: the
     # engine's order of two calls starting at one byte, `a.get` in `a.get(k).map`, may vary.)
+    # A field's declared type comes with a call on it (`languages.receivers`).
     assert sorted(p.calls(get.id)) == [
+        "(self.items: HashMap<K, Item>).get",
+        "(self.items: HashMap<K, Item>).get(key).map",
         "Self::new",
         "Vec::<u8>::with_capacity",
         "convert::<K>",
-        "self.items.get",
-        "self.items.get(key).map",
         "validate",
     ]
     load = p["src.store.MemoryStore.load"]
     assert (load.kind, load.class_name) == ("method", "MemoryStore")
-    assert "self.items.values" in p.calls(load.id)
+    assert "(self.items: HashMap<K, Item>).values" in p.calls(load.id)
     fmt = p["src.store.MemoryStore.fmt"]
     assert fmt.parameters == (Parameter("self", "&Self"), Parameter("f", "&mut fmt::Formatter<'_>"))
     assert fmt.return_type == "fmt::Result"
@@ -187,3 +190,106 @@ def test_imports(parse):
         Import("super::model", "*", line=5),
         Import("serde", alias="sd", line=6),
     ]
+
+
+# --- typed receivers: the type a reader sees at a glance ---------------------------------------
+
+AXUM = {
+    "src/lib.rs": """
+        mod body;
+        mod routing;
+        mod serve;
+    """,
+    "src/routing.rs": """
+        pub struct Router {}
+
+        impl Router {
+            pub fn new() -> Self { Router {} }
+            pub fn route(self, path: &str) -> Self { self }
+            pub fn layer(self) -> Self { self }
+        }
+
+        pub struct MethodRouter {}
+
+        impl MethodRouter {
+            pub fn route(self, path: &str) -> Self { self }
+            pub fn layer(self) -> Self { self }
+        }
+    """,
+    "src/body.rs": """
+        pub struct Body {}
+
+        impl Body {
+            pub fn chunk_count(&self) -> usize { 0 }
+        }
+    """,
+    "src/serve.rs": """
+        use bytes::Bytes;
+        use std::sync::Arc;
+        use crate::routing::Router;
+
+        pub struct Serve {
+            router: Router,
+        }
+
+        impl Serve {
+            pub fn run(&self) {
+                self.router.layer();
+            }
+        }
+
+        pub fn app() {
+            let app = Router::new();
+            app.route("/");
+            let other: Router = make();
+            other.layer();
+            let lit = Router {};
+            lit.route("/x");
+        }
+
+        pub fn body_len(bytes: &Bytes) -> usize {
+            bytes.chunk_count()
+        }
+
+        pub fn shared(router: Arc<Router>) {
+            router.route("/shared");
+        }
+    """,
+}
+
+
+def _resolved(files: dict[str, str]) -> dict[tuple[str, str], str]:
+    from codebot.graph.resolve import resolve
+    from codebot.parse.extract import module_id, parse_source
+
+    parsed = [
+        parse_source(p, textwrap.dedent(c).lstrip("\n").encode(), "rust", module=module_id(p))
+        for p, c in files.items()
+    ]
+    return {(e.src, e.dst): e.resolution for e in resolve(parsed).edges if e.kind == "calls"}
+
+
+def test_typed_receivers_let_new_struct_literal_and_fields(parse):
+    p = parse("rust", "src/serve.rs", AXUM["src/serve.rs"])
+    assert p.calls("src.serve.app") == [
+        "Router::new",
+        "(app = Router::new()).route",
+        "make",
+        "(other: Router).layer",
+        "(lit: Router).route",
+    ]
+    calls = _resolved(AXUM)
+    router = "src.routing.Router"
+    # `let app = Router::new()`, `let x: Router`, `Router {}`: `route`/`layer` are defined twice
+    assert calls[("src.serve.app", f"{router}.route")] == "exact"
+    assert calls[("src.serve.app", f"{router}.layer")] == "exact"
+    assert ("src.serve.app", "src.routing.MethodRouter.route") not in calls
+    # `self.router`: the struct's field
+    assert calls[("src.serve.Serve.run", f"{router}.layer")] == "exact"
+    # `Arc<Router>` derefs to a Router
+    assert calls[("src.serve.shared", f"{router}.route")] == "exact"
+
+
+def test_typed_receiver_of_a_library_type_is_external():
+    # `bytes: &Bytes` (another crate's): not the repository's only `chunk_count`
+    assert ("src.serve.body_len", "src.body.Body.chunk_count") not in _resolved(AXUM)

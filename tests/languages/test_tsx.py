@@ -141,7 +141,7 @@ def test_jsx_components_are_calls(parse):
         "useState",
         "useEffect",
         "loadUsers",
-        "request.then",
+        "(request = loadUsers()).then",
         "UI.Panel",
         "users.map",
         "UserRow",

@@ -1,3 +1,5 @@
+import textwrap
+
 from codebot.core.model import Import, Parameter
 
 SERVICE = """
@@ -245,14 +247,14 @@ def test_calls(parse):
     p = _parse(parse)
     assert p.calls(f"{M}.BaseService.log") == ["Logger.write"]
     assert p.calls(f"{M}.UserService.constructor") == ["Inject", "super"]
-    assert p.calls(f"{M}.UserService.find#3") == ["this.cache.get", "this.load"]
+    assert p.calls(f"{M}.UserService.find#3") == ["(this.cache = new Map()).get", "this.load"]
     # The grammar reads `await x.get<T>(...)` as a call of `await x.get`; the callee inside counts.
     assert p.calls(f"{M}.UserService.load") == [
         "await this.http!.get<User>(`${this.baseUrl}/users/${id}`).toPromise",
-        "this.http!.get",
-        "this.cache.set",
+        "(this.http: HttpClient).get",
+        "(this.cache = new Map()).set",
     ]
-    assert p.calls(f"{M}.UserService.isAdmin") == ["user.roles.includes"]
+    assert p.calls(f"{M}.UserService.isAdmin") == ["(user: User).roles.includes"]
     assert p.calls(f"{M}.UserService.onSelect") == ["this.log"]
     assert p.calls(f"{M}.parseId#3") == ["Number.parseInt"]
     assert p.calls(f"{M}.retry") == ["ops.retry"]  # `ops.retry(times)(fn)`: the inner call
@@ -302,8 +304,88 @@ def test_require_and_anonymous_default(parse):
     default = p["server.index.default"]
     assert (default.kind, default.start_line, default.end_line) == ("function", 9, 11)
     assert default.signature == "export default async function (req: Request, res: Response)"
-    assert p.calls("server.index.default") == ["res.json", "handle"]
+    assert p.calls("server.index.default") == ["(res: Response).json", "handle"]
     assert p.imports == [
         Import("express", None, "express", 0, 1),
         Import("express", "Router", "makeRouter", 0, 2),
     ]
+
+
+# --- typed receivers: the type a reader sees at a glance ---------------------------------------
+
+WS = {
+    "src/links/requestManager.ts": """
+        export class RequestManager {
+          hasPendingRequests(): boolean { return false; }
+          register(id: string): void {}
+        }
+    """,
+    "src/links/wsConnection.ts": """
+        export class WsConnection {
+          isOpen(): boolean { return true; }
+          close(): void {}
+        }
+    """,
+    "src/links/encoder.ts": """
+        export class Encoder {
+          decode(data: string): unknown { return data; }
+        }
+        export class OtherEncoder {
+          decode(data: string): unknown { return data; }
+        }
+    """,
+    "src/links/wsClient.ts": """
+        import { RequestManager } from './requestManager';
+        import { WsConnection } from './wsConnection';
+        import { Encoder } from './encoder';
+
+        export class WsClient {
+          private readonly requestManager = new RequestManager();
+          private activeConnection: WsConnection;
+          constructor(private readonly encoder: Encoder) {
+            this.activeConnection = new WsConnection();
+          }
+          send(data: string) {
+            if (this.requestManager.hasPendingRequests()) {
+              this.activeConnection.isOpen();
+            }
+            const decoded = this.encoder.decode(data);
+            const conn: WsConnection = this.activeConnection;
+            conn.close();
+            const manager = new RequestManager();
+            manager.register('x');
+            return decoded;
+          }
+        }
+    """,
+}
+
+
+def _resolved(files: dict[str, str]) -> dict[tuple[str, str], str]:
+    from codebot.graph.resolve import resolve
+    from codebot.parse.extract import module_id, parse_source
+
+    parsed = [
+        parse_source(p, textwrap.dedent(c).lstrip("\n").encode(), "typescript", module=module_id(p))
+        for p, c in files.items()
+    ]
+    return {(e.src, e.dst): e.resolution for e in resolve(parsed).edges if e.kind == "calls"}
+
+
+def test_typed_receivers_fields_parameter_properties_and_locals(parse):
+    p = parse("typescript", "src/links/wsClient.ts", WS["src/links/wsClient.ts"])
+    assert p.calls("src.links.wsClient.WsClient.send")[:3] == [
+        "(this.requestManager = new RequestManager()).hasPendingRequests",
+        "(this.activeConnection: WsConnection).isOpen",
+        "(this.encoder: Encoder).decode",
+    ]
+    calls = _resolved(WS)
+    send = "src.links.wsClient.WsClient.send"
+    # a field made by `new`, a typed field, a constructor's parameter property
+    assert calls[(send, "src.links.requestManager.RequestManager.hasPendingRequests")] == "exact"
+    assert calls[(send, "src.links.wsConnection.WsConnection.isOpen")] == "exact"
+    assert calls[(send, "src.links.encoder.Encoder.decode")] == "exact"
+    assert (send, "src.links.encoder.OtherEncoder.decode") not in calls
+    # `const conn: T = ...` and `const manager = new T()`
+    assert calls[(send, "src.links.wsConnection.WsConnection.close")] == "exact"
+    assert calls[(send, "src.links.requestManager.RequestManager.register")] == "exact"

@@ -40,6 +40,7 @@ __all__ = [
     "Target",
     "UNIQUE",
     "UNRESOLVED",
+    "is_extension",
 ]
 
 # Targets: (kind, value). A symbol; an instance of exactly a type; an instance of a declared type
@@ -62,6 +63,29 @@ Piece = tuple[str, int]
 
 _LITERAL = re.compile(r"""(?:[bBrRuUfF]{0,2}["'`]|[\[{]|\d)""")
 _SIMPLE = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*")
+# A receiver the parser typed (see ``codebot.languages.receivers``): ``(reader: JsonTreeReader)
+# .hasNext`` (a declared type), ``(r = chi.NewRouter()).Get`` (the value it was assigned).
+_SIMPLE_NAME = re.compile(r"[A-Za-z_$][\w$]*")
+_TYPED_HEAD = re.compile(r"\((?P<expr>[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)?)(?P<op>: | = )")
+
+
+def _typed(text: str) -> tuple[str, str, str, str] | None:
+    """``(r = chi.NewRouter()).Get`` -> ("r", " = ", "chi.NewRouter()", "Get")."""
+    m = _TYPED_HEAD.match(text)
+    if m is None:
+        return None
+    depth = 1
+    for i in range(m.end(), len(text)):
+        ch = text[i]
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+            if depth == 0:
+                if text[i + 1 : i + 2] != "." or i + 2 >= len(text):
+                    return None
+                return m["expr"], m["op"], text[m.end() : i], text[i + 2 :]
+    return None
 
 
 @dataclass(frozen=True)
@@ -165,6 +189,14 @@ def _qualified_tail(text: str) -> str:
         return ""
     parts = [re.sub(r"<.*>", "", p).strip() for p in last.split("::")]
     return "." + ".".join(p for p in parts if p)
+
+
+def is_extension(sym: Symbol, index: NameTable) -> bool:
+    """A method defined for a type other than the one around it (``fun String.slug()``)."""
+    if not sym.class_name:
+        return False
+    parent = index.by_id.get(sym.parent) if sym.parent else None
+    return parent is None or parent.kind not in TYPES or parent.name != sym.class_name
 
 
 def _abstract(sym: Symbol) -> bool:
@@ -314,6 +346,12 @@ class Resolver:
         return out
 
     def _resolve(self, ctx: Ctx, text: str) -> Outcome:
+        typed = _typed(text) if text[:1] == "(" else None
+        if typed is not None:
+            out = self._typed(ctx, typed)
+            if out is not None:
+                return out
+            text = f"{typed[0]}.{typed[3]}"  # a type we cannot tell: as if untyped
         pieces = split(text, self.dialect, self._split)
         if pieces is None:
             # `"".join`, `[1, 2].map`, `` `x`.trim ``: a method of a literal is the language's
@@ -324,7 +362,75 @@ class Resolver:
             return target  # the head decided (a super constructor call, an ignored call)
         if target is None and len(pieces) == 1:
             return self.bare_fallback(ctx, name) if how == PLAIN else UNRESOLVED
+        return self._walk(ctx, pieces, target)
+
+    def _typed(self, ctx: Ctx, typed: tuple[str, str, str, str]) -> Outcome | None:
+        """A call on a receiver of a type the parser read off its declaration or assignment:
+        through that type (a library's: an external call); None when the type is unknown."""
+        _, op, what, rest_text = typed
+        if op == ": ":
+            target = self.declared_type(ctx, what)
+        else:
+            target = self.value_of(ctx, what)
+        if target is None:
+            return None
+        if target[0] == EXT:
+            return self.external_member(ctx, what if op == ": " else None, rest_text)
+        rest = split(rest_text, self.dialect, self._split)
+        if rest is None or target[0] not in (INST, DECL) or not self.index.is_type(target[1]):
+            return None
+        name, how = rest[0]
+        if how == PLAIN and name and self.index.find_member(target[1], name)[0] is None:
+            # The type lacks the method: an extension defined elsewhere, or (a library base, a
+            # field holding a function) something the untyped rules may still find.
+            found = self.extension(target[1], name) if len(rest) == 1 else None
+            return [(found, EXACT)] if found is not None else None
+        out = self._walk(ctx, [("", PLAIN), *rest], target)
+        if out == UNRESOLVED:
+            return None  # a property's value on the way is unknown (`sdk.user.byId`): as if untyped
+        return out
+
+    def extension(self, type_id: str, name: str) -> str | None:
+        """A method added to a type outside it (a Kotlin extension function), if one is."""
+        return None
+
+    def external_member(self, ctx: Ctx, type_text: str | None, rest: str) -> Outcome | None:
+        """A call on a library's value (of declared type ``type_text``, or made by a library
+        call): external, unless the language lets the repository add methods to a library type
+        (an extension function); None: resolve it as if untyped. Past the first member
+        (``(t: Track).kind.name``) the value may be anything: as if untyped."""
+        return EXTERNAL_CALL if _SIMPLE_NAME.fullmatch(rest) else None
+
+    def declared_type(self, ctx: Ctx, text: str) -> Target | None:
+        """What a value declared of type ``text`` is: an instance of a repository type (DECL),
+        a library's (EXTERNAL, where the language can tell), or None (unknown)."""
+        t = self.param_type(ctx, ctx.sym, text)
+        return (DECL, t) if t is not None else None
+
+    def value_of(self, ctx: Ctx, text: str) -> Target | None:
+        """What an expression (``new T()``, ``T::new()``, ``pkg.NewT()``) evaluates to."""
+        pieces = split(text, self.dialect, self._split)
+        if pieces is None or len(pieces) > 4:
+            return None
+        name, how = pieces[0]
+        target = self.head(ctx, name, how, len(pieces) == 1)
+        if isinstance(target, (str, list)):
+            return None
+        if len(pieces) == 1:
+            return self.call_result(target) if how == CALLED else None
+        for name, how in pieces[1:]:
+            if target is None or target[0] == EXT:
+                return target
+            target = self.member(target, name) if name else None
+            if how == CALLED:
+                target = self.call_result(target)
+            elif how == OPAQUE:
+                return None
+        return target
+
+    def _walk(self, ctx: Ctx, pieces: list[Piece], target: Target | None) -> Outcome:
         recv: Target | None = None
+        how = pieces[0][1]
         for i in range(1, len(pieces)):
             if target is None:
                 last, how_last = pieces[-1]

@@ -146,6 +146,20 @@ class GoResolver(Resolver):
             hit = self.packages.get(posixpath.dirname(file.path), {}).get(t)
         return hit if self.index.is_type(hit) else None
 
+    def declared_type(self, ctx: Ctx, text: str) -> Target | None:
+        """A variable's declared type: the repository's, a library's (a builtin type, a type of
+        a package outside the repository), or None."""
+        t = self._type(ctx.file, text)
+        if t is not None:
+            return (INST, t)
+        name = text.strip().lstrip("*").strip()
+        if name in _BUILTINS:
+            return EXTERNAL
+        pkg = name.split(".", 1)[0] if "." in name else ""
+        if pkg and self._file_imports(ctx.file).get(pkg) == EXTERNAL:
+            return EXTERNAL
+        return None
+
     # --- calls ----------------------------------------------------------------------------------
 
     def lookup(self, ctx: Ctx, name: str) -> Target | None:

@@ -19,6 +19,7 @@ import posixpath
 
 from codebot.core.model import FileResult, Import, Symbol
 from codebot.graph.resolvers.base import (
+    DECL,
     EXACT,
     EXTERNAL,
     EXTERNAL_CALL,
@@ -32,6 +33,7 @@ from codebot.graph.resolvers.base import (
     Outcome,
     Resolver,
     Target,
+    is_extension,
 )
 from codebot.graph.resolvers.names import TYPES, strip_duplicate
 
@@ -52,6 +54,10 @@ _BUILTINS = frozenset(
     Pair Triple Some None Option Left Right Seq List Map Set Vector Array Nil Future Try
     Success Failure assert assertEquals assertTrue assertFalse assertNull assertNotNull
     assertThrows assertThat assertSame fail""".split()
+)
+_PRIMITIVES = frozenset(
+    "int long short byte char boolean float double Int Long Short Byte Char Boolean Float Double"
+    " Unit".split()
 )
 _STOP = frozenset(
     """toString equals hashCode compareTo compare get set put add addAll remove removeAll
@@ -217,6 +223,54 @@ class JvmResolver(Resolver):
 
     def param_type(self, ctx: Ctx, fn: Symbol, text: str) -> str | None:
         return self._type(ctx.file, text)
+
+    def external_member(self, ctx: Ctx, type_text: str | None, rest: str) -> Outcome | None:
+        """Kotlin's extension functions add methods to library types (``fun String.slug()``):
+        ``(s: String).slug`` calls the repository's one ``String.slug``; a name some extension
+        of another type has is left to the untyped rules."""
+        if not rest.isidentifier():
+            return None  # `(t: Track).kind.name`: past the first member, anything
+        index = self.index
+        ext = [
+            sid
+            for sid in index.names.get((self.family, rest), ())
+            if is_extension(index.by_id[sid], index)
+        ]
+        if not ext:
+            return EXTERNAL_CALL
+        if type_text is None:
+            return None
+        simple = type_text.split("<", 1)[0].rstrip("?").strip().rsplit(".", 1)[-1]
+        mine = [sid for sid in ext if index.by_id[sid].class_name == simple]
+        return [(mine[0], EXACT)] if len(mine) == 1 and len(ext) == 1 else None
+
+    def extension(self, type_id: str, name: str) -> str | None:
+        index = self.index
+        owners = {index.by_id[t].name for t in index.mro(type_id)}
+        found = [
+            sid
+            for sid in index.names.get((self.family, name), ())
+            if index.by_id[sid].class_name in owners and is_extension(index.by_id[sid], index)
+        ]
+        return found[0] if len(found) == 1 else None
+
+    def declared_type(self, ctx: Ctx, text: str) -> Target | None:
+        """A local's, a field's or a parameter's type: a repository type (nested ones too), a
+        library's (imported from outside, the platform's, a primitive), or None (a type
+        parameter, a name from a wildcard import of a library: unknown)."""
+        t = self._type(ctx.file, text)
+        if t is not None:
+            return (DECL, t)
+        name = text.split("<", 1)[0].split("[", 1)[0].strip().rstrip("?")
+        if name in _PRIMITIVES:
+            return EXTERNAL
+        head = name.split(".", 1)[0]
+        if not head.isidentifier():
+            return None
+        found = self.lookup(ctx, head)
+        if found is not None and found[0] == SYM and self.index.is_type(found[1]) and head == name:
+            return (DECL, found[1])
+        return EXTERNAL if found == EXTERNAL else None
 
     def lookup(self, ctx: Ctx, name: str) -> Target | None:
         local = self.local(ctx, name)

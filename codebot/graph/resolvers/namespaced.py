@@ -280,6 +280,12 @@ class NamespacedResolver(Resolver):
         return self.index.by_id[sid].kind in ("method", "function")
 
 
+_CSHARP_PREDEFINED = frozenset(
+    """string object int long short byte sbyte uint ulong ushort char bool float double decimal
+    dynamic""".split()
+)
+
+
 class CSharpResolver(NamespacedResolver):
     family = "csharp"
     dialect = Dialect(angle_generics=True, prefixes=("await ", "new "))
@@ -300,6 +306,29 @@ class CSharpResolver(NamespacedResolver):
         GetAwaiter GetResult Wait Append Format Join Split Trim Replace Substring StartsWith
         EndsWith IndexOf Parse TryParse""".split()
     )
+
+    def declared_type(self, ctx: Ctx, text: str) -> Target | None:
+        """A local's, a field's, a property's or a parameter's type: the repository's, a
+        library's (a predefined type, a capitalized name defined nowhere here), or None."""
+        t = self.param_type(ctx, ctx.sym, text)
+        if t is not None:
+            return (DECL, t)
+        name = text.split("<", 1)[0].rstrip("?[]").strip()
+        if name in _CSHARP_PREDEFINED:
+            return EXTERNAL
+        if not name.isidentifier():
+            return None
+        return EXTERNAL if self.lookup(ctx, name) == EXTERNAL else None
+
+    def external_member(self, ctx: Ctx, type_text: str | None, rest: str) -> Outcome | None:
+        """A library type's method, unless the repository has an extension method of that name
+        (``static string Slug(this string s)``)."""
+        if not rest.isidentifier():
+            return None
+        for sid in self.index.names.get((self.family, rest), ()):
+            if "(this " in self.index.by_id[sid].signature:
+                return None
+        return EXTERNAL_CALL
 
     def head(self, ctx: Ctx, name: str, how: int, alone: bool) -> Target | Outcome | None:
         if alone and name == "this" and ctx.cls is not None:

@@ -17,11 +17,13 @@ from codebot.core.model import FileResult, Import, Symbol
 from codebot.graph.resolvers.base import (
     DECL,
     EXTERNAL,
+    EXTERNAL_CALL,
     MOD,
     NOT_LOCAL,
     SYM,
     Ctx,
     Dialect,
+    Outcome,
     Resolver,
     Target,
 )
@@ -33,6 +35,9 @@ _BUILTINS = frozenset(
     IntoIterator ToString ToOwned AsRef AsMut Debug Display PhantomData Duration Instant drop
     std core alloc u8 u16 u32 u64 u128 usize i8 i16 i32 i64 i128 isize f32 f64 bool char str
     format panic todo unimplemented unreachable assert assert_eq vec""".split()
+)
+_PRIMITIVES = frozenset(
+    "i8 i16 i32 i64 i128 isize u8 u16 u32 u64 u128 usize f32 f64 bool char str String".split()
 )
 _STOP = frozenset(
     """new clone into from unwrap unwrap_or unwrap_or_else unwrap_or_default expect map
@@ -254,6 +259,35 @@ class RustResolver(Resolver):
     def param_type(self, ctx: Ctx, fn: Symbol, text: str) -> str | None:
         return self._type(ctx.file, text)
 
+    def declared_type(self, ctx: Ctx, text: str) -> Target | None:
+        """A binding's type: the repository's, a library's (a primitive, `std`'s, another
+        crate's), or None. A smart pointer derefs to what it holds (`Arc<Track>` is a Track)."""
+        text = _unwrap(text)
+        t = self._type(ctx.file, text)
+        if t is not None:
+            return (DECL, t)
+        name = text.strip()
+        for word in ("&mut ", "&", "mut ", "dyn ", "impl "):
+            name = name.replace(word, "")
+        name = name.split("<", 1)[0].strip()
+        if name in _PRIMITIVES:
+            return EXTERNAL
+        head = name.split("::", 1)[0]
+        if not head.isidentifier() or head in ("Self", "self", "crate", "super"):
+            return None
+        return EXTERNAL if self.lookup(ctx, head) == EXTERNAL else None
+
+    def external_member(self, ctx: Ctx, type_text: str | None, rest: str) -> Outcome | None:
+        """A library type's method, unless a trait of the repository has a method of that name
+        (it may be implemented for the library type)."""
+        if not rest.isidentifier():
+            return None
+        for sid in self.index.names.get((self.family, rest), ()):
+            owner = self.owner_type(sid)
+            if owner is None or self.index.by_id[owner].kind == "trait":
+                return None
+        return EXTERNAL_CALL
+
     def lookup(self, ctx: Ctx, name: str) -> Target | None:
         local = self.local(ctx, name)
         if local is not NOT_LOCAL:
@@ -272,6 +306,17 @@ class RustResolver(Resolver):
 
     def import_targets(self, file: FileResult) -> list[tuple[int, str]]:
         return []
+
+
+_POINTERS = ("Arc<", "Rc<", "Box<", "std::sync::Arc<", "std::rc::Rc<")
+
+
+def _unwrap(text: str) -> str:
+    """``&Arc<Box<T>>`` -> ``T``: the type a method call on a smart pointer reaches."""
+    t = text.strip().lstrip("&").removeprefix("mut ").strip()
+    while t.endswith(">") and t.startswith(_POINTERS):
+        t = t[t.index("<") + 1 : -1].strip().lstrip("&").removeprefix("mut ").strip()
+    return t
 
 
 def _module_path(path: str) -> tuple[str, tuple[str, ...]]:

@@ -1,0 +1,101 @@
+"""The type of a call's receiver, as a reader sees it at a glance: local type inference.
+
+A call on a plain name (``reader.hasNext``) or on a field of ``this``/``self``
+(``this.gson.toJson``) is looked up in the scopes around the call: the block's local
+declarations, the function's parameters, the class's fields. Where the name is declared with a
+type, or assigned a value whose type the resolver can work out (``new T()``, ``T::new()``,
+``chi.NewRouter()``), the call text records it around the receiver:
+
+    (reader: JsonTreeReader).hasNext      a declared type
+    (r = chi.NewRouter()).Get             the value assigned (arguments dropped)
+
+The resolver (``codebot.graph.resolvers.base``) resolves the method through that type, or counts
+the call external when the type is a library's. A name bound without a type (an untyped parameter)
+stops the search: it shadows whatever is declared further out.
+
+Each language gives, per node type that opens a scope, a function listing the names bound
+directly in it: ``{name: ": T" | "= value()" | None}``. A scope's bindings are read once per file.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from tree_sitter import Node
+
+__all__ = ["Bindings", "Receivers", "declared", "squash_type", "valued"]
+
+Bindings = dict[str, str | None]
+
+_HEAD = re.compile(r"([A-Za-z_$][\w$]*)(?:\.|\?\.|!!\.)([A-Za-z_$][\w$]*)(.*)", re.S)
+_TYPE = re.compile(r"[\w$.:<>\[\]*&?|, ]+")
+_VALUE = re.compile(r"(?:new |&)?[A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*){0,3}(?:::<[^()]*>)?")
+
+
+def squash_type(text: str | None) -> str | None:
+    """A declared type as the resolver reads it, or None for one it could not use (a function
+    type, an inline object type, `var`/`auto`)."""
+    if not text:
+        return None
+    t = " ".join(text.split()).lstrip(":").strip()
+    if not t or len(t) > 120 or not _TYPE.fullmatch(t) or t in ("var", "val", "auto", "_"):
+        return None
+    return t
+
+
+def declared(type_text: str | None) -> str | None:
+    t = squash_type(type_text)
+    return f": {t}" if t else None
+
+
+def valued(callee: str | None, construct: bool = False) -> str | None:
+    """``= callee()``: a value made by calling ``callee`` (``new T``, ``pkg.NewT``, ``T::new``)."""
+    if not callee:
+        return None
+    c = " ".join(callee.split())
+    if not _VALUE.fullmatch(c):
+        return None
+    return f"= {'new ' if construct and not c.startswith('new ') else ''}{c}()"
+
+
+@dataclass(frozen=True)
+class Receivers:
+    """How one language binds names: scopes (node type -> the bindings directly in it), the
+    names of the receiver itself (``this``), and the node types holding a class's fields."""
+
+    scopes: dict[str, Callable[[Node], Bindings]]
+    self_names: frozenset[str] = frozenset({"this"})
+    member_scopes: frozenset[str] = field(default_factory=frozenset)
+
+    def annotate(self, node: Node, text: str, cache: dict) -> str:
+        m = _HEAD.fullmatch(text)
+        if m is None:
+            return text
+        name, second, tail = m.groups()
+        if name in self.self_names:
+            if tail[:1] not in (".", "?", "!") or not self.member_scopes:
+                return text  # `this.run()`: the resolver knows `this`
+            expr, name, kinds = f"{name}.{second}", second, self.member_scopes
+            rest = tail.lstrip("?!.")
+        else:
+            expr, rest, kinds = name, second + tail, self.scopes.keys()
+        if not rest or rest[0] == "(":
+            return text
+        scope = node.parent
+        while scope is not None:
+            kind = scope.type
+            if kind in kinds:
+                key = (scope.start_byte, scope.end_byte, kind)
+                found = cache.get(key)
+                if found is None:
+                    try:
+                        found = cache[key] = self.scopes[kind](scope)
+                    except Exception:  # noqa: BLE001 - an odd tree (error recovery): no types
+                        found = cache[key] = {}
+                if name in found:
+                    what = found[name]
+                    return f"({expr}{' ' if what[0] == '=' else ''}{what}).{rest}" if what else text
+            scope = scope.parent
+        return text
