@@ -185,7 +185,7 @@ def update_index(
 # statistics match a build exactly (a rewrite costs about 2 s per 10k symbols: measured on
 # FastAPI, 13k symbols, 1.9-2.9 s), and detects communities again; above it, communities are
 # carried over and both wait until changes reach a tenth of the symbols. The same line splits
-# exact from HNSW vector search (search/vector.py).
+# exact from HNSW vector search (index/vector.py).
 SETTLE_BELOW = 20_000
 SETTLE_SHARE = 0.1
 
