@@ -878,6 +878,83 @@ def test_php_use_new_and_name_only_calls():
     }
 
 
+def test_php_receivers_this_self_static_parent_and_class():
+    res = resolve(
+        _parse(
+            {
+                "src/Monolog/Utils.php": """
+                <?php
+                namespace Monolog;
+
+                final class Utils
+                {
+                    public static function jsonEncode($data): string { return ''; }
+                    public static function getClass(object $o): string { return ''; }
+                }
+                """,
+                "src/Monolog/Handler/AbstractHandler.php": """
+                <?php
+                namespace Monolog\\Handler;
+
+                abstract class AbstractHandler
+                {
+                    public function reset(): void {}
+                    public function close(): void {}
+                }
+                """,
+                "src/Monolog/Handler/FilterHandler.php": """
+                <?php
+                namespace Monolog\\Handler;
+
+                use Monolog\\Utils as U;
+
+                class FilterHandler extends AbstractHandler
+                {
+                    public function handle(array $record): bool
+                    {
+                        $this->getHandler($record)->handle($record);
+                        return static::isHandling($record) && self::check();
+                    }
+
+                    public function getHandler(array $record) { return $this; }
+                    public static function isHandling(array $r): bool { return true; }
+                    private static function check(): bool
+                    {
+                        return \\Monolog\\Utils::getClass(new \\stdClass()) !== '';
+                    }
+
+                    public function reset(): void
+                    {
+                        parent::reset();
+                        $this->close();
+                        U::jsonEncode([]);
+                    }
+                }
+
+                class OtherHandler
+                {
+                    public function getHandler() {}
+                    public function close(): void {}
+                    public static function check(): bool { return false; }
+                }
+                """,
+            }
+        )
+    )
+    f = "src.Monolog.Handler.FilterHandler.Monolog.Handler.FilterHandler"
+    a = "src.Monolog.Handler.AbstractHandler.Monolog.Handler.AbstractHandler"
+    u = "src.Monolog.Utils.Monolog.Utils"
+    calls = _calls(res)
+    # `getHandler`, `check` and `close` are defined by an unrelated class too: only the
+    # receiver (`$this`, `self`) tells which, so these were no edges when PHP dropped it.
+    assert _from(res, f"{f}.handle") == {f"{f}.getHandler", f"{f}.isHandling", f"{f}.check"}
+    assert _from(res, f"{f}.check") == {f"{u}.getClass"}  # a fully qualified class
+    # `parent::reset()` is the base's, not itself; `U::` is an alias of `use`
+    assert _from(res, f"{f}.reset") == {f"{a}.reset", f"{a}.close", f"{u}.jsonEncode"}
+    assert {calls[(f"{f}.reset", d)] for d in _from(res, f"{f}.reset")} == {"exact"}
+    assert calls[(f"{f}.handle", f"{f}.getHandler")] == "exact"
+
+
 def test_swift_initializers_extensions_and_self():
     res = resolve(
         _parse(

@@ -9,9 +9,10 @@ Swift ``extension``) is attached to the type of that name; a Ruby class reopened
 is one type.
 
 The receivers these grammars keep differ: C and C++ keep the whole callee (a bare name is a
-call without receiver, on ``this`` in a method); C# and Swift drop it only on complex receivers;
-PHP and Ruby record a method call with arguments by its name alone, so a bare name there is
-claimed by the caller's class only when no unrelated type defines it (``unique_name``).
+call without receiver, on ``this`` in a method); C#, Swift and PHP drop it only on complex
+receivers (PHP: ``$this->m``, ``$x->m``, ``self::m``, ``parent::m``, ``X::m`` are kept); Ruby
+records a method call with arguments by its name alone, so a bare name there is claimed by the
+caller's class only when no unrelated type defines it (``unique_name``).
 """
 
 from __future__ import annotations
