@@ -706,6 +706,65 @@ def test_ruby_self_mixins_constants_and_new():
     assert _from(res, "lib.app.ambiguous") == set()  # two `area` methods
 
 
+def test_ruby_receivers_and_constructors():
+    res = resolve(
+        _parse(
+            {
+                "lib/sinatra/base.rb": """
+                require "ipaddr"
+
+                module Sinatra
+                  class Request
+                    def initialize(env)
+                      @env = env
+                    end
+                  end
+
+                  class Base
+                    def initialize(app = nil)
+                      @app = app
+                    end
+
+                    def call(env)
+                      app.call(env)
+                      @filters = Hash.new { |h, k| h[k] = [] }
+                      ext = Module.new { }
+                      ip = IPAddr.new(env["REMOTE_ADDR"])
+                      log = ::Logger.new($stderr)
+                      req = Request.new(env)
+                      self.settings(req)
+                    end
+
+                    def settings(req)
+                      req
+                    end
+
+                    def self.build
+                      new(nil)
+                    end
+                  end
+
+                  class Wrapper
+                    def settings(req)
+                      req
+                    end
+                  end
+                end
+                """,
+            }
+        )
+    )
+    b = "lib.sinatra.base.Sinatra"
+    calls = _calls(res)
+    # `Hash.new`, `Module.new`, `IPAddr.new`, `::Logger.new` are a library's classes, not the caller's class;
+    # `app.call(env)` is another object's `call`, not the caller itself; `self.settings` is
+    # the class's own although another class defines `settings` too.
+    assert _from(res, f"{b}.Base.call") == {f"{b}.Request.initialize", f"{b}.Base.settings"}
+    assert calls[(f"{b}.Base.call", f"{b}.Request.initialize")] == "exact"
+    assert calls[(f"{b}.Base.call", f"{b}.Base.settings")] == "exact"
+    assert _from(res, f"{b}.Base.build") == {f"{b}.Base.initialize"}  # bare `new`: the class's
+
+
 def test_kotlin_companion_this_and_top_level_functions():
     res = resolve(
         _parse(

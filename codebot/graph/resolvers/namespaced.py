@@ -9,10 +9,11 @@ Swift ``extension``) is attached to the type of that name; a Ruby class reopened
 is one type.
 
 The receivers these grammars keep differ: C and C++ keep the whole callee (a bare name is a
-call without receiver, on ``this`` in a method); C#, Swift and PHP drop it only on complex
-receivers (PHP: ``$this->m``, ``$x->m``, ``self::m``, ``parent::m``, ``X::m`` are kept); Ruby
-records a method call with arguments by its name alone, so a bare name there is claimed by the
-caller's class only when no unrelated type defines it (``unique_name``).
+call without receiver, on ``this`` in a method); C#, Swift, PHP and Ruby drop it only on
+complex receivers (PHP: ``$this->m``, ``$x->m``, ``self::m``, ``parent::m``, ``X::m`` are kept;
+Ruby: ``obj.m``, ``self.m``, ``X.new``). A PHP or Ruby method call on a complex receiver is
+recorded by its name alone, so a bare name there is claimed by the caller's class only when no
+unrelated type defines it (``unique_name``).
 """
 
 from __future__ import annotations
@@ -424,9 +425,15 @@ class RubyResolver(NamespacedResolver):
                 return [(self.constructor(ctx.cls), EXACT)]
         return super().head(ctx, name, how, alone)
 
+    def resolve_call(self, ctx: Ctx, text: str) -> Outcome:
+        # `::Logger.new`: a constant from the top level, looked up as any other
+        return super().resolve_call(ctx, text[2:] if text.startswith("::") else text)
+
     def member(self, target: Target, name: str) -> Target | None:
         if name == "new" and target[0] in (SYM, CLS) and self.index.is_type(target[1]):
-            return (SYM, self.constructor(self.canonical.get(target[1], target[1])))
+            t = self.canonical.get(target[1], target[1])
+            own = self.index.find_member(t, "new")[0]  # `def self.new` of the class or a base
+            return (SYM, own if own is not None else self.constructor(t))
         return super().member(target, name)
 
 
