@@ -411,7 +411,10 @@ class RubyResolver(NamespacedResolver):
         """each map select reject find detect inject reduce each_with_object each_with_index
         any? all? none? include? first last size length count empty? nil? to_s to_i to_a to_h
         to_sym join split strip downcase upcase gsub sub push pop shift unshift merge fetch
-        keys values key? call new save update destroy create find_by where tap then""".split()
+        keys values key? call new save update destroy create find_by where tap then map! select!
+        reject! sort sort_by slice dig except fetch_values values_at delete delete_if has_key?
+        value? each_key each_value transform_keys transform_values merge! replace write putc
+        read close flush synchronize force_encoding""".split()
     )
 
     def head(self, ctx: Ctx, name: str, how: int, alone: bool) -> Target | Outcome | None:
@@ -424,6 +427,17 @@ class RubyResolver(NamespacedResolver):
             if name == "new":
                 return [(self.constructor(ctx.cls), EXACT)]
         return super().head(ctx, name, how, alone)
+
+    def member_fallback(self, name: str, ctx: Ctx) -> Outcome:
+        """``obj.m(x)`` on a value of unknown type: no guess when ``m`` is one of Object's
+        (``is_a?``) or when the one definition is the caller itself (``@mutex.synchronize`` in
+        ``synchronize``: a method of that name on another object)."""
+        if name in self.builtins:
+            return EXTERNAL_CALL
+        out = super().member_fallback(name, ctx)
+        if isinstance(out, list) and any(d == ctx.sym.id for d, _ in out):
+            return UNRESOLVED
+        return out
 
     def resolve_call(self, ctx: Ctx, text: str) -> Outcome:
         # `::Logger.new`: a constant from the top level, looked up as any other
