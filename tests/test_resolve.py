@@ -706,6 +706,65 @@ def test_ruby_self_mixins_constants_and_new():
     assert _from(res, "lib.app.ambiguous") == set()  # two `area` methods
 
 
+def test_ruby_receivers_and_constructors():
+    res = resolve(
+        _parse(
+            {
+                "lib/sinatra/base.rb": """
+                require "ipaddr"
+
+                module Sinatra
+                  class Request
+                    def initialize(env)
+                      @env = env
+                    end
+                  end
+
+                  class Base
+                    def initialize(app = nil)
+                      @app = app
+                    end
+
+                    def call(env)
+                      app.call(env)
+                      @filters = Hash.new { |h, k| h[k] = [] }
+                      ext = Module.new { }
+                      ip = IPAddr.new(env["REMOTE_ADDR"])
+                      log = ::Logger.new($stderr)
+                      req = Request.new(env)
+                      self.settings(req)
+                    end
+
+                    def settings(req)
+                      req
+                    end
+
+                    def self.build
+                      new(nil)
+                    end
+                  end
+
+                  class Wrapper
+                    def settings(req)
+                      req
+                    end
+                  end
+                end
+                """,
+            }
+        )
+    )
+    b = "lib.sinatra.base.Sinatra"
+    calls = _calls(res)
+    # `Hash.new`, `Module.new`, `IPAddr.new`, `::Logger.new` are a library's classes, not the caller's class;
+    # `app.call(env)` is another object's `call`, not the caller itself; `self.settings` is
+    # the class's own although another class defines `settings` too.
+    assert _from(res, f"{b}.Base.call") == {f"{b}.Request.initialize", f"{b}.Base.settings"}
+    assert calls[(f"{b}.Base.call", f"{b}.Request.initialize")] == "exact"
+    assert calls[(f"{b}.Base.call", f"{b}.Base.settings")] == "exact"
+    assert _from(res, f"{b}.Base.build") == {f"{b}.Base.initialize"}  # bare `new`: the class's
+
+
 def test_kotlin_companion_this_and_top_level_functions():
     res = resolve(
         _parse(
@@ -876,6 +935,83 @@ def test_php_use_new_and_name_only_calls():
     assert _from(res, "app.Models.User.App.Models.User.findAdmin") == {
         "app.Models.User.App.Models.User.__construct"
     }
+
+
+def test_php_receivers_this_self_static_parent_and_class():
+    res = resolve(
+        _parse(
+            {
+                "src/Monolog/Utils.php": """
+                <?php
+                namespace Monolog;
+
+                final class Utils
+                {
+                    public static function jsonEncode($data): string { return ''; }
+                    public static function getClass(object $o): string { return ''; }
+                }
+                """,
+                "src/Monolog/Handler/AbstractHandler.php": """
+                <?php
+                namespace Monolog\\Handler;
+
+                abstract class AbstractHandler
+                {
+                    public function reset(): void {}
+                    public function close(): void {}
+                }
+                """,
+                "src/Monolog/Handler/FilterHandler.php": """
+                <?php
+                namespace Monolog\\Handler;
+
+                use Monolog\\Utils as U;
+
+                class FilterHandler extends AbstractHandler
+                {
+                    public function handle(array $record): bool
+                    {
+                        $this->getHandler($record)->handle($record);
+                        return static::isHandling($record) && self::check();
+                    }
+
+                    public function getHandler(array $record) { return $this; }
+                    public static function isHandling(array $r): bool { return true; }
+                    private static function check(): bool
+                    {
+                        return \\Monolog\\Utils::getClass(new \\stdClass()) !== '';
+                    }
+
+                    public function reset(): void
+                    {
+                        parent::reset();
+                        $this->close();
+                        U::jsonEncode([]);
+                    }
+                }
+
+                class OtherHandler
+                {
+                    public function getHandler() {}
+                    public function close(): void {}
+                    public static function check(): bool { return false; }
+                }
+                """,
+            }
+        )
+    )
+    f = "src.Monolog.Handler.FilterHandler.Monolog.Handler.FilterHandler"
+    a = "src.Monolog.Handler.AbstractHandler.Monolog.Handler.AbstractHandler"
+    u = "src.Monolog.Utils.Monolog.Utils"
+    calls = _calls(res)
+    # `getHandler`, `check` and `close` are defined by an unrelated class too: only the
+    # receiver (`$this`, `self`) tells which, so these were no edges when PHP dropped it.
+    assert _from(res, f"{f}.handle") == {f"{f}.getHandler", f"{f}.isHandling", f"{f}.check"}
+    assert _from(res, f"{f}.check") == {f"{u}.getClass"}  # a fully qualified class
+    # `parent::reset()` is the base's, not itself; `U::` is an alias of `use`
+    assert _from(res, f"{f}.reset") == {f"{a}.reset", f"{a}.close", f"{u}.jsonEncode"}
+    assert {calls[(f"{f}.reset", d)] for d in _from(res, f"{f}.reset")} == {"exact"}
+    assert calls[(f"{f}.handle", f"{f}.getHandler")] == "exact"
 
 
 def test_swift_initializers_extensions_and_self():

@@ -12,12 +12,24 @@
 
 ; Calls. `helper($x)`, `$callback()`: the callee as written.
 (function_call_expression function: (_) @call)
-; `$this->repo->save($x)`, `$a?->b()`, `User::find($id)`, `parent::__construct()`: PHP has no node
-; spanning the callee without its arguments (object, name and arguments are siblings), so the
-; method name is recorded: `save`, `b`, `find`, `__construct`.
-(member_call_expression name: (_) @call)
-(nullsafe_member_call_expression name: (_) @call)
-(scoped_call_expression name: (_) @call)
+; `$this->getHandler()`, `$a?->b()`, `parent::reset()`, `static::x()`, `Utils::jsonEncode()`,
+; `\App\Utils::f()`, `$this->repo->save()`: PHP has no node spanning the callee without its
+; arguments (object, name and arguments are siblings), so when the receiver is a plain name or a
+; chain of properties `@call.expr` marks the whole call and the engine records the text from its
+; start to the end of the method name. On any other receiver (`a()->b()`, `$xs[0]->c()`) just
+; the method name is recorded: `b`, `c`.
+((member_call_expression object: (_) @_obj name: (_) @call) @call.expr
+ (#match? @_obj "^[$A-Za-z0-9_]+(->[A-Za-z0-9_]+)*$"))
+((member_call_expression object: (_) @_obj name: (_) @call)
+ (#not-match? @_obj "^[$A-Za-z0-9_]+(->[A-Za-z0-9_]+)*$"))
+((nullsafe_member_call_expression object: (_) @_obj name: (_) @call) @call.expr
+ (#match? @_obj "^[$A-Za-z0-9_]+$"))
+((nullsafe_member_call_expression object: (_) @_obj name: (_) @call)
+ (#not-match? @_obj "^[$A-Za-z0-9_]+$"))
+((scoped_call_expression scope: (_) @_scope name: (_) @call) @call.expr
+ (#match? @_scope "^[$A-Za-z0-9_\\\\]+$"))
+((scoped_call_expression scope: (_) @_scope name: (_) @call)
+ (#not-match? @_scope "^[$A-Za-z0-9_\\\\]+$"))
 ; `new User()`, `new \App\Post`: a call to the class.
 (object_creation_expression [(name) (qualified_name)] @call)
 

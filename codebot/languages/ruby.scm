@@ -17,13 +17,18 @@
 ; - the call itself, exactly as written, when the receiver is a plain name (a variable, constant,
 ;   `self`, `A::B`) and there are neither arguments nor block: `self.save`, `@repo.items`;
 ((call receiver: (_) @_recv !arguments !block) @call
- (#match? @_recv "^[@$]{0,2}[A-Za-z_][A-Za-z0-9_:]*$"))
-; - else the method name: with arguments or a block (`@repo.find(1)` -> `find`), or on a receiver
-;   that is an expression (`a.b(1).c` -> `c`), whose text says nothing of its type.
-(call receiver: (_) method: (_) @call arguments: (_))
-(call receiver: (_) method: (_) @call !arguments block: (_))
-((call receiver: (_) @_recv method: (_) @call !arguments !block)
- (#not-match? @_recv "^[@$]{0,2}[A-Za-z_][A-Za-z0-9_:]*$"))
+ (#match? @_recv "^(::)?[@$]{0,2}[A-Za-z_][A-Za-z0-9_:]*$"))
+; - with arguments or a block on such a receiver, `@call.expr` marks the whole call and the engine
+;   records the text from its start to the end of the method name: `@repo.find(1)` ->
+;   `@repo.find`, `IPAddr.new(s)` -> `IPAddr.new`, `self.call(env)` -> `self.call`;
+((call receiver: (_) @_recv method: (_) @call arguments: (_)) @call.expr
+ (#match? @_recv "^(::)?[@$]{0,2}[A-Za-z_][A-Za-z0-9_:]*$"))
+((call receiver: (_) @_recv method: (_) @call !arguments block: (_)) @call.expr
+ (#match? @_recv "^(::)?[@$]{0,2}[A-Za-z_][A-Za-z0-9_:]*$"))
+; - else the method name: on a receiver that is an expression (`a.b(1).c` -> `c`), whose text says
+;   nothing of its type.
+((call receiver: (_) @_recv method: (_) @call)
+ (#not-match? @_recv "^(::)?[@$]{0,2}[A-Za-z_][A-Za-z0-9_:]*$"))
 
 ; `require "json"`, `require_relative "../lib/base"` (only with a literal path).
 ((call

@@ -22,9 +22,22 @@
 ; - the callee as written when it is a name or a path of names: `print`, `repo.fetch`,
 ;   `Foo.bar`, `super.init`, `delegate?.didFinish`, `.shared`, `User` for an initializer;
 ((call_expression . (_) @call . (call_suffix (value_arguments "(")))
- (#match? @call "^[.A-Za-z0-9_$?!<>, ]+$"))
+ (#match? @call "^[.A-Za-z0-9_$?!<>, ]+$")
+ (#not-match? @call "^!"))
 ((call_expression . (_) @call . (call_suffix . (lambda_literal)))  ; a trailing closure alone
- (#match? @call "^[.A-Za-z0-9_$?!<>, ]+$"))
+ (#match? @call "^[.A-Za-z0-9_$?!<>, ]+$")
+ (#not-match? @call "^!"))
+; - the name on the right of an operator when the grammar binds the operator tighter than the call
+;   (`Double.pi * square(r)`, `1 + f(2)`, `!isValid(x)`, `-f(x)`, `a + -f(x)`): the callee it
+;   hangs off the operator, as written.
+((call_expression
+   . [(multiplicative_expression rhs: (_) @call)
+      (additive_expression rhs: (_) @call)
+      (multiplicative_expression rhs: (prefix_expression operation: [(bang) "-" "+" "~"] target: (_) @call))
+      (additive_expression rhs: (prefix_expression operation: [(bang) "-" "+" "~"] target: (_) @call))
+      (prefix_expression operation: [(bang) "-" "+" "~"] target: (_) @call)]
+   . (call_suffix [(value_arguments "(") (lambda_literal)]))
+ (#match? @call "^[.A-Za-z0-9_$?<>, ]+$"))
 ; - the member name when the receiver is an expression (`a.b(1).c()`, `xs.map { }.sorted()`): its
 ;   text would be long and say nothing of the receiver's type. Closures called on the spot
 ;   (`{ ... }()`) and subscripted callees are not recorded.

@@ -179,7 +179,7 @@ def test_methods(parse):
         Parameter("...$roles", "string"),
     )
     assert ctor.return_type is None
-    assert p.calls(ctor.id) == ["__construct"]
+    assert p.calls(ctor.id) == ["parent::__construct"]
     show = p[f"{C}.show"]
     assert (show.start_line, show.end_line) == (36, 45)
     assert show.docstring == "Shows one user."
@@ -215,12 +215,12 @@ def test_methods(parse):
 
 def test_calls(parse):
     p = parse("php", PATH, SOURCE)
-    # Method calls are recorded by name: the grammar has no node for `$this->repo->find` alone.
-    # `new X` is a call to X.
+    # Method calls keep a plain receiver (the engine records from the call's start to the method
+    # name: the grammar has no node for `$this->repo->find` alone). `new X` is a call to X.
     assert p.calls(f"{C}.show") == [
-        "find",
-        "save",
-        "findAdmin",
+        "$this->repo->find",
+        "$this->repo->save",
+        "User::findAdmin",
         "Page",
         "\\App\\Models\\Post",
         "format_name",
@@ -277,8 +277,8 @@ def test_block_namespaces_and_globals(parse):
     ]
     invoice = p["src.legacy.Acme.Billing.Invoice"]
     assert (invoice.start_line, invoice.end_line, invoice.parent) == (5, 8, None)
-    assert p.calls("src.legacy.Acme.Billing.Invoice.total") == ["zero"]
-    assert p.calls("src.legacy.main") == ["Acme\\Billing\\Invoice", "total"]
+    assert p.calls("src.legacy.Acme.Billing.Invoice.total") == ["Money::zero"]
+    assert p.calls("src.legacy.main") == ["Acme\\Billing\\Invoice", "$invoice->total"]
     assert p.imports == [
         Import("Acme\\Core", "Money", line=3),
         Import("vendor/autoload.php", line=12),

@@ -189,17 +189,30 @@ def test_methods(parse):
     assert secret.decorators == ("private",)
     assert secret.docstring == "Signs sessions."
     assert secret.signature == "private def secret_token"
-    assert p.calls(secret.id) == ["hex"]
+    assert p.calls(secret.id) == ["SecureRandom.hex"]
     # The same method defined twice (in two branches).
     assert (p[f"{U}.greeting"].start_line, p[f"{U}.greeting#2"].start_line) == (49, 53)
 
 
 def test_calls(parse):
     p = parse("ruby", PATH, SOURCE)
-    # Calls on a plain receiver without arguments are kept whole; with arguments or a block, or
-    # on an expression, the method name (the grammar has no node for `@repo.persist` alone).
-    assert p.calls(f"{U}.save") == ["persist", "self.touch", "@repo.count", "record", "super"]
-    assert p.calls(f"{U}.build") == ["new", "user.roles", "map", "find_by", "tap"]
+    # Calls on a plain receiver keep it (with arguments or a block, the text from the call's start
+    # to the method name: the grammar has no node for `@repo.persist` alone); on an expression,
+    # the method name.
+    assert p.calls(f"{U}.save") == [
+        "@repo.persist",
+        "self.touch",
+        "@repo.count",
+        "Audit::Log.record",
+        "super",
+    ]
+    assert p.calls(f"{U}.build") == [
+        "new",
+        "user.roles",
+        "roles.map",
+        "Role.find_by",
+        "user.tap",
+    ]
     assert p.calls(f"{U}.full_name") == ["strip"]
     assert p.calls(f"{U}.<=>") == ["other.full_name"]
     # Blocks are not symbols: their calls belong to the method around them.

@@ -257,3 +257,30 @@ def test_nested_extension_and_operators(parse):
         "subscript(index: Int) -> Double",
     )
     assert p.calls(f"{V}.+") == ["Self"]
+
+
+def test_calls_inside_operator_expressions(parse):
+    # The grammar binds `*`, `+` and prefix `!`/`-` tighter than a call's arguments (the callee
+    # of `square(radius)` is `Double.pi * square`): the name on the operator's right is the call.
+    p = parse(
+        "swift",
+        "Sources/Geometry/Circle.swift",
+        """
+        struct Circle {
+            let radius: Double
+            func area() -> Double {
+                return Double.pi * square(radius)
+            }
+            func ring(inner: Circle) -> Double {
+                return area() - inner.area() + 2 * self.border(width: 1)
+            }
+            func isEmpty() -> Bool { return !isPositive(radius) || -offset(radius) > 0 }
+        }
+        """,
+    )
+    C = "Sources.Geometry.Circle.Circle"
+    assert p.calls(f"{C}.area") == ["square"]
+    # `a - inner.area()` parses as `(a - inner).area`: the member name alone, as on any
+    # receiver that is an expression
+    assert p.calls(f"{C}.ring") == ["area", "area", "border"]
+    assert p.calls(f"{C}.isEmpty") == ["isPositive", "offset"]

@@ -9,9 +9,11 @@ Swift ``extension``) is attached to the type of that name; a Ruby class reopened
 is one type.
 
 The receivers these grammars keep differ: C and C++ keep the whole callee (a bare name is a
-call without receiver, on ``this`` in a method); C# and Swift drop it only on complex receivers;
-PHP and Ruby record a method call with arguments by its name alone, so a bare name there is
-claimed by the caller's class only when no unrelated type defines it (``unique_name``).
+call without receiver, on ``this`` in a method); C#, Swift, PHP and Ruby drop it only on
+complex receivers (PHP: ``$this->m``, ``$x->m``, ``self::m``, ``parent::m``, ``X::m`` are kept;
+Ruby: ``obj.m``, ``self.m``, ``X.new``). A PHP or Ruby method call on a complex receiver is
+recorded by its name alone, so a bare name there is claimed by the caller's class only when no
+unrelated type defines it (``unique_name``).
 """
 
 from __future__ import annotations
@@ -409,7 +411,10 @@ class RubyResolver(NamespacedResolver):
         """each map select reject find detect inject reduce each_with_object each_with_index
         any? all? none? include? first last size length count empty? nil? to_s to_i to_a to_h
         to_sym join split strip downcase upcase gsub sub push pop shift unshift merge fetch
-        keys values key? call new save update destroy create find_by where tap then""".split()
+        keys values key? call new save update destroy create find_by where tap then map! select!
+        reject! sort sort_by slice dig except fetch_values values_at delete delete_if has_key?
+        value? each_key each_value transform_keys transform_values merge! replace write putc
+        read close flush synchronize force_encoding""".split()
     )
 
     def head(self, ctx: Ctx, name: str, how: int, alone: bool) -> Target | Outcome | None:
@@ -423,9 +428,26 @@ class RubyResolver(NamespacedResolver):
                 return [(self.constructor(ctx.cls), EXACT)]
         return super().head(ctx, name, how, alone)
 
+    def member_fallback(self, name: str, ctx: Ctx) -> Outcome:
+        """``obj.m(x)`` on a value of unknown type: no guess when ``m`` is one of Object's
+        (``is_a?``) or when the one definition is the caller itself (``@mutex.synchronize`` in
+        ``synchronize``: a method of that name on another object)."""
+        if name in self.builtins:
+            return EXTERNAL_CALL
+        out = super().member_fallback(name, ctx)
+        if isinstance(out, list) and any(d == ctx.sym.id for d, _ in out):
+            return UNRESOLVED
+        return out
+
+    def resolve_call(self, ctx: Ctx, text: str) -> Outcome:
+        # `::Logger.new`: a constant from the top level, looked up as any other
+        return super().resolve_call(ctx, text[2:] if text.startswith("::") else text)
+
     def member(self, target: Target, name: str) -> Target | None:
         if name == "new" and target[0] in (SYM, CLS) and self.index.is_type(target[1]):
-            return (SYM, self.constructor(self.canonical.get(target[1], target[1])))
+            t = self.canonical.get(target[1], target[1])
+            own = self.index.find_member(t, "new")[0]  # `def self.new` of the class or a base
+            return (SYM, own if own is not None else self.constructor(t))
         return super().member(target, name)
 
 
