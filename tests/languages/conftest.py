@@ -7,7 +7,8 @@ import textwrap
 import pytest
 
 from codebot.core.model import FileResult, Symbol
-from codebot.parse.extract import parse_source
+from codebot.graph.resolve import resolve
+from codebot.parse.extract import module_id, parse_source
 
 
 class Parsed:
@@ -39,3 +40,18 @@ def parse():
         return Parsed(parse_source(path, textwrap.dedent(code).lstrip("\n").encode(), language))
 
     return _parse
+
+
+@pytest.fixture
+def resolved():
+    """The call edges of a small repository ({path: code}) in one language: {(src, dst):
+    resolution}."""
+
+    def _resolved(language: str, files: dict[str, str]) -> dict[tuple[str, str], str]:
+        parsed = [
+            parse_source(p, textwrap.dedent(c).lstrip("\n").encode(), language, module=module_id(p))
+            for p, c in files.items()
+        ]
+        return {(e.src, e.dst): e.resolution for e in resolve(parsed).edges if e.kind == "calls"}
+
+    return _resolved

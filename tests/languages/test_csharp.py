@@ -1,5 +1,3 @@
-import textwrap
-
 from codebot.core.model import Import, Parameter
 
 PATH = "src/Acme.Orders/OrderService.cs"
@@ -311,18 +309,7 @@ SHOP = {
 }
 
 
-def _resolved(files: dict[str, str]) -> dict[tuple[str, str], str]:
-    from codebot.graph.resolve import resolve
-    from codebot.parse.extract import module_id, parse_source
-
-    parsed = [
-        parse_source(p, textwrap.dedent(c).lstrip("\n").encode(), "csharp", module=module_id(p))
-        for p, c in files.items()
-    ]
-    return {(e.src, e.dst): e.resolution for e in resolve(parsed).edges if e.kind == "calls"}
-
-
-def test_typed_receivers_var_new_fields_and_parameters(parse):
+def test_typed_receivers_var_new_fields_and_parameters(parse, resolved):
     p = parse("csharp", "src/Shop/OrderService.cs", SHOP["src/Shop/OrderService.cs"])
     assert p.calls("src.Shop.OrderService.Shop.Services.OrderService.Place") == [
         "(order: Order).Validate",
@@ -331,7 +318,7 @@ def test_typed_receivers_var_new_fields_and_parameters(parse):
         "(local = new SqlOrderRepository()).Save",
         "(source: Uri).Normalize",
     ]
-    calls = _resolved(SHOP)
+    calls = resolved("csharp", SHOP)
     place = "src.Shop.OrderService.Shop.Services.OrderService.Place"
     orders = "src.Shop.Orders.Shop.Orders"
     # `Validate` and `Save` are defined by unrelated classes too: the declared types say which
@@ -341,7 +328,7 @@ def test_typed_receivers_var_new_fields_and_parameters(parse):
     assert (place, "src.Shop.Audit.Shop.Audit.AuditLog.Save") not in calls
 
 
-def test_typed_receiver_of_a_library_type_is_external():
+def test_typed_receiver_of_a_library_type_is_external(resolved):
     # `Uri source` (System's): not the repository's only `Normalize`
     place = "src.Shop.OrderService.Shop.Services.OrderService.Place"
-    assert (place, "src.Shop.Audit.Shop.Audit.AuditLog.Normalize") not in _resolved(SHOP)
+    assert (place, "src.Shop.Audit.Shop.Audit.AuditLog.Normalize") not in resolved("csharp", SHOP)

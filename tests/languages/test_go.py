@@ -1,5 +1,3 @@
-import textwrap
-
 from codebot.core.model import Import, Parameter
 
 SOURCE = """
@@ -230,18 +228,7 @@ CHI = {
 }
 
 
-def _resolved(files: dict[str, str]) -> dict[tuple[str, str], str]:
-    from codebot.graph.resolve import resolve
-    from codebot.parse.extract import module_id, parse_source
-
-    parsed = [
-        parse_source(p, textwrap.dedent(c).lstrip("\n").encode(), "go", module=module_id(p))
-        for p, c in files.items()
-    ]
-    return {(e.src, e.dst): e.resolution for e in resolve(parsed).edges if e.kind == "calls"}
-
-
-def test_typed_receivers_constructor_var_and_literal(parse):
+def test_typed_receivers_constructor_var_and_literal(parse, resolved):
     p = parse("go", "example/main.go", CHI["example/main.go"])
     assert p.calls("example.main.main") == [
         "chi.NewRouter",
@@ -249,13 +236,13 @@ def test_typed_receivers_constructor_var_and_literal(parse):
         "(s: chi.Server).Serve",
         "(m: chi.Mux).Route",
     ]
-    calls = _resolved(CHI)
+    calls = resolved("go", CHI)
     assert calls[("example.main.main", "chi.mux.Mux.Get")] == "exact"  # `r := chi.NewRouter()`
     assert calls[("example.main.main", "chi.server.Server.Serve")] == "exact"  # `var s chi.Server`
     assert calls[("example.main.main", "chi.mux.Mux.Route")] == "exact"  # `m := &chi.Mux{}`
 
 
-def test_typed_receiver_of_a_library_type_is_external():
-    calls = _resolved(CHI)
+def test_typed_receiver_of_a_library_type_is_external(resolved):
+    calls = resolved("go", CHI)
     # `br *bufio.Reader`: the standard library's ReadSlice, not the repository's only one
     assert ("example.main.line", "chi.mux.Mux.ReadSlice") not in calls

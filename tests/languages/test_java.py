@@ -1,5 +1,3 @@
-import textwrap
-
 from codebot.core.model import Import, Parameter
 
 PATH = "src/main/java/com/acme/orders/OrderService.java"
@@ -313,25 +311,14 @@ GSON = {
 }
 
 
-def _resolved(files: dict[str, str]) -> dict[tuple[str, str], str]:
-    from codebot.graph.resolve import resolve
-    from codebot.parse.extract import module_id, parse_source
-
-    parsed = [
-        parse_source(p, textwrap.dedent(c).lstrip("\n").encode(), "java", module=module_id(p))
-        for p, c in files.items()
-    ]
-    return {(e.src, e.dst): e.resolution for e in resolve(parsed).edges if e.kind == "calls"}
-
-
-def test_typed_receivers_locals_var_new_and_fields(parse):
+def test_typed_receivers_locals_var_new_and_fields(parse, resolved):
     p = parse("java", "src/com/google/gson/Gson.java", GSON["src/com/google/gson/Gson.java"])
     assert p.calls("src.com.google.gson.Gson.Gson.fromTree")[:3] == [
         "JsonTreeReader",
         "(reader: JsonTreeReader).hasNext",
         "JsonTreeReader",
     ]
-    calls = _resolved(GSON)
+    calls = resolved("java", GSON)
     gson, reader = "src.com.google.gson.Gson.Gson", "src.com.google.gson.internal.bind"
     reader += ".JsonTreeReader.JsonTreeReader"
     assert calls[(f"{gson}.fromTree", f"{reader}.hasNext")] == "exact"  # `JsonTreeReader reader`
@@ -340,8 +327,8 @@ def test_typed_receivers_locals_var_new_and_fields(parse):
     assert calls[("src.com.google.gson.Users.Users.save", f"{gson}.toJson")] == "exact"
 
 
-def test_typed_receiver_of_a_library_type_is_external():
-    calls = _resolved(GSON)
+def test_typed_receiver_of_a_library_type_is_external(resolved):
+    calls = resolved("java", GSON)
     # `Class<?> baseType`: java.lang.Class's method, not the repository's only `isAssignableFrom`
     token = "src.com.google.gson.reflect.TypeToken.TypeToken.isAssignableFrom"
     assert ("src.com.google.gson.Gson.Gson.assignable", token) not in calls

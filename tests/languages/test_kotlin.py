@@ -1,5 +1,3 @@
-import textwrap
-
 from codebot.core.model import Import, Parameter
 
 PATH = "src/main/kotlin/com/acme/orders/OrderService.kt"
@@ -298,18 +296,7 @@ KTOR = {
 }
 
 
-def _resolved(files: dict[str, str]) -> dict[tuple[str, str], str]:
-    from codebot.graph.resolve import resolve
-    from codebot.parse.extract import module_id, parse_source
-
-    parsed = [
-        parse_source(p, textwrap.dedent(c).lstrip("\n").encode(), "kotlin", module=module_id(p))
-        for p, c in files.items()
-    ]
-    return {(e.src, e.dst): e.resolution for e in resolve(parsed).edges if e.kind == "calls"}
-
-
-def test_typed_receivers_val_constructor_declared_and_fields(parse):
+def test_typed_receivers_val_constructor_declared_and_fields(parse, resolved):
     p = parse(
         "kotlin", "src/io/ktor/server/engine/Engine.kt", KTOR["src/io/ktor/server/engine/Engine.kt"]
     )
@@ -317,7 +304,7 @@ def test_typed_receivers_val_constructor_declared_and_fields(parse):
         "(engine = BaseApplicationEngine()).start",
         "(env: ApplicationEngineEnvironment).stop",
     ]
-    calls = _resolved(KTOR)
+    calls = resolved("kotlin", KTOR)
     m = "src.io.ktor.server.engine.Engine"
     # `val engine = T(...)`, `val env: T`: `start` and `stop` are each defined twice
     assert calls[(f"{m}.main", f"{m}.BaseApplicationEngine.start")] == "exact"
@@ -330,8 +317,8 @@ def test_typed_receivers_val_constructor_declared_and_fields(parse):
     assert (start, "src.io.ktor.server.engine.Other.OtherPipeline.execute") not in calls
 
 
-def test_typed_receiver_of_a_library_type_is_external_but_extensions_count():
-    calls = _resolved(KTOR)
+def test_typed_receiver_of_a_library_type_is_external_but_extensions_count(resolved):
+    calls = resolved("kotlin", KTOR)
     m, other = "src.io.ktor.server.engine.Engine", "src.io.ktor.server.engine.Other"
     # `input: InputStream`: java.io's reader(), not the repository's only `reader`
     assert (f"{m}.main", f"{other}.OtherPipeline.reader") not in calls

@@ -1,5 +1,3 @@
-import textwrap
-
 from codebot.core.model import Import, Parameter
 
 SOURCE = """
@@ -258,18 +256,7 @@ AXUM = {
 }
 
 
-def _resolved(files: dict[str, str]) -> dict[tuple[str, str], str]:
-    from codebot.graph.resolve import resolve
-    from codebot.parse.extract import module_id, parse_source
-
-    parsed = [
-        parse_source(p, textwrap.dedent(c).lstrip("\n").encode(), "rust", module=module_id(p))
-        for p, c in files.items()
-    ]
-    return {(e.src, e.dst): e.resolution for e in resolve(parsed).edges if e.kind == "calls"}
-
-
-def test_typed_receivers_let_new_struct_literal_and_fields(parse):
+def test_typed_receivers_let_new_struct_literal_and_fields(parse, resolved):
     p = parse("rust", "src/serve.rs", AXUM["src/serve.rs"])
     assert p.calls("src.serve.app") == [
         "Router::new",
@@ -278,7 +265,7 @@ def test_typed_receivers_let_new_struct_literal_and_fields(parse):
         "(other: Router).layer",
         "(lit: Router).route",
     ]
-    calls = _resolved(AXUM)
+    calls = resolved("rust", AXUM)
     router = "src.routing.Router"
     # `let app = Router::new()`, `let x: Router`, `Router {}`: `route`/`layer` are defined twice
     assert calls[("src.serve.app", f"{router}.route")] == "exact"
@@ -290,6 +277,6 @@ def test_typed_receivers_let_new_struct_literal_and_fields(parse):
     assert calls[("src.serve.shared", f"{router}.route")] == "exact"
 
 
-def test_typed_receiver_of_a_library_type_is_external():
+def test_typed_receiver_of_a_library_type_is_external(resolved):
     # `bytes: &Bytes` (another crate's): not the repository's only `chunk_count`
-    assert ("src.serve.body_len", "src.body.Body.chunk_count") not in _resolved(AXUM)
+    assert ("src.serve.body_len", "src.body.Body.chunk_count") not in resolved("rust", AXUM)

@@ -1,5 +1,3 @@
-import textwrap
-
 from codebot.core.model import Import, Parameter
 
 SERVICE = """
@@ -361,25 +359,14 @@ WS = {
 }
 
 
-def _resolved(files: dict[str, str]) -> dict[tuple[str, str], str]:
-    from codebot.graph.resolve import resolve
-    from codebot.parse.extract import module_id, parse_source
-
-    parsed = [
-        parse_source(p, textwrap.dedent(c).lstrip("\n").encode(), "typescript", module=module_id(p))
-        for p, c in files.items()
-    ]
-    return {(e.src, e.dst): e.resolution for e in resolve(parsed).edges if e.kind == "calls"}
-
-
-def test_typed_receivers_fields_parameter_properties_and_locals(parse):
+def test_typed_receivers_fields_parameter_properties_and_locals(parse, resolved):
     p = parse("typescript", "src/links/wsClient.ts", WS["src/links/wsClient.ts"])
     assert p.calls("src.links.wsClient.WsClient.send")[:3] == [
         "(this.requestManager = new RequestManager()).hasPendingRequests",
         "(this.activeConnection: WsConnection).isOpen",
         "(this.encoder: Encoder).decode",
     ]
-    calls = _resolved(WS)
+    calls = resolved("typescript", WS)
     send = "src.links.wsClient.WsClient.send"
     # a field made by `new`, a typed field, a constructor's parameter property
     assert calls[(send, "src.links.requestManager.RequestManager.hasPendingRequests")] == "exact"
