@@ -11,23 +11,29 @@ import pytest
 SCHEMAS = Path(__file__).resolve().parent.parent / "schemas"
 
 
+def sandbox(mp: pytest.MonkeyPatch, home: Path) -> None:
+    """Point home, git's configuration and codebot's settings at ``home``, with a fixed git
+    identity and date, and drop every CODEBOT_ variable."""
+    import os
+
+    mp.setenv("HOME", str(home))
+    mp.setenv("XDG_CACHE_HOME", str(home / ".cache"))
+    mp.setenv("XDG_CONFIG_HOME", str(home / ".config"))  # codebot's user settings file
+    mp.setenv("GIT_CONFIG_NOSYSTEM", "1")
+    mp.setenv("GIT_CONFIG_GLOBAL", str(home / ".gitconfig"))
+    for var in ("AUTHOR", "COMMITTER"):
+        mp.setenv(f"GIT_{var}_NAME", "Codebot Test")
+        mp.setenv(f"GIT_{var}_EMAIL", "test@codebot.invalid")
+        mp.setenv(f"GIT_{var}_DATE", "2026-01-01T00:00:00Z")
+    for key in list(os.environ):
+        if key.startswith("CODEBOT_"):
+            mp.delenv(key)
+
+
 @pytest.fixture(autouse=True)
 def _sandbox(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
     """No test reads or writes the user's home, git config or codebot settings."""
-    home = tmp_path_factory.mktemp("home")
-    monkeypatch.setenv("HOME", str(home))
-    monkeypatch.setenv("XDG_CACHE_HOME", str(home / ".cache"))
-    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
-    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(home / ".gitconfig"))
-    for var in ("AUTHOR", "COMMITTER"):
-        monkeypatch.setenv(f"GIT_{var}_NAME", "Codebot Test")
-        monkeypatch.setenv(f"GIT_{var}_EMAIL", "test@codebot.invalid")
-        monkeypatch.setenv(f"GIT_{var}_DATE", "2026-01-01T00:00:00Z")
-    import os
-
-    for key in list(os.environ):
-        if key.startswith("CODEBOT_"):
-            monkeypatch.delenv(key)
+    sandbox(monkeypatch, tmp_path_factory.mktemp("home"))
 
 
 def git(repo: Path, *args: str) -> str:

@@ -497,9 +497,9 @@ TERABYTE = 1 << 40
 ZERO = {"sha256": "0" * 64, "size": 0}
 
 
-def _hostile(history: dict, extra: list, listed: dict | None = None) -> bytes:
-    """The real artifact with ``extra`` members first and ``listed`` added to artifact.json."""
-    members = members_of(history["bytes"])
+def with_members(data: bytes, extra: list, listed: dict | None = None) -> bytes:
+    """The artifact ``data`` with ``extra`` members first and ``listed`` added to artifact.json."""
+    members = members_of(data)
     info = json.loads(members[0][1])
     info["members"].update(listed or {})
     info["manifest"]["checksums"].update({k: v["sha256"] for k, v in (listed or {}).items()})
@@ -507,6 +507,10 @@ def _hostile(history: dict, extra: list, listed: dict | None = None) -> bytes:
     head = tarfile.TarInfo("artifact.json")
     head.size = len(body)
     return repack([(head, body), *extra, *members[1:]])
+
+
+def _hostile(history: dict, extra: list, listed: dict | None = None) -> bytes:
+    return with_members(history["bytes"], extra, listed)
 
 
 HOSTILE_MEMBERS = [

@@ -32,7 +32,7 @@ from codebot.index.validate import SYMBOL_TYPES
 from codebot.share.artifacts import pack
 from codebot.share.remote import asset_name
 
-from .conftest import git, write_files
+from .conftest import git, sandbox, write_files
 from .test_artifacts import (
     FILES,
     HOSTILE_MEMBERS,
@@ -44,6 +44,7 @@ from .test_artifacts import (
     repack,
     run,
     snapshot,
+    with_members,
 )
 
 GIB = 1 << 30
@@ -62,13 +63,7 @@ def world(tmp_path_factory):
     own index describes c0 (the index every refused pull must leave as it was)."""
     base = tmp_path_factory.mktemp("hostile")
     with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("HOME", str(base / "home"))
-        mp.setenv("GIT_CONFIG_NOSYSTEM", "1")
-        mp.setenv("GIT_CONFIG_GLOBAL", str(base / "gitconfig"))
-        for var in ("AUTHOR", "COMMITTER"):
-            mp.setenv(f"GIT_{var}_NAME", "Codebot Test")
-            mp.setenv(f"GIT_{var}_EMAIL", "test@codebot.invalid")
-            mp.setenv(f"GIT_{var}_DATE", "2026-01-01T00:00:00Z")
+        sandbox(mp, base / "home")
         repo = base / "repo"
         repo.mkdir()
         git(repo, "init", "-q", "-b", "main")
@@ -452,17 +447,6 @@ def test_pull_from_a_file_by_python_m_codebot_exits_1(world, clone, tmp_path):
 # --- item 2: resources ---------------------------------------------------------------------------
 
 
-def _with_members(data: bytes, extra: list, listed: dict | None = None) -> bytes:
-    members = members_of(data)
-    info = json.loads(members[0][1])
-    info["members"].update(listed or {})
-    info["manifest"]["checksums"].update({k: v["sha256"] for k, v in (listed or {}).items()})
-    body = json.dumps(info).encode()
-    head = tarfile.TarInfo("artifact.json")
-    head.size = len(body)
-    return repack([(head, body), *extra, *members[1:]])
-
-
 def _listed(size: int) -> dict:
     return {"sha256": "0" * 64, "size": size}
 
@@ -484,7 +468,7 @@ def test_member_sizes_are_bounded_by_the_counts_before_reading(
     """The rule (validate.check_sizes): only a generation's own files, each table within a
     generous bound per symbol and per file of the manifest's counts; keys.u64 exactly 8 bytes a
     symbol. A header claiming a gibibyte is refused from artifact.json, before a byte is read."""
-    data = _with_members(
+    data = with_members(
         world["a1"], [_entry("index/" + rel, b"x", size=size)], {rel: _listed(size)}
     )
     pull_refused(clone, data, message, world["c1"], tmp_path)
@@ -585,7 +569,7 @@ def test_a_pax_header_bomb_is_refused_in_little_memory(world, clone, tmp_path):
 
 @pytest.mark.parametrize("extra, listed, message", HOSTILE_MEMBERS)
 def test_hostile_members_by_the_cli(world, clone, tmp_path, extra, listed, message):
-    data = _with_members(world["a1"], extra, listed)
+    data = with_members(world["a1"], extra, listed)
     pull_refused(clone, data, message, world["c1"], tmp_path)
     assert not (tmp_path / "evil.py").exists()
 
