@@ -31,6 +31,7 @@ from pathlib import Path
 
 from codebot.core.errors import GitError, IndexBusy
 from codebot.core.http import scrub_environment
+from codebot.git.workspace import LOG
 
 __all__ = [
     "GIT_HOOKS",
@@ -54,7 +55,6 @@ HOOK_ID = "codebot-hook-id: 3f9d2a7c41e8"
 LEGACY_SUFFIX = ".codebot-legacy"
 PENDING = "update.pending"
 RUNNER_LOCK = "update.runner.lock"
-LOG = "update.log"
 LOG_MAX_BYTES = 1_000_000
 
 # --- installing -----------------------------------------------------------------------------------

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from codebot.git.repo import Repo, open_repo
 
-__all__ = ["INDEX_MARKER", "Workspace", "under"]
+__all__ = ["INDEX_MARKER", "LOG", "Workspace", "under"]
 
 OVERLAY_DIR = "codebot-overlay"
 LOG = "update.log"

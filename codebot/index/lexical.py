@@ -27,8 +27,6 @@ BOOSTS = {"name": 2.0, "path": 1.5, "doc": 2.0, "code": 1.0, "parts": 0.5}
 # an acronym before a word splits badly (HTTPServer -> https erver); names and docstrings, which
 # matter more, are split exactly in Python (text.py).
 _CAMEL = r"[A-Z]?[a-z]+|[A-Z]+|[0-9]+"
-# Stemming pays on prose (docstrings, names) and costs a third of the time on code.
-_TOKENIZER = {"code": "default", "parts": "camel"}
 _HEAP = 128 * 1024 * 1024  # for all its threads; Tantivy wants at least 15 MB a thread
 # The file a Tantivy error names: meta.json, .managed.json, or a segment's <uuid>.<ext>.
 _TANTIVY_FILE = re.compile(r"[/\"]([\w.-]+\.(?:json|fast|fieldnorm|idx|pos|store|term|del))\"")

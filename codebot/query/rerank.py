@@ -38,7 +38,6 @@ __all__ = ["RERANKERS", "RerankStage", "Reranker", "load_reranker"]
 
 RERANKERS = ("none", "cross-encoder", "voyage", "cohere-compatible")
 _DOC_CHARS = 2000  # of a candidate's code: enough for a function's head and its docstring
-_VOYAGE_BASE = "https://api.voyageai.com/v1"
 
 
 class Reranker(Protocol):
