@@ -202,3 +202,21 @@ def test_pygit2_is_used_only_by_the_git_layer():
             ):
                 users.add(name)  # repo.git: the pygit2 object behind git.repo.Repo
     assert not users, f"pygit2 used outside codebot/git: {sorted(users)}"
+
+
+def test_every_codebot_error_is_defined_in_the_one_error_tree():
+    from codebot.core import errors
+
+    tree = set(errors.__all__)
+    elsewhere = []
+    for name, path in modules().items():
+        if name == "codebot.core.errors":
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ClassDef):
+                bases = {
+                    b.id if isinstance(b, ast.Name) else getattr(b, "attr", "") for b in node.bases
+                }
+                if bases & tree:
+                    elsewhere.append(f"{name}.{node.name}")
+    assert not elsewhere, f"errors defined outside codebot/core/errors.py: {elsewhere}"

@@ -8,7 +8,9 @@ CodebotError
  ├── GitError               a repository that cannot be opened or read
  ├── StoreError             an index that is missing, unreadable or for another codebot
  │    ├── IndexBusy         another process holds the index's write lock
- │    └── DamagedIndex      a file of the index is truncated, missing or corrupt: rebuild
+ │    ├── DamagedIndex      a file of the index is truncated, missing or corrupt: rebuild
+ │    │    └── GenerationGone  removed by a newer one as it was opened (read the manifest again)
+ │    └── InvalidTable      a table from elsewhere (an artifact) this codebot would not write
  ├── EmbedderError          a model that cannot be loaded or run
  │    └── ModelUnavailable  a hub model neither on disk nor downloadable now
  ├── HttpError              a server that cannot be reached, refuses us or keeps failing
@@ -38,10 +40,12 @@ __all__ = [
     "DamagedIndex",
     "EmbedderError",
     "EvalError",
+    "GenerationGone",
     "GitError",
     "HttpError",
     "IncompatibleArtifact",
     "IndexBusy",
+    "InvalidTable",
     "ModelUnavailable",
     "NoArtifact",
     "NoChatEndpoint",
@@ -87,6 +91,14 @@ class DamagedIndex(StoreError):
     def __init__(self, path: Path | str, why: object) -> None:
         super().__init__(f"{path}: the index is damaged ({why}); rebuild it with: codebot index")
         self.path = Path(path)
+
+
+class GenerationGone(DamagedIndex):
+    """The generation was removed as it was being opened: a writer moved on (read again)."""
+
+
+class InvalidTable(StoreError):
+    """A table of a generation that this codebot would not have written (see index.validate)."""
 
 
 class EmbedderError(CodebotError):

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from codebot.core.errors import DamagedIndex, IndexBusy, StoreError
+from codebot.core.errors import DamagedIndex, GenerationGone, IndexBusy, StoreError
 from codebot.core.model import (
     TYPE_KINDS,
     Symbol,
@@ -67,7 +67,6 @@ __all__ = [
     "lock_for_writing",
     "read_manifest",
     "ensure_intact",
-    "GenerationGone",
     "hold_generation",
     "MANIFEST",
     "MARKER",
@@ -457,10 +456,6 @@ def read_index(ws: Workspace) -> Index:
                 ) from None
             named = manifest.generation
     raise StoreError(f"{ws.index_dir}: the index kept changing while it was opened; try again")
-
-
-class GenerationGone(DamagedIndex):
-    """The generation was removed as it was being opened: a writer moved on (read again)."""
 
 
 def hold_generation(gen_dir: Path) -> int:

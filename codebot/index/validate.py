@@ -25,14 +25,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from codebot.core.errors import StoreError
+from codebot.core.errors import InvalidTable
 from codebot.core.model import EDGE_KINDS, RESOLUTIONS, Symbol
 from codebot.index.store import Manifest
 from codebot.index.tables import KEYS_FILE, symbol_keys
 from codebot.index.writer import LEXICAL_DIR, VECTORS_FILE
 
 __all__ = [
-    "InvalidTable",
     "check_generation",
     "check_manifest",
     "check_path",
@@ -43,10 +42,6 @@ __all__ = [
 
 _HEX_BLOB = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
 _MODES = (0o100644, 0o100755)  # regular files: what a build indexes (links, submodules are not)
-
-
-class InvalidTable(StoreError):
-    """A table of a generation that this codebot would not have written."""
 
 
 # --- types, as msgpack gives them back (use_list=False: tuples) ---------------------------------

@@ -49,12 +49,12 @@ from typing import Any
 
 from codebot.core import __version__
 from codebot.core.config import Config
-from codebot.core.errors import ArtifactError, IncompatibleArtifact
+from codebot.core.errors import ArtifactError, IncompatibleArtifact, InvalidTable
 from codebot.git.repo import short_commit
 from codebot.git.workspace import Workspace
 from codebot.index.embedding import chosen, comparable, record
 from codebot.index.store import FORMAT_VERSION, Manifest, lock_for_writing, read_manifest
-from codebot.index.validate import InvalidTable, check_generation, check_manifest, check_sizes
+from codebot.index.validate import check_generation, check_manifest, check_sizes
 from codebot.index.writer import GenerationWriter
 from codebot.parse.files import Selector
 from codebot.share.remote import asset_name
