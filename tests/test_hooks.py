@@ -555,7 +555,7 @@ def test_the_log_stays_small(tmp_path, monkeypatch):
     index_dir = tmp_path / "idx"
     monkeypatch.setattr(hooks, "LOG_MAX_BYTES", 1000)
     for i in range(200):
-        hooks._log(index_dir, f"line {i} " + "x" * 50)
+        hooks.append_log(index_dir, f"line {i} " + "x" * 50)
     assert (index_dir / "update.log").stat().st_size <= 1000 + 100
     assert (index_dir / "update.log.1").exists()
     assert "line 199" in (index_dir / "update.log").read_text()

@@ -44,6 +44,7 @@ __all__ = [
     "pre_commit_args",
     "detached_command",
     "spawn_detached",
+    "append_log",
     "run_coalesced",
     "run_hook",
     "LOG",
@@ -378,15 +379,18 @@ def detached_command(python: str, hook: str, args: Sequence[str]) -> list[str]:
     return [python, *safe, "-m", "codebot", "hook", hook, "--detached", *args]
 
 
-def spawn_detached(command: Sequence[str]) -> None:
-    """Start ``command`` in the background, holding none of our streams: git waits for those."""
+def spawn_detached(command: Sequence[str]) -> int:
+    """Start ``command`` in the background, holding none of our streams (git waits for those);
+    its process id."""
     options: dict = {"close_fds": True}
     if os.name == "nt":  # pragma: no cover
         options["creationflags"] = subprocess.DETACHED_PROCESS | subprocess.CREATE_NEW_PROCESS_GROUP
     else:
         options["start_new_session"] = True
     devnull = subprocess.DEVNULL
-    subprocess.Popen(list(command), stdin=devnull, stdout=devnull, stderr=devnull, **options)
+    return subprocess.Popen(
+        list(command), stdin=devnull, stdout=devnull, stderr=devnull, **options
+    ).pid
 
 
 def run_coalesced(
@@ -457,19 +461,19 @@ def run_hook(hook: str, index_dir: Path, job: Callable[[], object]) -> None:
         except IndexBusy:
             raise
         except Exception:
-            _log(index_dir, f"{hook}: update failed\n{traceback.format_exc().rstrip()}")
+            append_log(index_dir, f"{hook}: update failed\n{traceback.format_exc().rstrip()}")
             return
         summary = f": {result}" if isinstance(result, str) and result else ""
-        _log(index_dir, f"{hook}: updated in {time.monotonic() - started:.2f}s{summary}")
+        append_log(index_dir, f"{hook}: updated in {time.monotonic() - started:.2f}s{summary}")
 
     try:
         if not run_coalesced(index_dir, logged_job):
-            _log(index_dir, f"{hook}: another update is running; it will catch up")
+            append_log(index_dir, f"{hook}: another update is running; it will catch up")
     except Exception:
-        _log(index_dir, f"{hook}: {traceback.format_exc().rstrip()}")
+        append_log(index_dir, f"{hook}: {traceback.format_exc().rstrip()}")
 
 
-def _log(index_dir: Path, message: str) -> None:
+def append_log(index_dir: Path, message: str) -> None:
     """Append to update.log, starting afresh (one old log kept) above LOG_MAX_BYTES."""
     try:
         index_dir.mkdir(parents=True, exist_ok=True)

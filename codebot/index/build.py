@@ -96,6 +96,7 @@ def build_index(
     progress: Progress | None = None,
     embedder=None,
     wait: float = 0.0,
+    vectors_later: bool = False,
 ) -> BuildReport:
     """Index ``where`` (a repository, a subdirectory of one, or a plain directory) from scratch.
 
@@ -103,10 +104,14 @@ def build_index(
     the work tree holds (the work tree's edits are the overlay's business, see ``overlay``);
     an unborn branch has an empty committed index. ``embedder`` overrides the one the config
     names (tests inject one to share a loaded model).
+
+    ``vectors_later``: commit the keywords and the call graph without vectors, marked
+    ``vectors_pending`` (the model is not even loaded): the index answers at once, and
+    ``index.background`` commits the vectors as the next generation.
     """
     ws = Workspace.of(where, config.index_dir)
     with lock_for_writing(ws.index_dir, wait=wait):
-        return build_locked(ws, config, progress, embedder)
+        return build_locked(ws, config, progress, embedder, vectors_later=vectors_later)
 
 
 @paused_gc()  # a build makes millions of long-lived objects and no garbage cycles worth chasing
@@ -116,9 +121,11 @@ def build_locked(
     progress: Progress | None,
     embedder,
     at: str = "HEAD",
+    vectors_later: bool = False,
 ) -> BuildReport:
     """:func:`build_index` for a caller that already holds the write lock (an update that
     finds it must start over); ``at``: the commit to index."""
+    later = vectors_later and embedder is None and config.embedder != "none"
     started = time.perf_counter()
     timings: dict[str, float] = {}
     with GenerationWriter(ws.index_dir) as writer:
@@ -148,7 +155,7 @@ def build_locked(
         graph_counts = writer.graph(report.files, symbols)
         timings["graph"] = time.perf_counter() - t
 
-        embedder = chosen(config, embedder)
+        embedder = None if later else chosen(config, embedder)
         embedded = 0
         if embedder is not None:
             t = time.perf_counter()
@@ -167,6 +174,8 @@ def build_locked(
             graph_counts,
             settings_of(config, report.selector),
         )
+        if later:
+            manifest.vectors_pending = {"provider": config.embedder}
         manifest = writer.commit(manifest)
     return BuildReport(
         ws.index_dir, manifest, report, time.perf_counter() - started, timings, embedded
@@ -226,12 +235,19 @@ def make_manifest(
 
 
 def embed_texts(
-    embedder, texts: list[str], cache_dir: Path, progress: Progress | None, compact: bool = True
+    embedder,
+    texts: list[str],
+    cache_dir: Path,
+    progress: Progress | None,
+    compact: bool = True,
+    chunk_size: int = _EMBED_CHUNK,
 ):
     """Vectors for ``texts``: from the cache where it has them, computed (and cached) otherwise.
 
     ``compact``: ``texts`` are all the index holds, so the cache may drop the other vectors
-    once they outnumber these (an update embeds a few texts and must not)."""
+    once they outnumber these (an update embeds a few texts and must not). ``chunk_size``:
+    texts per call of the embedder; each chunk is in the cache on disk before the next starts
+    (what a killed run loses at most)."""
     import numpy as np
 
     from codebot.embed.cache import VectorCache, text_key
@@ -249,14 +265,15 @@ def embed_texts(
     try:
         # In chunks: a hosted provider batches and sends a chunk's requests concurrently; the
         # built-in model still embeds one text per run inside it (see embed.builtin).
-        for start in range(0, len(missing), _EMBED_CHUNK):
-            chunk = missing[start : start + _EMBED_CHUNK]
+        for start in range(0, len(missing), chunk_size):
+            chunk = missing[start : start + chunk_size]
             vectors = embedder.embed_documents([texts[i] for i in chunk])
-            for n, (i, vector) in enumerate(zip(chunk, vectors), start + 1):
+            for i, vector in zip(chunk, vectors):
                 cache.put(keys[i], vector)
                 out[i] = vector
-                if progress is not None:
-                    progress(n, len(missing), "embedding")
+            cache.flush()  # on disk before it counts as done
+            if progress is not None:
+                progress(start + len(chunk), len(missing), "embedding")
     finally:
         cache.flush()  # an interrupted build keeps what it embedded: the next run resumes
     if compact:

@@ -15,6 +15,7 @@ from codebot.core.config import Config
 from codebot.core.model import printable
 from codebot.git.repo import short_commit
 from codebot.git.workspace import Workspace
+from codebot.index.background import EmbedProgress, embedding_progress
 from codebot.index.overlay import dirty_paths, open_index
 from codebot.index.store import Index, Manifest, ensure_intact, read_index
 
@@ -31,6 +32,7 @@ class IndexStatus:
     in_git: bool
     head: str | None  # HEAD's commit (None outside git, or before the first commit)
     differs: list[str]  # work-tree paths that may differ from the index
+    vectors: EmbedProgress  # complete, none, or still to come (with the embedder's progress)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -38,11 +40,14 @@ class IndexStatus:
             "root": str(self.root),
             **self.manifest.to_dict(),
             "worktree": {"differs": self.differs},
+            "vectors": self.vectors.to_dict(),
         }
 
     def to_text(self) -> str:
         m, c, emb = self.manifest, self.manifest.counts, self.manifest.embedder
         embedder = f"{emb['name']} ({emb['dimension']} dims)" if emb else "none (keywords only)"
+        if m.vectors_pending:
+            embedder = f"{m.vectors_pending['provider']} (vectors {self.vectors.to_text()})"
         lines = [
             f"index     {self.index_dir}  ({m.generation})",
             f"root      {self.root}{'/' + m.root if m.root else ''}",
@@ -79,7 +84,10 @@ def index_status(ws: Workspace) -> IndexStatus:
     repo = ws.repo
     differs = dirty_paths(repo, committed) if repo is not None else []
     head = repo.head_commit() if repo is not None else None
-    return IndexStatus(ws.index_dir, ws.root, committed.manifest, repo is not None, head, differs)
+    vectors = embedding_progress(ws.index_dir, committed.manifest)
+    return IndexStatus(
+        ws.index_dir, ws.root, committed.manifest, repo is not None, head, differs, vectors
+    )
 
 
 def worktree_note(ws: Workspace, manifest: Manifest) -> str | None:

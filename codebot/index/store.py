@@ -79,7 +79,9 @@ _OPEN_TRIES = 20  # manifest reads before giving up on an index that keeps chang
 MARKER = INDEX_MARKER  # in every directory codebot writes an index in (see claim)
 # What codebot itself may have put there before the marker: the git hooks' files (see
 # git.hooks), the write lock, the marker of another process claiming it at the same moment.
-_OURS = re.compile(r"update\.(log|log\.1|pending|runner\.lock)|write\.lock|\.codebot-index")
+_OURS = re.compile(
+    r"update\.(log|log\.1|pending|runner\.lock)|embed\.(lock|progress)|write\.lock|\.codebot-index"
+)
 MARKER_TEXT = b"codebot's index directory: codebot writes and deletes files here.\n"
 
 
@@ -97,6 +99,9 @@ class Manifest:
     skipped: list[dict[str, Any]] = field(default_factory=list)
     settings: dict[str, Any] = field(default_factory=dict)  # what an update must build under
     overlay: dict[str, Any] | None = None  # a work tree overlay: what it was made from
+    # Vectors still to come ({"provider": ...}): a keyword + graph generation committed first,
+    # the background embedder's next generation adds them (see index.background).
+    vectors_pending: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -112,6 +117,7 @@ class Manifest:
             "skipped": self.skipped,
             "settings": self.settings,
             **({"overlay": self.overlay} if self.overlay is not None else {}),
+            **({"vectors_pending": self.vectors_pending} if self.vectors_pending else {}),
         }
 
 

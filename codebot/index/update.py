@@ -140,8 +140,10 @@ def update_index(
         selector = Selector(root, repo, config, target if repo is not None else None)
         manifest, reason = _usable_base(index_dir, repo, subtree, config, selector)
         if manifest is None:
-            config = _keep_embedder(index_dir, config)
-            built = build_locked(ws, config, progress, embedder, at=target or "HEAD")
+            config, later = _keep_embedder(index_dir, config)
+            built = build_locked(
+                ws, config, progress, embedder, at=target or "HEAD", vectors_later=later
+            )
             return UpdateReport(
                 index_dir,
                 built.manifest,
@@ -236,13 +238,18 @@ def settle_lexical(base: Index, selector: Selector) -> Manifest:
         return writer.commit(Manifest(**{**vars(manifest), "counts": counts}))
 
 
-def _keep_embedder(index_dir: Path, config: Config) -> Config:
-    """A rebuild keeps the embedder of the index it replaces (a keyword-only index stays one)."""
+def _keep_embedder(index_dir: Path, config: Config) -> tuple[Config, bool]:
+    """A rebuild keeps the embedder of the index it replaces (a keyword-only index stays one),
+    and leaves the vectors to the background embedder when they were still to come (the second
+    value: build with ``vectors_later``)."""
     try:
-        previous = read_manifest(index_dir).embedder
+        manifest = read_manifest(index_dir)
     except StoreError:
-        return config  # no index, or one of another format: the configured embedder
-    return replace(config, embedder=previous["provider"] if previous else "none")
+        return config, False  # no index, or one of another format: the configured embedder
+    if manifest.vectors_pending:
+        return replace(config, embedder=manifest.vectors_pending["provider"]), True
+    previous = manifest.embedder
+    return replace(config, embedder=previous["provider"] if previous else "none"), False
 
 
 def _usable_base(
@@ -450,6 +457,9 @@ def apply_changes(
         deleted = base.manifest.counts.get("lexical_deleted", 0) + len(removed)
         manifest.counts["lexical_deleted"] = deleted
         manifest.overlay = overlay
+        # Vectors still to come stay to come: the background embedder reads the newest
+        # generation under the write lock before it commits (ARCHITECTURE.md, "Vectors later").
+        manifest.vectors_pending = base.manifest.vectors_pending
         manifest = writer.commit(manifest)
     return UpdateReport(
         index_dir,

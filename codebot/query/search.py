@@ -98,6 +98,17 @@ class Searcher:
     def has_vectors(self) -> bool:
         return self.index.manifest.embedder is not None
 
+    def mode_note(self, mode: str) -> str | None:
+        """What a user asking for ``mode`` should hear when the index cannot serve it yet: its
+        vectors are still being computed (see index.background), so the answer is keywords
+        and the call graph. Hybrid ranking resumes by itself once they are committed."""
+        if mode == "bm25" or not self.index.manifest.vectors_pending:
+            return None
+        return (
+            "codebot: vectors are still being computed (codebot status): answered with keywords "
+            "and the call graph (bm25); hybrid ranking starts once they are in"
+        )
+
     def _lexical_index(self):
         if self._lexical is None:
             from codebot.index.lexical import LexicalIndex
@@ -170,6 +181,11 @@ class Searcher:
         """Every candidate row for ``query`` with its final score, best first (before the cut)."""
         if mode not in MODES:
             raise CodebotError(f"unknown search mode {mode!r}; choose one of {', '.join(MODES)}")
+        if mode == "vector" and self.index.manifest.vectors_pending:
+            raise CodebotError(
+                "this index's vectors are still being computed (codebot status shows how far); "
+                "search with --mode bm25 or hybrid meanwhile, or finish them with: codebot embed"
+            )
         if mode == "vector" and not self.has_vectors:
             raise CodebotError("this index has no vectors (built with --embedder none)")
         symbol_like = is_symbol_like(query)

@@ -19,6 +19,7 @@ from codebot.serve.options import (
     CodebotGroup,
     emit,
     index_dir_option,
+    interactive,
     json_option,
     limit_option,
     mode_option,
@@ -74,24 +75,37 @@ def parse(path: str, as_json: bool, max_file_bytes: int | None) -> None:
     "openai-compatible:<base_url>#<model> or voyage:<model>. Another model re-embeds "
     "(from the vector cache where it can).",
 )
+@click.option(
+    "--foreground/--background",
+    default=None,
+    help="Embed before returning, or commit keywords + call graph first and embed in the "
+    "background (default: background on a terminal; foreground in CI, where CI is set, or "
+    "without a terminal).",
+)
 @wait_option
 @json_option
 def index(
-    path: str, index_dir: str | None, embedder: str | None, wait: float, as_json: bool
-) -> None:
+    path: str, index_dir: str | None, embedder: str | None, foreground: bool | None, wait: float,
+    as_json: bool,
+) -> None:  # fmt: skip
     """Build the index of a repository, a subdirectory of one, or a plain directory.
 
     In git, indexes the files of the commit HEAD points to (read from git: uncommitted edits are
     the work tree overlay's, which every query applies). Indexes keywords (BM25) and, unless
     --embedder none, embeds every symbol with the built-in model. Vectors are cached by content:
     an interrupted build resumes where it stopped, and a rebuild embeds only what changed.
+    With --background (the default on a terminal) the index answers with keywords and the call
+    graph at once, and the vectors follow from a background process (`codebot status`).
     """
+    from codebot.index.background import in_background
     from codebot.index.build import build_index
     from codebot.index.status import worktree_note
 
     ws, config = workspace(path, index_dir=index_dir, embedder=embedder)
-    report = build_index(ws, config, progress=progress("parsing"), wait=wait)
+    later = not foreground if foreground is not None else interactive()
+    report = build_index(ws, config, progress("parsing"), wait=wait, vectors_later=later)
     emit(report, as_json)
+    _stderr((note := in_background(ws, report.manifest)) and note + "\n")
     if not as_json and (note := worktree_note(ws, report.manifest)):
         click.echo(note, err=True)
     _stderr(report.parse.summary(quiet_when_clean=True))
@@ -130,11 +144,14 @@ def update(
     The result is the index a fresh build would make. With no index yet, or after a settings
     change, it builds from scratch and says why. The git hooks run this in the background.
     """
+    from codebot.index.background import start_background
     from codebot.index.status import worktree_state
     from codebot.index.update import update_index
 
     ws, config = workspace(path, index_dir=index_dir)
     report = update_index(ws, config, rev, wait, progress("parsing"), settle=not no_settle)
+    if report.manifest.vectors_pending:  # an embedder killed before it finished: resume it
+        start_background(ws)
     state = worktree_state(ws, config) if worktree else None
     if as_json:
         print_json({**report.to_dict(), **({"worktree": state} if state else {})})
@@ -146,6 +163,23 @@ def update(
         click.echo(
             f"work tree: {n} uncommitted file(s) in the overlay" if n else "work tree: clean"
         )
+
+
+@main.command()
+@path_argument
+@index_dir_option
+@click.option("--detached", is_flag=True, hidden=True, help="Run as the background embedder.")
+@json_option
+def embed(path: str, index_dir: str | None, detached: bool, as_json: bool) -> None:
+    """Compute the vectors the index is waiting for, now (what `codebot index` leaves to a
+    background process on a terminal); resumes from the vectors already cached. With another
+    embedder at work, says so and leaves the job to it."""
+    from codebot.index.background import finish_vectors, run_detached
+
+    ws, config = workspace(path, index_dir=index_dir)
+    if detached:
+        return run_detached(ws, config)
+    emit(finish_vectors(ws, config, progress("embedding")), as_json)
 
 
 # --- queries --------------------------------------------------------------------------------------
@@ -187,6 +221,7 @@ def search(
     if (query is None) == (batch is None):
         raise click.UsageError("give a QUERY or --batch FILE (not both)")
     searcher = searcher_at(path, index_dir=index_dir)
+    _stderr((note := searcher.mode_note(mode)) and note + "\n")
     if batch is not None:
         for line in filter(None, (line.strip() for line in batch)):
             q = json.loads(line)["query"] if line.startswith("{") else line

@@ -71,6 +71,10 @@ def _update_in_background(name: str) -> None:
         here = Workspace.at(".", cfg.index_dir)  # each run anew: HEAD and git's index moved
         pulled = _pull_into_new_clone(here, cfg) if name == "post-checkout" else ""
         r = update_index(here, cfg)
+        if r.manifest.vectors_pending:  # the embedder was killed: resume it (one at a time)
+            from codebot.index.background import start_background
+
+            start_background(here)
         return f"{pulled}{r.action} {(r.base_commit or '-')[:12]} -> {(r.commit or '-')[:12]}"
 
     run_hook(name, ws.index_dir, job)

@@ -32,6 +32,7 @@ __all__ = [
     "depth_option",
     "emit",
     "index_dir_option",
+    "interactive",
     "json_option",
     "limit_option",
     "mode_option",
@@ -130,6 +131,12 @@ def store_path(value: str | None) -> str | None:
     if value and not (value == "github" or value.startswith(("github:", "http", "file://"))):
         return os.path.abspath(value)
     return value
+
+
+def interactive() -> bool:
+    """Whether someone is at a terminal to be answered early (not in CI, where ``CI`` is set,
+    nor with stderr going elsewhere): then long work may go on in the background."""
+    return sys.stderr.isatty() and not os.environ.get("CI")
 
 
 def progress(label: str) -> Callable[[int, int, str], None] | None:
