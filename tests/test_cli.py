@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import textwrap
@@ -104,7 +105,7 @@ def test_every_command_has_help(command):
 def test_cli_import_stays_light():
     code = (
         "import sys, codebot.serve.cli; heavy = [m for m in ('tree_sitter', 'numpy', 'networkx', 'httpx',"
-        " 'pygit2', 'tantivy', 'usearch', 'onnxruntime') if m in sys.modules]; print(heavy)"
+        " 'pygit2', 'tantivy', 'usearch', 'onnxruntime', 'tqdm') if m in sys.modules]; print(heavy)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
@@ -242,3 +243,41 @@ def test_callers_of_a_decorator_list_who_applies_it(make_repo):
     assert "flask.app.App " in callers.stdout and "(decorates)" in callers.stdout
     callees = run("callees", "add_template_filter", str(repo))
     assert "setupmethod" not in callees.stdout
+
+
+def _stderr_on_a_terminal(*args: str) -> str:
+    """Run codebot with its stderr on a pseudo-terminal; what it wrote there."""
+    import fcntl
+    import pty
+    import struct
+    import termios
+
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))  # 24x100
+    env = {k: v for k, v in os.environ.items() if k != "CI"}
+    subprocess.run(
+        [sys.executable, "-m", "codebot", *args], stderr=slave, stdout=subprocess.DEVNULL, env=env
+    )
+    os.close(slave)
+    data = b""
+    while True:
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:  # EIO: the terminal's other end is closed and drained
+            break
+        if not chunk:
+            break
+        data += chunk
+    os.close(master)
+    return data.decode(errors="replace")
+
+
+def test_progress_bars_on_a_terminal_only_and_quiet_silences_them(make_repo):
+    repo = make_repo(SAMPLE)
+    shown = _stderr_on_a_terminal("index", "--embedder", "none", str(repo))
+    assert "parsing" in shown and "3/3" in shown and "file/s" in shown  # count, rate (tqdm)
+    quiet = _stderr_on_a_terminal("--quiet", "index", "--embedder", "none", str(repo))
+    assert "indexed 3 files" not in quiet  # the report goes to stdout
+    assert "file/s" not in quiet and "3/3" not in quiet
+    piped = run("index", "--embedder", "none", str(repo))  # stderr is a pipe: no bar
+    assert piped.returncode == 0 and "file/s" not in piped.stderr

@@ -42,8 +42,11 @@ def _stderr(text: str | None) -> None:
 
 @click.group(cls=CodebotGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="codebot")
-def main() -> None:
+@click.option("-q", "--quiet", is_flag=True, help="No progress bars on stderr.")
+@click.pass_context
+def main(ctx: click.Context, quiet: bool) -> None:
     """codebot: the functions a question about a codebase needs, ranked and as call chains."""
+    ctx.meta["codebot.quiet"] = quiet
 
 
 @main.command()

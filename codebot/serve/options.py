@@ -11,7 +11,6 @@ import json
 import os
 import sys
 import tempfile
-import time
 import traceback
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -39,6 +38,7 @@ __all__ = [
     "path_argument",
     "print_json",
     "progress",
+    "quiet",
     "reads_index",
     "searcher_at",
     "store_path",
@@ -139,34 +139,68 @@ def interactive() -> bool:
     return sys.stderr.isatty() and not os.environ.get("CI")
 
 
+def quiet() -> bool:
+    """Whether ``codebot --quiet`` asked for no progress bars (or stderr is not a terminal)."""
+    ctx = click.get_current_context(silent=True)
+    return not sys.stderr.isatty() or bool(ctx is not None and ctx.meta.get("codebot.quiet"))
+
+
+class _Bars:
+    """One tqdm bar per phase of a long step (count, rate, ETA), on stderr; tqdm is imported
+    only when a bar is shown."""
+
+    def __init__(self, unit: str, scale: bool = False) -> None:
+        self.unit, self.scale = unit, scale
+        self.bar: Any = None
+        self.phase = ""
+
+    def show(self, phase: str, done: int, total: int | None) -> None:
+        if self.bar is None or phase != self.phase:
+            self.close()
+            from tqdm import tqdm
+
+            self.phase = phase
+            self.bar = tqdm(
+                total=total, desc=phase, unit=self.unit, unit_scale=self.scale,
+                unit_divisor=1024 if self.scale else 1000, file=sys.stderr, mininterval=0.2,
+                dynamic_ncols=True, leave=True,
+            )  # fmt: skip
+        if total is not None and self.bar.total != total:
+            self.bar.total = total
+        self.bar.update(done - self.bar.n)
+        if total is not None and done >= total:
+            self.close()
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+            self.bar = None
+
+
 def progress(label: str) -> Callable[[int, int, str], None] | None:
-    """A progress line on stderr, only when stderr is a terminal."""
-    if not sys.stderr.isatty():
+    """Progress bars on stderr (parsing files, then embedding texts), only on a terminal and
+    without --quiet."""
+    if quiet():
         return None
+    bars = _Bars("file")
 
     def report(done: int, total: int, item: str) -> None:
         # `item` is a file path while parsing, or the name of a later phase ("embedding").
         phase = item if item == "embedding" else label
-        if done == total or done % 25 == 0:
-            end = "\n" if done == total else ""
-            click.echo(f"\r{phase} {done}/{total}", err=True, nl=False)
-            click.echo(end, err=True, nl=False)
+        bars.unit = "text" if phase == "embedding" else "file"
+        bars.show(phase, done, total)
 
     return report
 
 
 def bytes_progress(label: str) -> Callable[[int, int | None], None] | None:
-    """Bytes transferred, on stderr, only when stderr is a terminal."""
-    if not sys.stderr.isatty():
+    """Bytes transferred, as a bar on stderr, only on a terminal and without --quiet."""
+    if quiet():
         return None
-    shown = [0.0]
+    bars = _Bars("B", scale=True)
 
     def report(done: int, total: int | None) -> None:
-        now = time.monotonic()
-        if done == total or now - shown[0] >= 0.2:
-            shown[0] = now
-            of = f"/{total / 1e6:.1f}" if total else ""
-            click.echo(f"\r{label} {done / 1e6:.1f}{of} MB", err=True, nl=done == total)
+        bars.show(label, done, total)
 
     return report
 
