@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from codebot.core.config import Config
 from codebot.core.model import TYPE_KINDS, FileResult, paused_gc
@@ -22,8 +22,10 @@ from codebot.index.embedding import chosen, record
 from codebot.index.store import Manifest, lock_for_writing
 from codebot.index.tables import outline_lines, symbol_key
 from codebot.index.writer import GenerationWriter
-from codebot.parse.extract import ParseReport, parse_path
 from codebot.parse.files import Selector, Skipped
+
+if TYPE_CHECKING:  # tree-sitter and numpy load with the parser, when a build parses
+    from codebot.parse.extract import ParseReport
 
 __all__ = [
     "BuildReport",
@@ -141,6 +143,7 @@ def build_locked(
                 code.append(text)
 
         from codebot.index.text import embedding_text, lexical_fields
+        from codebot.parse.extract import parse_path
 
         t = time.perf_counter()
         report = parse_path(ws, config, progress=progress, on_file=index_file, at=at)

@@ -37,12 +37,10 @@ from codebot.core.model import FileResult, paused_gc
 from codebot.git.repo import Repo, short_commit
 from codebot.git.workspace import Workspace, under
 from codebot.index.build import embed_texts, indexed_code, make_manifest, settings_of
-from codebot.index.embedding import load_recorded
+from codebot.index.embedding import deferred
 from codebot.index.store import Index, Manifest, lock_for_writing, read_manifest
 from codebot.index.tables import KEYS_FILE, file_result, symbol_key, symbol_keys
 from codebot.index.writer import LEXICAL_DIR, GenerationWriter, retarget
-from codebot.parse.chunks import ChunkLimits
-from codebot.parse.extract import module_ids, parse_file
 from codebot.parse.files import Selector, Skipped, SourceFile
 
 __all__ = [
@@ -346,6 +344,8 @@ def apply_changes(
     keeps the base's communities rather than detect them again.
     """
     from codebot.index.text import embedding_text, lexical_fields
+    from codebot.parse.chunks import ChunkLimits
+    from codebot.parse.extract import module_ids, parse_file
 
     started = time.perf_counter()
     timings: dict[str, float] = {}
@@ -431,7 +431,7 @@ def apply_changes(
         graph_counts = writer.graph(files, symbols, carry)
         timings["graph"] = time.perf_counter() - t
 
-        embedder = load_recorded(base.manifest.embedder, config, embedder) if with_vectors else None
+        embedder = deferred(base.manifest.embedder, config, embedder) if with_vectors else None
         embedded = 0
         if embedder is not None:
             t = time.perf_counter()

@@ -147,13 +147,14 @@ def update(
     The result is the index a fresh build would make. With no index yet, or after a settings
     change, it builds from scratch and says why. The git hooks run this in the background.
     """
-    from codebot.index.background import start_background
     from codebot.index.status import worktree_state
     from codebot.index.update import update_index
 
     ws, config = workspace(path, index_dir=index_dir)
     report = update_index(ws, config, rev, wait, progress("parsing"), settle=not no_settle)
     if report.manifest.vectors_pending:  # an embedder killed before it finished: resume it
+        from codebot.index.background import start_background
+
         start_background(ws)
     state = worktree_state(ws, config) if worktree else None
     if as_json:
