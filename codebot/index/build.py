@@ -65,6 +65,11 @@ class BuildReport:
     def to_text(self) -> str:
         c, commit = self.counts, self.manifest.commit
         at = f" at {short_commit(commit)}" if commit else ""
+        if self.manifest.vectors_pending:
+            return (
+                f"indexed {c['files']} files{at}, {c['symbols']} symbols (keywords and call "
+                f"graph; vectors to come) in {self.seconds:.1f}s -> {self.index_dir}\n"
+            )
         return (
             f"indexed {c['files']} files{at}, {c['symbols']} symbols ({c['vectors']} vectors, "
             f"{self.embedded} newly embedded) in {self.seconds:.1f}s -> {self.index_dir}\n"

@@ -1,0 +1,210 @@
+"""How soon a newcomer gets answers, and what an edit costs: codebot beside its peers, in one run.
+
+On one checkout (a fresh local clone of it per tool, so no tool sees another's files), times:
+
+- codebot: ``codebot index --background`` until it returns and then the first query (the first
+  answer), until the vectors are committed, a one-function commit then ``codebot update``, a
+  no-op ``codebot update``, and CLI search with ``--mode bm25`` and ``--mode hybrid``;
+- code-review-graph (when installed): ``build``, the same commit then ``update``, a no-op
+  ``update``, and its keyword search;
+- semble (when installed): the first ``search`` (it indexes on the way) and a warm one.
+
+Each command runs as a user runs it (a new process). The peers are looked up in ``--peers-env``
+(a separate virtual environment: ``pip install semble code-review-graph`` there), never in
+codebot's. The vector cache starts empty (a new clone), as on a newcomer's machine.
+
+    python benchmarks/first_answer.py [/work/bench-repos/flask] [--peers-env /work/peers-env]
+
+Prints a table with the ratios of this one run (a shared machine is noisy: compare the ratios)
+and writes ``benchmarks/results/first_answer-<repo>.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+RESULTS = Path(__file__).resolve().parent / "results"
+QUERIES = ["register a blueprint on the application", "how are session cookies signed"]
+EDIT_PATH = "src/flask/helpers.py"
+EDIT_FUNCTION = "def get_debug_flag() -> bool:\n"
+
+
+def git(repo: Path, *args: str) -> str:
+    return subprocess.run(
+        ["git", *args], cwd=repo, check=True, capture_output=True, text=True
+    ).stdout.strip()
+
+
+def run(cmd: list[str], cwd: Path, env: dict | None = None) -> float:
+    """Seconds ``cmd`` takes; fails loudly when it fails."""
+    t = time.perf_counter()
+    out = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, env=env)
+    seconds = time.perf_counter() - t
+    if out.returncode != 0:
+        raise SystemExit(f"{' '.join(cmd)} failed ({out.returncode}):\n{out.stderr[-2000:]}")
+    return seconds
+
+
+def best(cmd: list[str], cwd: Path, n: int = 3, env: dict | None = None) -> float:
+    """The median of ``n`` runs of a command that changes nothing (a query, a no-op update)."""
+    return statistics.median(run(cmd, cwd, env) for _ in range(n))
+
+
+def clone(source: Path, into: Path) -> Path:
+    subprocess.run(["git", "clone", "-q", str(source), str(into)], check=True)
+    for var, value in (("user.name", "bench"), ("user.email", "bench@codebot.invalid")):
+        git(into, "config", var, value)
+    return into
+
+
+def commit_one_function_edit(repo: Path) -> None:
+    """Add a statement to one function and commit it: the edit every tool then updates for."""
+    path = repo / EDIT_PATH
+    text = path.read_text()
+    at = text.index(EDIT_FUNCTION) + len(EDIT_FUNCTION)
+    path.write_text(text[:at] + "    _first_answer_bench = 1\n" + text[at:])
+    git(repo, "commit", "-qam", "bench: edit one function")
+
+
+# --- codebot ---------------------------------------------------------------------------------------
+
+
+def codebot_steps(source: Path, work: Path) -> dict[str, float]:
+    repo = clone(source, work / "codebot")
+    cb = [sys.executable, "-m", "codebot", "--quiet"]
+    env = {k: v for k, v in os.environ.items() if k != "CI"}
+    manifest = repo / ".git" / "codebot" / "manifest.json"
+    out: dict[str, float] = {}
+
+    started = time.perf_counter()
+    out["index_returns"] = run([*cb, "index", "--background"], repo, env)
+    out["first_query"] = run([*cb, "search", QUERIES[0], "--mode", "bm25"], repo, env)
+    out["first_answer"] = out["index_returns"] + out["first_query"]
+    while "vectors_pending" in json.loads(manifest.read_text()):
+        time.sleep(0.2)
+    out["vectors_complete"] = time.perf_counter() - started
+
+    for mode in ("bm25", "hybrid"):
+        out[f"search_{mode}"] = statistics.median(
+            run([*cb, "search", q, "--mode", mode], repo, env) for q in QUERIES for _ in range(2)
+        )
+    commit_one_function_edit(repo)
+    out["commit_update"] = run([*cb, "update"], repo, env)
+    out["noop_update"] = best([*cb, "update"], repo, env=env)
+    return out
+
+
+# --- peers ----------------------------------------------------------------------------------------
+
+
+def crg_steps(bin_dir: Path, source: Path, work: Path) -> dict[str, float] | None:
+    tool = bin_dir / "code-review-graph"
+    if not tool.exists():
+        return None
+    repo = clone(source, work / "crg")
+    out = {"build": run([str(tool), "build"], repo)}
+    out["search"] = statistics.median(
+        run([str(tool), "search", q], repo) for q in QUERIES for _ in range(2)
+    )
+    commit_one_function_edit(repo)
+    out["commit_update"] = run([str(tool), "update"], repo)
+    out["noop_update"] = best([str(tool), "update"], repo)
+    return out
+
+
+def semble_steps(bin_dir: Path, source: Path, work: Path) -> dict[str, float] | None:
+    tool = bin_dir / "semble"
+    if not tool.exists():
+        return None
+    repo = clone(source, work / "semble")
+    env = {**os.environ, "XDG_CACHE_HOME": str(work / "semble-cache")}  # no index from before
+    out = {"first_search": run([str(tool), "search", QUERIES[0], str(repo)], repo, env)}
+    out["warm_search"] = statistics.median(
+        run([str(tool), "search", q, str(repo)], repo, env) for q in QUERIES for _ in range(2)
+    )
+    return out
+
+
+# --- report ---------------------------------------------------------------------------------------
+
+
+def ratios(cb: dict, crg: dict | None, semble: dict | None) -> list[tuple[str, float, str]]:
+    rows = []
+    if semble:
+        rows.append(
+            (
+                "first answer / semble first index+query",
+                cb["first_answer"] / semble["first_search"],
+                "<= 0.5",
+            )
+        )
+        rows.append(
+            (
+                "hybrid search / semble warm search",
+                cb["search_hybrid"] / semble["warm_search"],
+                "<= 0.5",
+            )
+        )
+    if crg:
+        rows.append(
+            (
+                "commit+update / crg commit+update",
+                cb["commit_update"] / crg["commit_update"],
+                "<= 0.5",
+            )
+        )
+        rows.append(
+            ("no-op update / crg no-op update", cb["noop_update"] / crg["noop_update"], "<= 0.33")
+        )
+        rows.append(("bm25 search / crg search", cb["search_bm25"] / crg["search"], "<= 1"))
+    return rows  # fmt: skip
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("repo", nargs="?", type=Path, default=Path("/work/bench-repos/flask"))
+    ap.add_argument("--peers-env", type=Path, default=Path("/work/peers-env"))
+    args = ap.parse_args()
+    bin_dir = args.peers_env / "bin"
+    work = Path(tempfile.mkdtemp(prefix="codebot-first-answer-"))
+    try:
+        cb = codebot_steps(args.repo, work)
+        crg = crg_steps(bin_dir, args.repo, work)
+        semble = semble_steps(bin_dir, args.repo, work)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    result = {
+        "repo": args.repo.name,
+        "when": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "cpus": os.cpu_count(),
+        "load": os.getloadavg()[0],
+        "codebot": cb,
+        "code-review-graph": crg,
+        "semble": semble,
+        "ratios": {name: round(r, 3) for name, r, _ in ratios(cb, crg, semble)},
+    }
+    for tool, steps in (("codebot", cb), ("code-review-graph", crg), ("semble", semble)):
+        if steps is None:
+            print(f"{tool:18} not installed in {bin_dir}")
+            continue
+        for step, seconds in steps.items():
+            print(f"{tool:18} {step:18} {seconds:7.2f} s")
+    for name, r, goal in ratios(cb, crg, semble):
+        print(f"ratio  {name:45} {r:6.2f}  (goal {goal})")
+    RESULTS.mkdir(exist_ok=True)
+    path = RESULTS / f"first_answer-{args.repo.name}.json"
+    path.write_text(json.dumps(result, indent=1) + "\n")
+    print(f"-> {path}")
+
+
+if __name__ == "__main__":
+    main()
