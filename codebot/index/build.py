@@ -276,12 +276,12 @@ def embed_texts(
         for start in range(0, len(missing), chunk_size):
             chunk = missing[start : start + chunk_size]
             vectors = embedder.embed_documents([texts[i] for i in chunk])
-            for i, vector in zip(chunk, vectors):
-                cache.put(keys[i], vector)
+            for n, (i, vector) in enumerate(zip(chunk, vectors), start + 1):
+                cache.put(keys[i], vector)  # on disk by 32s (VectorCache), and at the end
                 out[i] = vector
-            cache.flush()  # on disk before it counts as done
-            if progress is not None:
-                progress(start + len(chunk), len(missing), "embedding")
+                if progress is not None:
+                    progress(n, len(missing), "embedding")
+            cache.flush()
     finally:
         cache.flush()  # an interrupted build keeps what it embedded: the next run resumes
     if compact:
