@@ -44,14 +44,26 @@ def git(repo: Path, *args: str) -> str:
     ).stdout.strip()
 
 
+class Failed(Exception):
+    pass
+
+
 def run(cmd: list[str], cwd: Path, env: dict | None = None) -> float:
-    """Seconds ``cmd`` takes; fails loudly when it fails."""
+    """Seconds ``cmd`` takes; raises Failed (with its stderr's end) when it fails."""
     t = time.perf_counter()
     out = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, env=env)
     seconds = time.perf_counter() - t
     if out.returncode != 0:
-        raise SystemExit(f"{' '.join(cmd)} failed ({out.returncode}):\n{out.stderr[-2000:]}")
+        raise Failed(f"{' '.join(cmd[:3])} exit {out.returncode}: {out.stderr.strip()[-300:]}")
     return seconds
+
+
+def peer(steps, *args) -> dict | str | None:
+    """A peer's timings, None when it is not installed, or why it could not run."""
+    try:
+        return steps(*args)
+    except Failed as exc:
+        return f"could not run: {exc}"
 
 
 def best(cmd: list[str], cwd: Path, n: int = 3, env: dict | None = None) -> float:
@@ -139,6 +151,8 @@ def semble_steps(bin_dir: Path, source: Path, work: Path) -> dict[str, float] | 
 
 def ratios(cb: dict, crg: dict | None, semble: dict | None) -> list[tuple[str, float, str]]:
     rows = []
+    semble = semble if isinstance(semble, dict) else None
+    crg = crg if isinstance(crg, dict) else None
     if semble:
         rows.append(
             (
@@ -178,8 +192,8 @@ def main() -> None:
     work = Path(tempfile.mkdtemp(prefix="codebot-first-answer-"))
     try:
         cb = codebot_steps(args.repo, work)
-        crg = crg_steps(bin_dir, args.repo, work)
-        semble = semble_steps(bin_dir, args.repo, work)
+        crg = peer(crg_steps, bin_dir, args.repo, work)
+        semble = peer(semble_steps, bin_dir, args.repo, work)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     result = {
@@ -193,8 +207,8 @@ def main() -> None:
         "ratios": {name: round(r, 3) for name, r, _ in ratios(cb, crg, semble)},
     }
     for tool, steps in (("codebot", cb), ("code-review-graph", crg), ("semble", semble)):
-        if steps is None:
-            print(f"{tool:18} not installed in {bin_dir}")
+        if not isinstance(steps, dict):
+            print(f"{tool:18} {steps or f'not installed in {bin_dir}'}")
             continue
         for step, seconds in steps.items():
             print(f"{tool:18} {step:18} {seconds:7.2f} s")

@@ -221,3 +221,20 @@ def test_ci_and_no_terminal_wait_and_keywords_only_has_nothing_pending(repo, ser
     assert m.vectors_pending is None and m.embedder is None
     assert "background" not in out.stderr
     assert "still being computed" not in cli("search", "ledger", cwd=repo, env=env).stderr
+
+
+def test_update_restarts_a_killed_embedder(repo, server, env):
+    server.per_text = 0.05
+    out = cli("index", "--background", "--embedder", provider(server), cwd=repo, env=env)
+    assert out.returncode == 0, out.stderr
+    index_dir = repo / ".git" / "codebot"
+    wait_for(lambda: embedder_running(index_dir))
+    os.kill(json.loads((index_dir / "embed.progress").read_text())["pid"], signal.SIGKILL)
+    wait_for(lambda: not embedder_running(index_dir))
+    assert read_manifest(index_dir).vectors_pending
+    server.per_text = 0.0
+    out = cli("update", cwd=repo, env=env)  # nothing to update: it starts the embedder again
+    assert out.returncode == 0, out.stderr
+    wait_for(lambda: not read_manifest(index_dir).vectors_pending)
+    m = read_manifest(index_dir)
+    assert m.counts["vectors"] == m.counts["symbols"]
