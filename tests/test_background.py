@@ -238,3 +238,33 @@ def test_update_restarts_a_killed_embedder(repo, server, env):
     wait_for(lambda: not read_manifest(index_dir).vectors_pending)
     m = read_manifest(index_dir)
     assert m.counts["vectors"] == m.counts["symbols"]
+
+
+def test_update_loads_the_model_only_for_a_text_it_has_no_vector_for(repo, server, env):
+    server.per_text = 0.0
+    out = cli("index", "--foreground", "--embedder", provider(server), cwd=repo, env=env)
+    assert out.returncode == 0, out.stderr
+    path = repo / "pkg" / "ledger.py"
+    original = path.read_text()
+    path.write_text(original.replace("and clamp it", "and clamp it to the ledger's range"))
+    git(repo, "commit", "-qam", "docs")
+    seen = len(server.requests)
+    out = cli("update", "--json", cwd=repo, env=env)
+    assert json.loads(out.stdout)["embedded"] > 0 and len(server.requests) > seen
+    git(repo, "revert", "--no-edit", "HEAD")  # back to texts the vector cache holds
+    seen = len(server.requests)
+    out = cli("update", "--json", cwd=repo, env=env)
+    report = json.loads(out.stdout)
+    assert report["action"] == "updated" and report["symbols"]["changed"] > 0
+    assert report["embedded"] == 0
+    assert len(server.requests) == seen  # the model was never loaded (not even probed)
+    # A no-op update imports neither the parser's numpy, nor networkx, nor a model runtime.
+    code = (
+        "import sys; from codebot.serve.cli import main; main(['update'], standalone_mode=False);"
+        "print([m for m in ('numpy', 'networkx', 'onnxruntime', 'tantivy', 'usearch') "
+        "if m in sys.modules])"
+    )
+    out = subprocess.run([sys.executable, "-c", code], cwd=repo, env=env, capture_output=True,
+                         text=True)  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip().splitlines()[-1] == "[]"
