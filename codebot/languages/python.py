@@ -8,6 +8,7 @@ from tree_sitter import Node
 
 from codebot.core.model import Import, Parameter
 from codebot.languages.base import LanguageSpec, field_text, query_file, squash, text
+from codebot.languages.receivers import Receivers
 
 
 def _outer(node: Node) -> Node:
@@ -122,6 +123,453 @@ def _imports(node: Node) -> list[Import]:
     return out
 
 
+# --- receivers: what a called name is bound to ----------------------------------------------------
+#
+# A call through a name the enclosing scopes assign (``a = func; a()``, ``x = C(); x.m()``,
+# ``HANDLERS = {"a": f}; HANDLERS["a"]()``, ``self.c = C()`` in one method and ``self.c.m()`` in
+# another) records what the name may hold, every assignment of the scope at once (as a reader
+# takes in a function at a glance, not statement by statement):
+#
+#     (a = func).                     -> the call reaches func
+#     (x = C()).m                     -> C().m: the method m of an instance of C
+#     (h = make.<locals>.inner | g)   -> make() returns its nested function inner, or g
+#
+# ``f()`` is replaced by what ``f`` returns when ``f`` is defined in the same file and returns
+# names (a function, a closure); a lambda, a parameter, any other expression is no value known
+# here. The resolver (``graph/resolvers/python.py``) resolves each value in the caller's scope.
+
+_SCOPES = ("function_definition", "lambda", "module", "class_definition")
+_COMPOUND = (
+    "if_statement",
+    "elif_clause",
+    "else_clause",
+    "for_statement",
+    "while_statement",
+    "try_statement",
+    "except_clause",
+    "finally_clause",
+    "with_statement",
+    "block",
+    "match_statement",
+    "case_clause",
+)
+_OTHER = "other"  # bound otherwise (a parameter, a loop variable, an import, global): unknown
+_MAX_VALUES = 8
+_MAX_DEPTH = 3
+_DOTTED = frozenset({"identifier", "attribute"})
+
+# name -> [(key, value node)]: key None for the name's own value, a literal's text for an item
+# (``d["a"] = f``, ``d = {"a": f}``, ``l = [f, g]``); or _OTHER.
+Scope = dict[str, "list[tuple[str | None, Node]] | str"]
+
+
+def _pure_dotted(node: Node) -> bool:
+    while node.type == "attribute":
+        node = node.child_by_field_name("object")
+        if node is None:
+            return False
+    return node.type == "identifier"
+
+
+def _key(node: Node | None) -> str | None:
+    """A literal subscript as a key: ``"a"``/``'a'`` -> ``'a'``; ``1`` -> ``1``; else None."""
+    if node is None:
+        return None
+    if node.type == "integer":
+        return text(node)
+    if node.type == "string":
+        t = text(node)
+        if t[:1] in "\"'" and t[-1:] == t[:1] and len(t) >= 2 and t[:3] not in ('"""', "'''"):
+            return "'" + t[1:-1] + "'"
+    return None
+
+
+def _scope_of(node: Node) -> Node | None:
+    cur = node.parent
+    while cur is not None and cur.type not in _SCOPES:
+        cur = cur.parent
+    return cur
+
+
+def _bind(scope: Scope, name: str, key: str | None, value: Node) -> None:
+    cur = scope.get(name)
+    if cur == _OTHER:
+        return
+    if cur is None:
+        cur = scope[name] = []
+    cur.append((key, value))  # type: ignore[union-attr]
+
+
+def _bind_target(scope: Scope, target: Node, value: Node | None) -> None:
+    t = target.type
+    if t == "identifier":
+        if value is None:
+            scope[text(target)] = _OTHER
+        elif value.type == "dictionary":
+            for pair in value.named_children:
+                if pair.type == "pair":
+                    k, v = pair.child_by_field_name("key"), pair.child_by_field_name("value")
+                    if v is not None:
+                        _bind(scope, text(target), _key(k) or "?", v)
+        elif value.type in ("list", "tuple"):
+            for i, item in enumerate(value.named_children):
+                if item.type in ("list_splat", "comment"):
+                    return
+                _bind(scope, text(target), str(i), item)
+        else:
+            _bind(scope, text(target), None, value)
+    elif t == "subscript" and value is not None:
+        base = target.child_by_field_name("value")
+        if base is not None and base.type == "identifier":
+            _bind(scope, text(base), _key(target.child_by_field_name("subscript")) or "?", value)
+    elif t in ("pattern_list", "tuple_pattern", "list_pattern", "expression_list", "tuple"):
+        items = target.named_children
+        values = (
+            value.named_children
+            if value is not None and value.type in ("expression_list", "tuple", "list")
+            else None
+        )
+        if values is not None and len(values) == len(items) and all(
+            v.type not in ("list_splat", "list_splat_pattern") for v in (*items, *values)
+        ):
+            for a, b in zip(items, values):
+                _bind_target(scope, a, b)
+        else:
+            for a in items:
+                if a.type == "identifier":
+                    scope[text(a)] = _OTHER
+    elif t == "attribute":
+        return  # `self.x = ...`: the class's, see _fields
+
+
+def _statements(block: Node, scope: Scope, self_name: str | None, fields: Scope | None) -> None:
+    for st in block.named_children:
+        t = st.type
+        if t == "expression_statement":
+            for e in st.named_children:
+                _expression(e, scope, self_name, fields)
+        elif t in ("assignment", "call"):  # the grammar may leave out the statement around it
+            _expression(st, scope, self_name, fields)
+        elif t in ("function_definition", "class_definition"):
+            name = st.child_by_field_name("name")
+            if name is not None:
+                scope[text(name)] = _OTHER
+        elif t == "decorated_definition":
+            d = st.child_by_field_name("definition")
+            name = d.child_by_field_name("name") if d is not None else None
+            if name is not None:
+                scope[text(name)] = _OTHER
+        elif t in ("import_statement", "import_from_statement", "global_statement"):
+            for n in st.named_children:
+                if n.type == "identifier":
+                    scope[text(n)] = _OTHER
+                elif n.type in ("dotted_name", "aliased_import"):
+                    alias = n.child_by_field_name("alias")
+                    first = alias if alias is not None else n.named_children[0]
+                    scope[text(first)] = _OTHER
+        elif t in _COMPOUND:
+            if t in ("for_statement",):
+                left = st.child_by_field_name("left")
+                if left is not None:
+                    _bind_target(scope, left, None)
+            for c in st.named_children:
+                if c.type == "block" or c.type in _COMPOUND:
+                    _statements(c if c.type == "block" else _wrap(c), scope, self_name, fields)
+
+
+def _expression(e: Node, scope: Scope, self_name: str | None, fields: Scope | None) -> None:
+    if e.type == "assignment":
+        _assignment(e, scope, self_name, fields)
+    elif e.type == "call":  # d.update({"a": f}): items of d
+        fn, args = e.child_by_field_name("function"), e.child_by_field_name("arguments")
+        if (
+            fn is not None
+            and fn.type == "attribute"
+            and text(fn.child_by_field_name("attribute")) == "update"
+            and fn.child_by_field_name("object").type == "identifier"
+            and args is not None
+            and args.named_child_count == 1
+            and args.named_children[0].type == "dictionary"
+        ):
+            name = text(fn.child_by_field_name("object"))
+            for pair in args.named_children[0].named_children:
+                k, v = pair.child_by_field_name("key"), pair.child_by_field_name("value")
+                if pair.type == "pair" and v is not None:
+                    _bind(scope, name, _key(k) or "?", v)
+
+
+def _wrap(node: Node) -> Node:
+    return node  # a clause's children are walked as statements (its block among them)
+
+
+def _assignment(node: Node, scope: Scope, self_name: str | None, fields: Scope | None) -> None:
+    left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+    if left is None:
+        return
+    while right is not None and right.type == "assignment":  # a = b = value
+        _assignment(right, scope, self_name, fields)
+        right = right.child_by_field_name("right")
+    if (
+        fields is not None
+        and left.type == "attribute"
+        and right is not None
+        and text(left.child_by_field_name("object")) == self_name
+    ):
+        attr = left.child_by_field_name("attribute")
+        if attr is not None:
+            _bind(fields, text(attr), None, right)
+        return
+    _bind_target(scope, left, right)
+
+
+def _bindings(node: Node, cache: dict) -> Scope:
+    key = ("scope", node.start_byte, node.end_byte)
+    found = cache.get(key)
+    if found is not None:
+        return found
+    scope: Scope = {}
+    cache[key] = scope
+    if node.type in ("function_definition", "lambda"):
+        for p in _parameters(node):
+            scope[p.name.lstrip("*")] = _OTHER
+    body = node.child_by_field_name("body")
+    if node.type == "module":
+        _statements(node, scope, None, None)
+    elif body is not None and body.type == "block":
+        _statements(body, scope, None, None)
+    return scope
+
+
+def _fields(cls: Node, cache: dict) -> Scope:
+    """``self.x = value`` in any method of the class: the values the field may hold."""
+    key = ("fields", cls.start_byte, cls.end_byte)
+    found = cache.get(key)
+    if found is not None:
+        return found
+    fields: Scope = {}
+    cache[key] = fields
+    body = cls.child_by_field_name("body")
+    for st in body.named_children if body is not None else ():
+        fn = st.child_by_field_name("definition") if st.type == "decorated_definition" else st
+        if fn is None or fn.type != "function_definition":
+            continue
+        params = _parameters(fn)
+        fbody = fn.child_by_field_name("body")
+        if params and fbody is not None:
+            _statements(fbody, {}, params[0].name, fields)
+    return fields
+
+
+def _lookup(node: Node, name: str, cache: dict) -> list[tuple[str | None, Node]] | None:
+    """The assignments of ``name`` in the innermost scope around ``node`` that binds it; in
+    that scope's own straight-line code, an assignment is undone by the next one before
+    ``node`` (``d["a"] = g`` after ``d = {"a": f}``) and one after ``node`` does not reach it."""
+    scope = _scope_of(node)
+    first = True
+    while scope is not None:
+        if scope.type != "class_definition" or first:
+            found = _bindings(scope, cache).get(name)
+            if found is not None:
+                if found == _OTHER:
+                    return None
+                return _live(found, node, scope) if first else found  # type: ignore[arg-type]
+        first = False
+        scope = _scope_of(scope)
+    return None
+
+
+def _straight(node: Node, scope: Node) -> bool:
+    """Whether ``node`` runs in its scope's straight-line code (in no branch or loop)."""
+    cur = node.parent
+    while cur is not None and cur != scope:
+        if cur.type in _COMPOUND and cur.type != "block" or cur.type in _SCOPES:
+            return False
+        cur = cur.parent
+    return True
+
+
+def _live(
+    found: list[tuple[str | None, Node]], at: Node, scope: Node
+) -> list[tuple[str | None, Node]]:
+    pos = at.start_byte
+    at_straight = _straight(at, scope)
+    last: dict[str | None, int] = {}
+    for k, v in found:
+        if v.start_byte < pos and k != "?" and _straight(v, scope):
+            last[k] = max(last.get(k, -1), v.start_byte)
+    return [
+        (k, v)
+        for k, v in found
+        if v.start_byte >= last.get(k, -1)
+        and not (at_straight and v.start_byte > pos and _straight(v, scope))
+    ]
+
+
+def _values(node: Node, cache: dict, depth: int = 0) -> list[str]:
+    """What an expression may evaluate to, as texts the resolver reads; [] when unknown."""
+    t = node.type
+    if depth > _MAX_DEPTH:
+        return []
+    if t == "identifier":
+        bound = _lookup(node, text(node), cache)
+        if bound is None:
+            return [text(node)]
+        return _all(bound, None, cache, depth + 1)
+    if t == "attribute":
+        return [text(node)] if _pure_dotted(node) else []
+    if t == "parenthesized_expression" and node.named_child_count == 1:
+        return _values(node.named_children[0], cache, depth)
+    if t == "call":
+        fn = node.child_by_field_name("function")
+        if fn is None or fn.type not in _DOTTED or not _pure_dotted(fn):
+            return []
+        if fn.type == "identifier":
+            returned = _returned(fn, cache, depth)
+            if returned is not None:
+                return returned
+        return [text(fn) + "()"]
+    return []
+
+
+def _all(bound: list[tuple[str | None, Node]], key: str | None, cache: dict, depth: int) -> list[str]:
+    out: list[str] = []
+    for k, v in bound:
+        if key == "*" or k == key or (key is not None and k == "?"):
+            for val in _values(v, cache, depth):
+                if val not in out:
+                    out.append(val)
+    return out
+
+
+def _returned(fn: Node, cache: dict, depth: int) -> list[str] | None:
+    """``f()`` where ``f`` is a def of this file that returns names: those names (a nested
+    def as ``f.<locals>.inner``); None when ``f`` is no such def."""
+    name = text(fn)
+    scope = _scope_of(fn)
+    while scope is not None:
+        bound = _bindings(scope, cache).get(name)
+        if bound is not None:
+            if bound != _OTHER:
+                return None  # assigned, not defined: a value we do not follow through a call
+            body = scope if scope.type == "module" else scope.child_by_field_name("body")
+            d = _def_in(body, name) if body is not None else None
+            if d is None:
+                return None
+            out: list[str] = []
+            inner = _bindings(d, cache)
+            for ret in _returns(d.child_by_field_name("body")):
+                if ret.type == "identifier" and inner.get(text(ret)) == _OTHER:
+                    if _def_in(d.child_by_field_name("body"), text(ret)) is not None:
+                        out.append(f"{name}.<locals>.{text(ret)}")
+                    continue  # a parameter, a loop variable: unknown
+                out.extend(v for v in _values(ret, cache, depth + 1) if v not in out)
+            return out or None
+        scope = _scope_of(scope)
+    return None
+
+
+def _def_in(block: Node | None, name: str) -> Node | None:
+    for st in block.named_children if block is not None else ():
+        d = st.child_by_field_name("definition") if st.type == "decorated_definition" else st
+        if d is not None and d.type == "function_definition":
+            n = d.child_by_field_name("name")
+            if n is not None and text(n) == name:
+                return d
+    return None
+
+
+def _returns(block: Node | None) -> list[Node]:
+    out: list[Node] = []
+    stack = [block] if block is not None else []
+    while stack:
+        n = stack.pop()
+        for c in n.named_children:
+            if c.type == "return_statement":
+                if c.named_child_count == 1:
+                    out.append(c.named_children[0])
+            elif c.type == "block" or c.type in _COMPOUND:
+                stack.append(c)
+    return out
+
+
+def _annotate(node: Node, raw: str, cache: dict) -> str:
+    """The call text with what its head name is bound to, where the scopes around tell."""
+    t = node.type
+    if t == "identifier":
+        head, key, rest = node, None, ""
+    elif t == "attribute":
+        head = node
+        while head.type == "attribute":
+            head = head.child_by_field_name("object")
+            if head is None:
+                return raw
+        if head.type != "identifier":
+            return raw
+        key, rest = None, raw[len(text(head)) :]
+        if rest[:1] != ".":
+            return raw
+        if node.child_by_field_name("object") is not head:
+            first = head.parent.child_by_field_name("attribute")  # self.c.m: the field c
+            cls = _self_class(node, text(head))
+            if cls is not None and first is not None:
+                bound = _fields(cls, cache).get(text(first))
+                if bound and bound != _OTHER:
+                    values = _all(bound, None, cache, 1)  # type: ignore[arg-type]
+                    after = rest[len(text(first)) + 1 :]
+                    return _written(f"{text(head)}.{text(first)}", values, after) or raw
+    elif t == "subscript":
+        head = node.child_by_field_name("value")
+        if head is None or head.type != "identifier":
+            return raw
+        key, rest = _key(node.child_by_field_name("subscript")) or "*", ""
+    elif t == "call":  # make()(): what make returns
+        fn = node.child_by_field_name("function")
+        if fn is None or fn.type != "identifier":
+            return raw
+        return _written(raw, _returned(fn, cache, 1) or [], "") or raw
+    else:
+        return raw
+    bound = _lookup(node, text(head), cache)
+    if not bound:
+        return raw
+    values = _all(bound, key, cache, 1)
+    return _written(text(node) if key is not None else text(head), values, rest) or raw
+
+
+def _written(expr: str, values: list[str], rest: str) -> str | None:
+    if not values or len(values) > _MAX_VALUES:
+        return None
+    return f"({' '.join(expr.split())} = {' | '.join(values)}){rest}"
+
+
+def _self_class(node: Node, name: str) -> Node | None:
+    """The class whose method binds ``name`` as its first parameter, around ``node``."""
+    fn = _scope_of(node)
+    while fn is not None and fn.type == "lambda":
+        fn = _scope_of(fn)
+    if fn is None or fn.type != "function_definition":
+        return None
+    params = _parameters(fn)
+    if not params or params[0].name != name:
+        return None
+    parent = fn.parent
+    if parent is not None and parent.type == "decorated_definition":
+        parent = parent.parent
+    cls = parent.parent if parent is not None and parent.type == "block" else None
+    return cls if cls is not None and cls.type == "class_definition" else None
+
+
+class _Bound(Receivers):
+    def annotate(self, node: Node, text: str, cache: dict) -> str:
+        try:
+            return _annotate(node, text, cache)
+        except (AttributeError, TypeError, ValueError):  # an odd tree (error recovery)
+            return text
+
+
+RECEIVERS = _Bound(scopes={})
+
+
 SPEC = LanguageSpec(
     name="python",
     grammar="python",
@@ -132,4 +580,5 @@ SPEC = LanguageSpec(
     decorators=_decorators,
     bases=_bases,
     imports=_imports,
+    receivers=RECEIVERS,
 )
