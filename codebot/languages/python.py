@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import inspect
+from functools import cache
 
-from tree_sitter import Node
+from tree_sitter import Node, Query, QueryCursor
 
 from codebot.core.model import Import, Parameter
 from codebot.languages.base import LanguageSpec, field_text, query_file, squash, text
@@ -153,7 +154,9 @@ _COMPOUND = (
     "match_statement",
     "case_clause",
 )
-_OTHER = "other"  # bound otherwise (a parameter, a loop variable, an import, global): unknown
+_OTHER = "other"  # bound otherwise (a loop variable, an import, global): unknown here
+_PARAM = "param"  # a parameter: what the function's callers in the file pass
+_DEF = "def"  # a def or class statement: the resolver finds it by name
 _MAX_VALUES = 8
 _MAX_DEPTH = 3
 _DOTTED = frozenset({"identifier", "attribute"})
@@ -193,7 +196,7 @@ def _scope_of(node: Node) -> Node | None:
 
 def _bind(scope: Scope, name: str, key: str | None, value: Node) -> None:
     cur = scope.get(name)
-    if cur == _OTHER:
+    if isinstance(cur, str):
         return
     if cur is None:
         cur = scope[name] = []
@@ -253,12 +256,12 @@ def _statements(block: Node, scope: Scope, self_name: str | None, fields: Scope 
         elif t in ("function_definition", "class_definition"):
             name = st.child_by_field_name("name")
             if name is not None:
-                scope[text(name)] = _OTHER
+                scope[text(name)] = _DEF
         elif t == "decorated_definition":
             d = st.child_by_field_name("definition")
             name = d.child_by_field_name("name") if d is not None else None
             if name is not None:
-                scope[text(name)] = _OTHER
+                scope[text(name)] = _DEF
         elif t in ("import_statement", "import_from_statement", "global_statement"):
             for n in st.named_children:
                 if n.type == "identifier":
@@ -331,7 +334,7 @@ def _bindings(node: Node, cache: dict) -> Scope:
     cache[key] = scope
     if node.type in ("function_definition", "lambda"):
         for p in _parameters(node):
-            scope[p.name.lstrip("*")] = _OTHER
+            scope[p.name.lstrip("*")] = _PARAM
     body = node.child_by_field_name("body")
     if node.type == "module":
         _statements(node, scope, None, None)
@@ -360,22 +363,44 @@ def _fields(cls: Node, cache: dict) -> Scope:
     return fields
 
 
-def _lookup(node: Node, name: str, cache: dict) -> list[tuple[str | None, Node]] | None:
-    """The assignments of ``name`` in the innermost scope around ``node`` that binds it; in
-    that scope's own straight-line code, an assignment is undone by the next one before
-    ``node`` (``d["a"] = g`` after ``d = {"a": f}``) and one after ``node`` does not reach it."""
+def _find(node: Node, name: str, cache: dict) -> tuple[str, object, Node | None]:
+    """How ``name`` is bound at ``node``, in the innermost scope around it that binds it:
+    ("assigned", its assignments, scope), (_PARAM | _DEF | _OTHER, None, scope), or ("free",
+    None, None). In the scope's own straight-line code an assignment is undone by the next one
+    before ``node`` (``d["a"] = g`` after ``d = {"a": f}``), and one after ``node`` misses it."""
     scope = _scope_of(node)
     first = True
     while scope is not None:
         if scope.type != "class_definition" or first:
             found = _bindings(scope, cache).get(name)
+            if isinstance(found, str):
+                return found, None, scope
             if found is not None:
-                if found == _OTHER:
-                    return None
-                return _live(found, node, scope) if first else found  # type: ignore[arg-type]
+                return "assigned", _live(found, node, scope) if first else found, scope
         first = False
         scope = _scope_of(scope)
-    return None
+    return "free", None, None
+
+
+def _name_values(
+    at: Node, name: str, key: str | None, cache: dict, depth: int, head: bool
+) -> list[str]:
+    """What ``name`` (or its item ``key``) may hold at ``at``. ``head``: only what the scopes
+    say beyond the name itself (a name the resolver finds on its own gives [])."""
+    kind, entries, scope = _find(at, name, cache)
+    if kind == "assigned":
+        return _all(entries, key, cache, depth + 1)  # type: ignore[arg-type]
+    if kind == _PARAM and key is None and scope is not None and scope.type != "lambda":
+        return _param_values(scope, name, cache, depth + 1)
+    if head or key is not None:
+        return []
+    if kind == "free" or (scope is not None and scope.type == "module"):
+        return [name]
+    if kind == _DEF and scope is not None and scope.type == "function_definition":
+        outer = _scope_of(scope)
+        if outer is not None and outer.type == "module":  # a closure of a module-level def
+            return [f"{text(scope.child_by_field_name('name'))}.<locals>.{name}"]
+    return []
 
 
 def _straight(node: Node, scope: Node) -> bool:
@@ -411,10 +436,7 @@ def _values(node: Node, cache: dict, depth: int = 0) -> list[str]:
     if depth > _MAX_DEPTH:
         return []
     if t == "identifier":
-        bound = _lookup(node, text(node), cache)
-        if bound is None:
-            return [text(node)]
-        return _all(bound, None, cache, depth + 1)
+        return _name_values(node, text(node), None, cache, depth, head=False)
     if t == "attribute":
         return [text(node)] if _pure_dotted(node) else []
     if t == "parenthesized_expression" and node.named_child_count == 1:
@@ -442,30 +464,103 @@ def _all(bound: list[tuple[str | None, Node]], key: str | None, cache: dict, dep
 
 
 def _returned(fn: Node, cache: dict, depth: int) -> list[str] | None:
-    """``f()`` where ``f`` is a def of this file that returns names: those names (a nested
-    def as ``f.<locals>.inner``); None when ``f`` is no such def."""
-    name = text(fn)
-    scope = _scope_of(fn)
-    while scope is not None:
-        bound = _bindings(scope, cache).get(name)
-        if bound is not None:
-            if bound != _OTHER:
-                return None  # assigned, not defined: a value we do not follow through a call
-            body = scope if scope.type == "module" else scope.child_by_field_name("body")
-            d = _def_in(body, name) if body is not None else None
-            if d is None:
-                return None
-            out: list[str] = []
-            inner = _bindings(d, cache)
-            for ret in _returns(d.child_by_field_name("body")):
-                if ret.type == "identifier" and inner.get(text(ret)) == _OTHER:
-                    if _def_in(d.child_by_field_name("body"), text(ret)) is not None:
-                        out.append(f"{name}.<locals>.{text(ret)}")
-                    continue  # a parameter, a loop variable: unknown
-                out.extend(v for v in _values(ret, cache, depth + 1) if v not in out)
-            return out or None
-        scope = _scope_of(scope)
+    """``f()`` where ``f`` is a def of this file that returns names: what those may hold (a
+    nested def as ``f.<locals>.inner``); None when ``f`` is no such def."""
+    kind, _, scope = _find(fn, text(fn), cache)
+    if kind != _DEF or scope is None:
+        return None
+    d = _def_in(scope if scope.type == "module" else scope.child_by_field_name("body"), text(fn))
+    if d is None:
+        return None
+    out: list[str] = []
+    for ret in _returns(d.child_by_field_name("body")):
+        out.extend(v for v in _values(ret, cache, depth + 1) if v not in out)
+    return out or None
+
+
+def _param_values(fn: Node, name: str, cache: dict, depth: int) -> list[str]:
+    """What the calls of ``fn`` in this file pass as its parameter ``name`` (by position or
+    keyword), and the parameter's default: ``apply(square, 3)`` binds ``func`` to ``square``."""
+    if depth > _MAX_DEPTH:
+        return []
+    params = _parameters(fn)
+    idx = next((i for i, p in enumerate(params) if p.name == name), None)
+    fname = fn.child_by_field_name("name")
+    if idx is None or fname is None:
+        return []
+    cls = _class_of(fn)
+    pos = idx - 1 if cls is not None else idx
+    out: list[str] = []
+    for call in _sites(fn, cache).get(text(fname), ()):
+        callee = call.child_by_field_name("function")
+        if cls is not None:
+            recv = callee.child_by_field_name("object") if callee.type == "attribute" else None
+            if recv is None or text(recv) not in ("self", "cls") or _self_class(call, text(recv)) != cls:
+                continue
+        elif callee.type != "identifier" or _find(callee, text(fname), cache)[0] != _DEF:
+            continue
+        arg = _argument(call, pos, name)
+        if arg is not None:
+            out.extend(v for v in _values(arg, cache, depth) if v not in out)
+    default = _default(fn, name)
+    if default is not None:
+        out.extend(v for v in _values(default, cache, depth) if v not in out)
+    return out
+
+
+def _argument(call: Node, pos: int, name: str) -> Node | None:
+    args = call.child_by_field_name("arguments")
+    i = 0
+    for a in args.named_children if args is not None else ():
+        t = a.type
+        if t == "keyword_argument":
+            if text(a.child_by_field_name("name")) == name:
+                return a.child_by_field_name("value")
+        elif t in ("list_splat", "dictionary_splat"):
+            i = -(1 << 30)  # positions after a splat are unknown
+        elif t != "comment":
+            if i == pos:
+                return a
+            i += 1
     return None
+
+
+def _default(fn: Node, name: str) -> Node | None:
+    params = fn.child_by_field_name("parameters")
+    for p in params.named_children if params is not None else ():
+        if p.type in ("default_parameter", "typed_default_parameter"):
+            if text(p.child_by_field_name("name")) == name:
+                return p.child_by_field_name("value")
+    return None
+
+
+def _class_of(fn: Node) -> Node | None:
+    parent = fn.parent
+    if parent is not None and parent.type == "decorated_definition":
+        parent = parent.parent
+    cls = parent.parent if parent is not None and parent.type == "block" else None
+    return cls if cls is not None and cls.type == "class_definition" else None
+
+
+@cache
+def _site_query() -> Query:
+    return Query(SPEC.language, "(call function: [(identifier) (attribute)]) @c")
+
+
+def _sites(node: Node, cache: dict) -> dict[str, list[Node]]:
+    """The file's calls by the callee's last name, found once per file."""
+    found = cache.get("sites")
+    if found is None:
+        root = node
+        while root.parent is not None:
+            root = root.parent
+        found = cache["sites"] = {}
+        for call in QueryCursor(_site_query()).captures(root).get("c", ()):
+            callee = call.child_by_field_name("function")
+            last = callee.child_by_field_name("attribute") if callee.type == "attribute" else callee
+            if last is not None:
+                found.setdefault(text(last), []).append(call)
+    return found
 
 
 def _def_in(block: Node | None, name: str) -> Node | None:
@@ -513,7 +608,7 @@ def _annotate(node: Node, raw: str, cache: dict) -> str:
             cls = _self_class(node, text(head))
             if cls is not None and first is not None:
                 bound = _fields(cls, cache).get(text(first))
-                if bound and bound != _OTHER:
+                if bound and not isinstance(bound, str):
                     values = _all(bound, None, cache, 1)  # type: ignore[arg-type]
                     after = rest[len(text(first)) + 1 :]
                     return _written(f"{text(head)}.{text(first)}", values, after) or raw
@@ -529,10 +624,7 @@ def _annotate(node: Node, raw: str, cache: dict) -> str:
         return _written(raw, _returned(fn, cache, 1) or [], "") or raw
     else:
         return raw
-    bound = _lookup(node, text(head), cache)
-    if not bound:
-        return raw
-    values = _all(bound, key, cache, 1)
+    values = _name_values(node, text(head), key, cache, 0, head=True)
     return _written(text(node) if key is not None else text(head), values, rest) or raw
 
 
@@ -552,11 +644,7 @@ def _self_class(node: Node, name: str) -> Node | None:
     params = _parameters(fn)
     if not params or params[0].name != name:
         return None
-    parent = fn.parent
-    if parent is not None and parent.type == "decorated_definition":
-        parent = parent.parent
-    cls = parent.parent if parent is not None and parent.type == "block" else None
-    return cls if cls is not None and cls.type == "class_definition" else None
+    return _class_of(fn)
 
 
 class _Bound(Receivers):
