@@ -134,9 +134,11 @@ def test_suite_counts_external_and_unresolved():
     _, res = suite_scores()
     assert res.external["external_1.loader.load"] >= 3  # os.path.exists, open, json.load, ...
     assert res.external["builtins_1.stats.main"] >= 5
-    assert "arguments_1.higher.apply" in res.unresolved  # func(value): a parameter
-    # HANDLERS[command](): through the dict literal the module assigns
+    assert "dicts_lists_2.pipeline.run_steps" in res.unresolved  # step() over a loop variable
+    # Through the values the program binds: HANDLERS[command]() (a dict literal the module
+    # assigns), func(value) (a parameter main passes square to).
     assert "dicts_lists_1.commands.dispatch" not in res.unresolved
+    assert "arguments_1.higher.apply" not in res.unresolved
     s = res.stats
     assert s["calls"] == s["resolved"] + s["external"] + s["unresolved"] + s["ignored"]
 

@@ -391,6 +391,8 @@ def _name_values(
     if kind == "assigned":
         return _all(entries, key, cache, depth + 1)  # type: ignore[arg-type]
     if kind == _PARAM and key is None and scope is not None and scope.type != "lambda":
+        if not head and _self_class(at, name) is not None:
+            return [name]  # `self`: the caller's own, read in the caller's method
         return _param_values(scope, name, cache, depth + 1)
     if head or key is not None:
         return []
@@ -438,7 +440,16 @@ def _values(node: Node, cache: dict, depth: int = 0) -> list[str]:
     if t == "identifier":
         return _name_values(node, text(node), None, cache, depth, head=False)
     if t == "attribute":
-        return [text(node)] if _pure_dotted(node) else []
+        if not _pure_dotted(node):
+            return []
+        root = node
+        while root.type == "attribute":
+            root = root.child_by_field_name("object")
+        rest = text(node)[len(text(root)) :]
+        if rest[:1] != ".":
+            return []
+        roots = _name_values(root, text(root), None, cache, depth, head=False)
+        return [r + rest for r in roots if ".<locals>." not in r]
     if t == "parenthesized_expression" and node.named_child_count == 1:
         return _values(node.named_children[0], cache, depth)
     if t == "call":
@@ -491,21 +502,81 @@ def _param_values(fn: Node, name: str, cache: dict, depth: int) -> list[str]:
     cls = _class_of(fn)
     pos = idx - 1 if cls is not None else idx
     out: list[str] = []
+    if cls is not None and text(fname) == "__init__":  # Button(greet): Button.__init__(greet)
+        cname = cls.child_by_field_name("name")
+        for call in _sites(fn, cache).get(text(cname), ()):
+            callee = call.child_by_field_name("function")
+            if callee.type == "identifier" and _find(callee, text(cname), cache)[0] == _DEF:
+                arg = _argument(call, pos, name)
+                if arg is not None:
+                    out.extend(v for v in _values(arg, cache, depth) if v not in out)
+    if pos == 0 and cls is None:  # @fname over a def: fname(the def)
+        for d, dname in _decorated_by(fn, text(fname), cache):
+            values = _name_values(d, dname, None, cache, depth, head=False)
+            out.extend(v for v in values if v not in out)
     for call in _sites(fn, cache).get(text(fname), ()):
         callee = call.child_by_field_name("function")
         if cls is not None:
             recv = callee.child_by_field_name("object") if callee.type == "attribute" else None
-            if recv is None or text(recv) not in ("self", "cls") or _self_class(call, text(recv)) != cls:
+            if recv is None or _self_class(call, text(recv)) != cls:
                 continue
         elif callee.type != "identifier" or _find(callee, text(fname), cache)[0] != _DEF:
             continue
         arg = _argument(call, pos, name)
         if arg is not None:
             out.extend(v for v in _values(arg, cache, depth) if v not in out)
+    for alias in _aliases(fn, text(fname), cache) if cls is None else ():
+        for call in _sites(fn, cache).get(alias, ()):
+            callee = call.child_by_field_name("function")
+            arg = _argument(call, pos, name) if callee.type == "identifier" else None
+            if arg is not None:
+                out.extend(v for v in _values(arg, cache, depth) if v not in out)
     default = _default(fn, name)
     if default is not None:
         out.extend(v for v in _values(default, cache, depth) if v not in out)
     return out
+
+
+def _root(node: Node) -> Node:
+    while node.parent is not None:
+        node = node.parent
+    return node
+
+
+def _aliases(fn: Node, name: str, cache: dict) -> list[str]:
+    """Module-level names assigned the module-level def ``name`` (``c = func``)."""
+    if _scope_of(fn) is None or _scope_of(fn).type != "module":
+        return []
+    out = []
+    for alias, entries in _bindings(_root(fn), cache).items():
+        if not isinstance(entries, str) and any(
+            k is None and v.type == "identifier" and text(v) == name for k, v in entries
+        ):
+            out.append(alias)
+    return out
+
+
+def _decorated_by(fn: Node, name: str, cache: dict) -> list[tuple[Node, str]]:
+    """The names of the defs of this file decorated ``@name`` (the decorator's argument)."""
+    found = cache.get("decorated")
+    if found is None:
+        found = cache["decorated"] = {}
+        for d in QueryCursor(_decorated_query()).captures(_root(fn)).get("d", ()):
+            dec = next((c for c in d.named_children if c.type == "decorator"), None)
+            target = d.child_by_field_name("definition")
+            inner = dec.named_children[0] if dec is not None and dec.named_child_count else None
+            last = [c for c in d.named_children if c.type == "decorator"][-1]
+            if inner is None or target is None or inner.type != "identifier" or dec != last:
+                continue  # a factory call, or not the decorator applied first
+            tname = target.child_by_field_name("name")
+            if tname is not None:
+                found.setdefault(text(inner), []).append((d, text(tname)))
+    return found.get(name, [])
+
+
+@cache
+def _decorated_query() -> Query:
+    return Query(SPEC.language, "(decorated_definition) @d")
 
 
 def _argument(call: Node, pos: int, name: str) -> Node | None:
@@ -603,10 +674,12 @@ def _annotate(node: Node, raw: str, cache: dict) -> str:
         key, rest = None, raw[len(text(head)) :]
         if rest[:1] != ".":
             return raw
-        if node.child_by_field_name("object") is not head:
-            first = head.parent.child_by_field_name("attribute")  # self.c.m: the field c
-            cls = _self_class(node, text(head))
-            if cls is not None and first is not None:
+        cls = _self_class(node, text(head))
+        if cls is not None:  # self.c.m(), self.c(): through the field c
+            first = head.parent.child_by_field_name("attribute")
+            if first is not None and (
+                node != head.parent or _def_in(cls.child_by_field_name("body"), text(first)) is None
+            ):
                 bound = _fields(cls, cache).get(text(first))
                 if bound and not isinstance(bound, str):
                     values = _all(bound, None, cache, 1)  # type: ignore[arg-type]
