@@ -271,9 +271,11 @@ def _statements(block: Node, scope: Scope, self_name: str | None, fields: Scope 
                     first = alias if alias is not None else n.named_children[0]
                     scope[text(first)] = _OTHER
         elif t in _COMPOUND:
-            if t in ("for_statement",):
-                left = st.child_by_field_name("left")
-                if left is not None:
+            if t == "for_statement":  # for step in STEPS: each item of STEPS
+                left, right = st.child_by_field_name("left"), st.child_by_field_name("right")
+                if left is not None and left.type == "identifier" and right is not None:
+                    _bind(scope, text(left), "in", right)
+                elif left is not None:
                     _bind_target(scope, left, None)
             for c in st.named_children:
                 if c.type == "block" or c.type in _COMPOUND:
@@ -465,13 +467,29 @@ def _values(node: Node, cache: dict, depth: int = 0) -> list[str]:
 
 
 def _all(bound: list[tuple[str | None, Node]], key: str | None, cache: dict, depth: int) -> list[str]:
+    """The values of a name's assignments: its own (key None), one item's (a literal key: that
+    item's, and items stored under keys not known), any item's ("*")."""
     out: list[str] = []
     for k, v in bound:
-        if key == "*" or k == key or (key is not None and k == "?"):
-            for val in _values(v, cache, depth):
-                if val not in out:
-                    out.append(val)
+        if k == "in" and key is None:  # a loop variable: the items of what it iterates
+            values = _items(v, cache, depth)
+        elif (key == "*" and k is not None) or k == key or (key is not None and k == "?"):
+            values = _values(v, cache, depth)
+        else:
+            continue
+        out.extend(val for val in values if val not in out)
     return out
+
+
+def _items(node: Node, cache: dict, depth: int) -> list[str]:
+    if node.type in ("list", "tuple", "set"):
+        out: list[str] = []
+        for item in node.named_children:
+            out.extend(v for v in _values(item, cache, depth) if v not in out)
+        return out
+    if node.type == "identifier":
+        return _name_values(node, text(node), "*", cache, depth, head=True)
+    return []
 
 
 def _returned(fn: Node, cache: dict, depth: int) -> list[str] | None:
