@@ -166,6 +166,15 @@ _DOTTED = frozenset({"identifier", "attribute"})
 Scope = dict[str, "list[tuple[str | None, Node]] | str"]
 
 
+def _names(fn: Node, cache: dict) -> tuple[str, ...]:
+    """A function's parameter names (``*args`` as ``*args``), read once per file."""
+    key = ("params", fn.start_byte)
+    found = cache.get(key)
+    if found is None:
+        found = cache[key] = tuple(p.name for p in _parameters(fn))
+    return found
+
+
 def _pure_dotted(node: Node) -> bool:
     while node.type == "attribute":
         node = node.child_by_field_name("object")
@@ -335,8 +344,8 @@ def _bindings(node: Node, cache: dict) -> Scope:
     scope: Scope = {}
     cache[key] = scope
     if node.type in ("function_definition", "lambda"):
-        for p in _parameters(node):
-            scope[p.name.lstrip("*")] = _PARAM
+        for p in _names(node, cache):
+            scope[p.lstrip("*")] = _PARAM
     body = node.child_by_field_name("body")
     if node.type == "module":
         _statements(node, scope, None, None)
@@ -358,10 +367,10 @@ def _fields(cls: Node, cache: dict) -> Scope:
         fn = st.child_by_field_name("definition") if st.type == "decorated_definition" else st
         if fn is None or fn.type != "function_definition":
             continue
-        params = _parameters(fn)
+        params = _names(fn, cache)
         fbody = fn.child_by_field_name("body")
         if params and fbody is not None:
-            _statements(fbody, {}, params[0].name, fields)
+            _statements(fbody, {}, params[0], fields)
     return fields
 
 
@@ -393,7 +402,7 @@ def _name_values(
     if kind == "assigned":
         return _all(entries, key, cache, depth + 1)  # type: ignore[arg-type]
     if kind == _PARAM and key is None and scope is not None and scope.type != "lambda":
-        if not head and _self_class(at, name) is not None:
+        if not head and _self_class(at, name, cache) is not None:
             return [name]  # `self`: the caller's own, read in the caller's method
         return _param_values(scope, name, cache, depth + 1)
     if head or key is not None:
@@ -512,13 +521,24 @@ def _param_values(fn: Node, name: str, cache: dict, depth: int) -> list[str]:
     keyword), and the parameter's default: ``apply(square, 3)`` binds ``func`` to ``square``."""
     if depth > _MAX_DEPTH:
         return []
-    params = _parameters(fn)
-    idx = next((i for i, p in enumerate(params) if p.name == name), None)
+    key = ("values", fn.start_byte, name)
+    found = cache.get(key)
+    if found is None:
+        cache[key] = []  # a cycle of calls passing the parameter on: nothing more
+        found = cache[key] = _param_values_of(fn, name, cache, depth)
+    return found
+
+
+def _param_values_of(fn: Node, name: str, cache: dict, depth: int) -> list[str]:
+    params = _names(fn, cache)
+    idx = next((i for i, p in enumerate(params) if p == name), None)
     fname = fn.child_by_field_name("name")
     if idx is None or fname is None:
         return []
     cls = _class_of(fn)
     pos = idx - 1 if cls is not None else idx
+    if pos < 0:
+        return []  # self
     out: list[str] = []
     if cls is not None and text(fname) == "__init__":  # Button(greet): Button.__init__(greet)
         cname = cls.child_by_field_name("name")
@@ -536,7 +556,7 @@ def _param_values(fn: Node, name: str, cache: dict, depth: int) -> list[str]:
         callee = call.child_by_field_name("function")
         if cls is not None:
             recv = callee.child_by_field_name("object") if callee.type == "attribute" else None
-            if recv is None or _self_class(call, text(recv)) != cls:
+            if recv is None or _self_class(call, text(recv), cache) != cls:
                 continue
         elif callee.type != "identifier" or _find(callee, text(fname), cache)[0] != _DEF:
             continue
@@ -579,7 +599,7 @@ def _decorated_by(fn: Node, name: str, cache: dict) -> list[tuple[Node, str]]:
     found = cache.get("decorated")
     if found is None:
         found = cache["decorated"] = {}
-        for d in QueryCursor(_decorated_query()).captures(_root(fn)).get("d", ()):
+        for d in _captures(fn, cache).get("d", ()):
             dec = next((c for c in d.named_children if c.type == "decorator"), None)
             target = d.child_by_field_name("definition")
             inner = dec.named_children[0] if dec is not None and dec.named_child_count else None
@@ -590,11 +610,6 @@ def _decorated_by(fn: Node, name: str, cache: dict) -> list[tuple[Node, str]]:
             if tname is not None:
                 found.setdefault(text(inner), []).append((d, text(tname)))
     return found.get(name, [])
-
-
-@cache
-def _decorated_query() -> Query:
-    return Query(SPEC.language, "(decorated_definition) @d")
 
 
 def _argument(call: Node, pos: int, name: str) -> Node | None:
@@ -633,18 +648,51 @@ def _class_of(fn: Node) -> Node | None:
 
 @cache
 def _site_query() -> Query:
-    return Query(SPEC.language, "(call function: [(identifier) (attribute)]) @c")
+    return Query(SPEC.language, _SITE_QUERY)
+
+
+# Calls and decorated defs (call sites of a function); the names any assignment, loop or
+# parameter binds: a call whose head is none of them has nothing to annotate.
+_SITE_QUERY = """
+(call function: [(identifier) (attribute)]) @c
+(decorated_definition) @d
+(assignment left: (_) @l)
+(for_statement left: (identifier) @a)
+(parameters [(identifier) @a (default_parameter name: (identifier) @a)
+             (typed_parameter (identifier) @a) (typed_default_parameter name: (identifier) @a)])
+"""
+
+
+def _bound_names(node: Node, cache: dict) -> set[str]:
+    found = cache.get("bound")
+    if found is None:
+        caps = _captures(node, cache)
+        found = cache["bound"] = {text(n) for n in caps.get("a", ())}
+        stack = list(caps.get("l", ()))
+        while stack:
+            n = stack.pop()
+            if n.type == "identifier":
+                found.add(text(n))
+            elif n.type == "attribute":
+                found.add(text(n.child_by_field_name("attribute")))
+            else:
+                stack.extend(n.named_children)
+    return found
+
+
+def _captures(node: Node, cache: dict) -> dict[str, list[Node]]:
+    found = cache.get("captures")
+    if found is None:
+        found = cache["captures"] = QueryCursor(_site_query()).captures(_root(node))
+    return found
 
 
 def _sites(node: Node, cache: dict) -> dict[str, list[Node]]:
     """The file's calls by the callee's last name, found once per file."""
     found = cache.get("sites")
     if found is None:
-        root = node
-        while root.parent is not None:
-            root = root.parent
         found = cache["sites"] = {}
-        for call in QueryCursor(_site_query()).captures(root).get("c", ()):
+        for call in _captures(node, cache).get("c", ()):
             callee = call.child_by_field_name("function")
             last = callee.child_by_field_name("attribute") if callee.type == "attribute" else callee
             if last is not None:
@@ -679,6 +727,8 @@ def _returns(block: Node | None) -> list[Node]:
 def _annotate(node: Node, raw: str, cache: dict) -> str:
     """The call text with what its head name is bound to, where the scopes around tell."""
     t = node.type
+    if t != "call" and raw.split(".", 1)[0].split("[", 1)[0] not in _bound_names(node, cache):
+        return raw  # nothing in the file binds its head
     if t == "identifier":
         head, key, rest = node, None, ""
     elif t == "attribute":
@@ -692,7 +742,7 @@ def _annotate(node: Node, raw: str, cache: dict) -> str:
         key, rest = None, raw[len(text(head)) :]
         if rest[:1] != ".":
             return raw
-        cls = _self_class(node, text(head))
+        cls = _self_class(node, text(head), cache)
         if cls is not None:  # self.c.m(), self.c(): through the field c
             first = head.parent.child_by_field_name("attribute")
             if first is not None and (
@@ -725,17 +775,20 @@ def _written(expr: str, values: list[str], rest: str) -> str | None:
     return f"({' '.join(expr.split())} = {' | '.join(values)}){rest}"
 
 
-def _self_class(node: Node, name: str) -> Node | None:
+def _self_class(node: Node, name: str, cache: dict) -> Node | None:
     """The class whose method binds ``name`` as its first parameter, around ``node``."""
     fn = _scope_of(node)
     while fn is not None and fn.type == "lambda":
         fn = _scope_of(fn)
     if fn is None or fn.type != "function_definition":
         return None
-    params = _parameters(fn)
-    if not params or params[0].name != name:
+    params = _names(fn, cache)
+    if not params or params[0] != name:
         return None
-    return _class_of(fn)
+    key = ("class", fn.start_byte)
+    if key not in cache:
+        cache[key] = _class_of(fn)
+    return cache[key]
 
 
 class _Bound(Receivers):
