@@ -727,8 +727,13 @@ def _returns(block: Node | None) -> list[Node]:
 def _annotate(node: Node, raw: str, cache: dict) -> str:
     """The call text with what its head name is bound to, where the scopes around tell."""
     t = node.type
-    if t != "call" and raw.split(".", 1)[0].split("[", 1)[0] not in _bound_names(node, cache):
-        return raw  # nothing in the file binds its head
+    if t != "call":
+        names = raw.split(".", 2)
+        bound = _bound_names(node, cache)
+        if names[0].split("[", 1)[0] not in bound or (
+            names[0] == "self" and (len(names) < 2 or names[1] not in bound)
+        ):
+            return raw  # nothing in the file binds its head (or the field after self)
     if t == "identifier":
         head, key, rest = node, None, ""
     elif t == "attribute":
