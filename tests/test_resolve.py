@@ -1318,3 +1318,60 @@ def test_python_decorator_is_applied_by_the_enclosing_scope():
     assert _from(res, "flask.app.index") == {"flask.app.helper"}  # not `route`
     line = {(e.src, e.dst): e.line for e in res.edges if e.kind == "decorates"}
     assert line[("flask.app.App", "flask.scaffold.setupmethod")] == 4  # the definition's
+
+
+def test_python_calls_through_bound_names_stay_precise():
+    files = _parse(
+        {
+            "app.py": """
+            class Store:
+                def save(self):
+                    return 1
+
+                def load(self):
+                    return 2
+
+            class Worker:
+                def __init__(self, store=None):
+                    self.run = self.step
+                    self.store = Store()
+
+                def step(self):
+                    return 0
+
+                def run(self):
+                    return self.store.save()
+
+                def go(self):
+                    return self.run()
+
+            def first():
+                return 1
+
+            def second():
+                return 2
+
+            def hook(cb):
+                return cb()
+
+            def main():
+                f = first
+                f()
+                f = second
+                s = Store()
+                s.load()
+                return f
+            """,
+        }
+    )
+    chunks = {s.name: s for f in files for s in f.symbols}
+    assert [c.name for c in chunks["main"].calls] == ["(f = first)", "Store", "(s = Store()).load"]
+    res = resolve(files)
+    # f() runs before f is rebound: first only; s is a Store
+    assert _from(res, "app.main") == {"app.first", "app.Store", "app.Store.load"}
+    # a field holding an instance; self.run is a method of the class: as written
+    assert _from(res, "app.Worker.run") == {"app.Store.save"}
+    assert "app.Worker.run" in _from(res, "app.Worker.go")
+    # a parameter no call of the file binds: unknown, no guess
+    assert _from(res, "app.hook") == set()
+    assert res.unresolved["app.hook"] == 1

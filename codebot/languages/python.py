@@ -241,8 +241,10 @@ def _bind_target(scope: Scope, target: Node, value: Node | None) -> None:
             if value is not None and value.type in ("expression_list", "tuple", "list")
             else None
         )
-        if values is not None and len(values) == len(items) and all(
-            v.type not in ("list_splat", "list_splat_pattern") for v in (*items, *values)
+        if (
+            values is not None
+            and len(values) == len(items)
+            and all(v.type not in ("list_splat", "list_splat_pattern") for v in (*items, *values))
         ):
             for a, b in zip(items, values):
                 _bind_target(scope, a, b)
@@ -475,7 +477,9 @@ def _values(node: Node, cache: dict, depth: int = 0) -> list[str]:
     return []
 
 
-def _all(bound: list[tuple[str | None, Node]], key: str | None, cache: dict, depth: int) -> list[str]:
+def _all(
+    bound: list[tuple[str | None, Node]], key: str | None, cache: dict, depth: int
+) -> list[str]:
     """The values of a name's assignments: its own (key None), one item's (a literal key: that
     item's, and items stored under keys not known), any item's ("*")."""
     out: list[str] = []
