@@ -139,7 +139,13 @@ def _imports(node: Node) -> list[Import]:
 # names (a function, a closure); a lambda, a parameter, any other expression is no value known
 # here. The resolver (``graph/resolvers/python.py``) resolves each value in the caller's scope.
 
-_SCOPES = ("function_definition", "lambda", "module", "class_definition")
+_COMPREHENSIONS = (
+    "list_comprehension",
+    "set_comprehension",
+    "dictionary_comprehension",
+    "generator_expression",
+)
+_SCOPES = ("function_definition", "lambda", "module", "class_definition", *_COMPREHENSIONS)
 _COMPOUND = (
     "if_statement",
     "elif_clause",
@@ -282,6 +288,8 @@ def _statements(block: Node, scope: Scope, self_name: str | None, fields: Scope 
                     first = alias if alias is not None else n.named_children[0]
                     scope[text(first)] = _OTHER
         elif t in _COMPOUND:
+            if t in ("with_statement", "except_clause"):
+                _aliases_in(st, scope)
             if t == "for_statement":  # for step in STEPS: each item of STEPS
                 left, right = st.child_by_field_name("left"), st.child_by_field_name("right")
                 if left is not None and left.type == "identifier" and right is not None:
@@ -312,6 +320,33 @@ def _expression(e: Node, scope: Scope, self_name: str | None, fields: Scope | No
                 k, v = pair.child_by_field_name("key"), pair.child_by_field_name("value")
                 if pair.type == "pair" and v is not None:
                     _bind(scope, name, _key(k) or "?", v)
+
+
+def _unknown(scope: Scope, target: Node | None) -> None:
+    """Every name ``target`` binds, bound to what this reading cannot tell."""
+    stack = [target] if target is not None else []
+    while stack:
+        n = stack.pop()
+        if n.type == "identifier":
+            scope[text(n)] = _OTHER
+        elif n.type not in ("attribute", "subscript"):
+            stack.extend(n.named_children)
+
+
+def _aliases_in(node: Node, scope: Scope) -> None:
+    """``with x as y``, ``except E as e``: y and e."""
+    stack = [c for c in node.named_children if c.type != "block"]
+    while stack:
+        n = stack.pop()
+        if n.type == "as_pattern_target":
+            _unknown(scope, n)
+        elif n.type == "as_pattern":
+            alias = n.child_by_field_name("alias")
+            if alias is not None:
+                _unknown(scope, alias)
+            stack.extend(c for c in n.named_children if c != alias)
+        elif n.type not in _SCOPES and n.type != "block":
+            stack.extend(n.named_children)
 
 
 def _wrap(node: Node) -> Node:
@@ -348,6 +383,11 @@ def _bindings(node: Node, cache: dict) -> Scope:
     if node.type in ("function_definition", "lambda"):
         for p in _names(node, cache):
             scope[p.lstrip("*")] = _PARAM
+    elif node.type in _COMPREHENSIONS:  # [f(c) for c in xs]: c is no name we know
+        for clause in node.named_children:
+            if clause.type == "for_in_clause":
+                _unknown(scope, clause.child_by_field_name("left"))
+        return scope
     body = node.child_by_field_name("body")
     if node.type == "module":
         _statements(node, scope, None, None)
@@ -687,8 +727,13 @@ def _bound_names(node: Node, cache: dict) -> set[str]:
 def _captures(node: Node, cache: dict) -> dict[str, list[Node]]:
     found = cache.get("captures")
     if found is None:
-        found = cache["captures"] = QueryCursor(_site_query()).captures(_root(node))
+        caps = QueryCursor(_site_query()).captures(_root(node))
+        found = cache["captures"] = {k: sorted(v, key=_start) for k, v in caps.items()}
     return found
+
+
+def _start(node: Node) -> int:
+    return node.start_byte
 
 
 def _sites(node: Node, cache: dict) -> dict[str, list[Node]]:
@@ -787,7 +832,7 @@ def _written(expr: str, values: list[str], rest: str) -> str | None:
 def _self_class(node: Node, name: str, cache: dict) -> Node | None:
     """The class whose method binds ``name`` as its first parameter, around ``node``."""
     fn = _scope_of(node)
-    while fn is not None and fn.type == "lambda":
+    while fn is not None and (fn.type == "lambda" or fn.type in _COMPREHENSIONS):
         fn = _scope_of(fn)
     if fn is None or fn.type != "function_definition":
         return None
