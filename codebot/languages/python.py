@@ -126,18 +126,21 @@ def _imports(node: Node) -> list[Import]:
 
 # --- receivers: what a called name is bound to ----------------------------------------------------
 #
-# A call through a name the enclosing scopes assign (``a = func; a()``, ``x = C(); x.m()``,
-# ``HANDLERS = {"a": f}; HANDLERS["a"]()``, ``self.c = C()`` in one method and ``self.c.m()`` in
-# another) records what the name may hold, every assignment of the scope at once (as a reader
-# takes in a function at a glance, not statement by statement):
+# A call through a name the enclosing scopes bind (``a = func; a()``, ``x = C(); x.m()``,
+# ``HANDLERS = {"a": f}; HANDLERS["a"]()``, ``for step in STEPS: step()``, ``self.c = C()`` in one
+# method and ``self.c.m()`` in another, a parameter ``job`` that the file's calls pass ``save``
+# or ``fetch``) records what the name may hold, the scope's assignments taken together as a reader
+# takes in a function at a glance; only in the scope's own straight-line code does an assignment
+# before the call replace the earlier ones, and one after it not reach it:
 #
-#     (a = func).                     -> the call reaches func
+#     (a = func)                      -> the call reaches func
 #     (x = C()).m                     -> C().m: the method m of an instance of C
 #     (h = make.<locals>.inner | g)   -> make() returns its nested function inner, or g
 #
 # ``f()`` is replaced by what ``f`` returns when ``f`` is defined in the same file and returns
-# names (a function, a closure); a lambda, a parameter, any other expression is no value known
-# here. The resolver (``graph/resolvers/python.py``) resolves each value in the caller's scope.
+# names (a function, a closure). A lambda, a comprehension's variable, a library's value, any
+# other expression is no value known here. Call sites are this file's only. The resolver
+# (``graph/resolvers/python.py``) resolves each value in the caller's scope.
 
 _COMPREHENSIONS = (
     "list_comprehension",
@@ -168,7 +171,8 @@ _MAX_DEPTH = 3
 _DOTTED = frozenset({"identifier", "attribute"})
 
 # name -> [(key, value node)]: key None for the name's own value, a literal's text for an item
-# (``d["a"] = f``, ``d = {"a": f}``, ``l = [f, g]``); or _OTHER.
+# (``d["a"] = f``, ``d = {"a": f}``, ``l = [f, g]``), "?" for an item under a key not known,
+# "in" for a loop variable (the node iterated); or _OTHER / _PARAM / _DEF.
 Scope = dict[str, "list[tuple[str | None, Node]] | str"]
 
 
@@ -298,7 +302,9 @@ def _statements(block: Node, scope: Scope, self_name: str | None, fields: Scope 
                     _bind_target(scope, left, None)
             for c in st.named_children:
                 if c.type == "block" or c.type in _COMPOUND:
-                    _statements(c if c.type == "block" else _wrap(c), scope, self_name, fields)
+                    _statements(
+                        c, scope, self_name, fields
+                    )  # a clause: its block among its children
 
 
 def _expression(e: Node, scope: Scope, self_name: str | None, fields: Scope | None) -> None:
@@ -347,10 +353,6 @@ def _aliases_in(node: Node, scope: Scope) -> None:
             stack.extend(c for c in n.named_children if c != alias)
         elif n.type not in _SCOPES and n.type != "block":
             stack.extend(n.named_children)
-
-
-def _wrap(node: Node) -> Node:
-    return node  # a clause's children are walked as statements (its block among them)
 
 
 def _assignment(node: Node, scope: Scope, self_name: str | None, fields: Scope | None) -> None:
