@@ -92,7 +92,27 @@ def _char_col(line_text: bytes, byte_col: int) -> int:
 
 
 def _last_name(text: str) -> str:
-    return text.rsplit(".", 1)[-1].strip()
+    return _as_written(text).rsplit(".", 1)[-1].strip()
+
+
+def _as_written(text: str) -> str:
+    """A call text without what the parser annotated its head with: ``(a = f | g)`` -> ``a``,
+    ``(x = C()).m`` -> ``x.m`` (see codebot/languages/python.py and receivers.py)."""
+    if text[:1] != "(" or " = " not in text and ": " not in text:
+        return text
+    depth = 0
+    for i, ch in enumerate(text):
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+            if depth == 0:
+                head = text[1:i]
+                for op in (" = ", ": "):
+                    if op in head:
+                        return head.split(op, 1)[0] + text[i + 1 :]
+                return text
+    return text
 
 
 def ast_sites(path: str, source: str) -> list[Site]:

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import inspect
+from functools import cache
 
-from tree_sitter import Node
+from tree_sitter import Node, Query, QueryCursor
 
 from codebot.core.model import Import, Parameter
 from codebot.languages.base import LanguageSpec, field_text, query_file, squash, text
+from codebot.languages.receivers import Receivers
 
 
 def _outer(node: Node) -> Node:
@@ -122,6 +124,740 @@ def _imports(node: Node) -> list[Import]:
     return out
 
 
+# --- receivers: what a called name is bound to ----------------------------------------------------
+#
+# A call through a name the enclosing scopes bind (``a = func; a()``, ``x = C(); x.m()``,
+# ``HANDLERS = {"a": f}; HANDLERS["a"]()``, ``for step in STEPS: step()``, ``self.c = C()`` in one
+# method and ``self.c.m()`` in another, a parameter ``job`` that the file's calls pass ``save``
+# or ``fetch``) records what the name may hold, the scope's assignments taken together as a reader
+# takes in a function at a glance; only in the scope's own straight-line code does an assignment
+# before the call replace the earlier ones, and one after it not reach it:
+#
+#     (a = func)                      -> the call reaches func
+#     (x = C()).m                     -> C().m: the method m of an instance of C
+#     (h = make.<locals>.inner | g)   -> make() returns its nested function inner, or g
+#
+# ``f()`` is replaced by what ``f`` returns when ``f`` is defined in the same file and returns
+# names (a function, a closure). A lambda, a comprehension's variable, a library's value, any
+# other expression is no value known here. Call sites are this file's only. The resolver
+# (``graph/resolvers/python.py``) resolves each value in the caller's scope.
+
+_COMPREHENSIONS = (
+    "list_comprehension",
+    "set_comprehension",
+    "dictionary_comprehension",
+    "generator_expression",
+)
+_SCOPES = ("function_definition", "lambda", "module", "class_definition", *_COMPREHENSIONS)
+_COMPOUND = (
+    "if_statement",
+    "elif_clause",
+    "else_clause",
+    "for_statement",
+    "while_statement",
+    "try_statement",
+    "except_clause",
+    "finally_clause",
+    "with_statement",
+    "block",
+    "match_statement",
+    "case_clause",
+)
+_OTHER = "other"  # bound otherwise (a loop variable, an import, global): unknown here
+_PARAM = "param"  # a parameter: what the function's callers in the file pass
+_DEF = "def"  # a def or class statement: the resolver finds it by name
+_MAX_VALUES = 8
+_MAX_DEPTH = 3
+_DOTTED = frozenset({"identifier", "attribute"})
+
+# name -> [(key, value node)]: key None for the name's own value, a literal's text for an item
+# (``d["a"] = f``, ``d = {"a": f}``, ``l = [f, g]``), "?" for an item under a key not known,
+# "in" for a loop variable (the node iterated); or _OTHER / _PARAM / _DEF.
+Scope = dict[str, "list[tuple[str | None, Node]] | str"]
+
+
+def _names(fn: Node, cache: dict) -> tuple[str, ...]:
+    """A function's parameter names (``*args`` as ``*args``), read once per file."""
+    key = ("params", fn.start_byte)
+    found = cache.get(key)
+    if found is None:
+        found = cache[key] = tuple(p.name for p in _parameters(fn))
+    return found
+
+
+def _pure_dotted(node: Node) -> bool:
+    while node.type == "attribute":
+        node = node.child_by_field_name("object")
+        if node is None:
+            return False
+    return node.type == "identifier"
+
+
+def _key(node: Node | None) -> str | None:
+    """A literal subscript as a key: ``"a"``/``'a'`` -> ``'a'``; ``1`` -> ``1``; else None."""
+    if node is None:
+        return None
+    if node.type == "integer":
+        return text(node)
+    if node.type == "string":
+        t = text(node)
+        if t[:1] in "\"'" and t[-1:] == t[:1] and len(t) >= 2 and t[:3] not in ('"""', "'''"):
+            return "'" + t[1:-1] + "'"
+    return None
+
+
+def _scope_of(node: Node) -> Node | None:
+    cur = node.parent
+    while cur is not None and cur.type not in _SCOPES:
+        cur = cur.parent
+    return cur
+
+
+def _bind(scope: Scope, name: str, key: str | None, value: Node) -> None:
+    cur = scope.get(name)
+    if isinstance(cur, str):
+        return
+    if cur is None:
+        cur = scope[name] = []
+    cur.append((key, value))  # type: ignore[union-attr]
+
+
+def _bind_target(scope: Scope, target: Node, value: Node | None) -> None:
+    t = target.type
+    if t == "identifier":
+        if value is None:
+            scope[text(target)] = _OTHER
+        elif value.type == "dictionary":
+            for pair in value.named_children:
+                if pair.type == "pair":
+                    k, v = pair.child_by_field_name("key"), pair.child_by_field_name("value")
+                    if v is not None:
+                        _bind(scope, text(target), _key(k) or "?", v)
+        elif value.type in ("list", "tuple"):
+            for i, item in enumerate(value.named_children):
+                if item.type in ("list_splat", "comment"):
+                    return
+                _bind(scope, text(target), str(i), item)
+        else:
+            _bind(scope, text(target), None, value)
+    elif t == "subscript" and value is not None:
+        base = target.child_by_field_name("value")
+        if base is not None and base.type == "identifier":
+            _bind(scope, text(base), _key(target.child_by_field_name("subscript")) or "?", value)
+    elif t in ("pattern_list", "tuple_pattern", "list_pattern", "expression_list", "tuple"):
+        items = target.named_children
+        values = (
+            value.named_children
+            if value is not None and value.type in ("expression_list", "tuple", "list")
+            else None
+        )
+        if (
+            values is not None
+            and len(values) == len(items)
+            and all(v.type not in ("list_splat", "list_splat_pattern") for v in (*items, *values))
+        ):
+            for a, b in zip(items, values):
+                _bind_target(scope, a, b)
+        else:
+            for a in items:
+                if a.type == "identifier":
+                    scope[text(a)] = _OTHER
+    elif t == "attribute":
+        return  # `self.x = ...`: the class's, see _fields
+
+
+def _statements(block: Node, scope: Scope, self_name: str | None, fields: Scope | None) -> None:
+    for st in block.named_children:
+        t = st.type
+        if t == "expression_statement":
+            for e in st.named_children:
+                _expression(e, scope, self_name, fields)
+        elif t in ("assignment", "call"):  # the grammar may leave out the statement around it
+            _expression(st, scope, self_name, fields)
+        elif t in ("function_definition", "class_definition"):
+            name = st.child_by_field_name("name")
+            if name is not None:
+                scope[text(name)] = _DEF
+        elif t == "decorated_definition":
+            d = st.child_by_field_name("definition")
+            name = d.child_by_field_name("name") if d is not None else None
+            if name is not None:
+                scope[text(name)] = _DEF
+        elif t in ("import_statement", "import_from_statement", "global_statement"):
+            for n in st.named_children:
+                if n.type == "identifier":
+                    scope[text(n)] = _OTHER
+                elif n.type in ("dotted_name", "aliased_import"):
+                    alias = n.child_by_field_name("alias")
+                    first = alias if alias is not None else n.named_children[0]
+                    scope[text(first)] = _OTHER
+        elif t in _COMPOUND:
+            if t in ("with_statement", "except_clause"):
+                _aliases_in(st, scope)
+            if t == "for_statement":  # for step in STEPS: each item of STEPS
+                left, right = st.child_by_field_name("left"), st.child_by_field_name("right")
+                if left is not None and left.type == "identifier" and right is not None:
+                    _bind(scope, text(left), "in", right)
+                elif left is not None:
+                    _bind_target(scope, left, None)
+            for c in st.named_children:
+                if c.type == "block" or c.type in _COMPOUND:
+                    _statements(
+                        c, scope, self_name, fields
+                    )  # a clause: its block among its children
+
+
+def _expression(e: Node, scope: Scope, self_name: str | None, fields: Scope | None) -> None:
+    if e.type == "assignment":
+        _assignment(e, scope, self_name, fields)
+    elif e.type == "call":  # d.update({"a": f}): items of d
+        fn, args = e.child_by_field_name("function"), e.child_by_field_name("arguments")
+        if (
+            fn is not None
+            and fn.type == "attribute"
+            and text(fn.child_by_field_name("attribute")) == "update"
+            and fn.child_by_field_name("object").type == "identifier"
+            and args is not None
+            and args.named_child_count == 1
+            and args.named_children[0].type == "dictionary"
+        ):
+            name = text(fn.child_by_field_name("object"))
+            for pair in args.named_children[0].named_children:
+                k, v = pair.child_by_field_name("key"), pair.child_by_field_name("value")
+                if pair.type == "pair" and v is not None:
+                    _bind(scope, name, _key(k) or "?", v)
+
+
+def _unknown(scope: Scope, target: Node | None) -> None:
+    """Every name ``target`` binds, bound to what this reading cannot tell."""
+    stack = [target] if target is not None else []
+    while stack:
+        n = stack.pop()
+        if n.type == "identifier":
+            scope[text(n)] = _OTHER
+        elif n.type not in ("attribute", "subscript"):
+            stack.extend(n.named_children)
+
+
+def _aliases_in(node: Node, scope: Scope) -> None:
+    """``with x as y``, ``except E as e``: y and e."""
+    stack = [c for c in node.named_children if c.type != "block"]
+    while stack:
+        n = stack.pop()
+        if n.type == "as_pattern_target":
+            _unknown(scope, n)
+        elif n.type == "as_pattern":
+            alias = n.child_by_field_name("alias")
+            if alias is not None:
+                _unknown(scope, alias)
+            stack.extend(c for c in n.named_children if c != alias)
+        elif n.type not in _SCOPES and n.type != "block":
+            stack.extend(n.named_children)
+
+
+def _assignment(node: Node, scope: Scope, self_name: str | None, fields: Scope | None) -> None:
+    left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+    if left is None:
+        return
+    while right is not None and right.type == "assignment":  # a = b = value
+        _assignment(right, scope, self_name, fields)
+        right = right.child_by_field_name("right")
+    if (
+        fields is not None
+        and left.type == "attribute"
+        and right is not None
+        and text(left.child_by_field_name("object")) == self_name
+    ):
+        attr = left.child_by_field_name("attribute")
+        if attr is not None:
+            _bind(fields, text(attr), None, right)
+        return
+    _bind_target(scope, left, right)
+
+
+def _bindings(node: Node, cache: dict) -> Scope:
+    key = ("scope", node.start_byte, node.end_byte)
+    found = cache.get(key)
+    if found is not None:
+        return found
+    scope: Scope = {}
+    cache[key] = scope
+    if node.type in ("function_definition", "lambda"):
+        for p in _names(node, cache):
+            scope[p.lstrip("*")] = _PARAM
+    elif node.type in _COMPREHENSIONS:  # [f(c) for c in xs]: c is no name we know
+        for clause in node.named_children:
+            if clause.type == "for_in_clause":
+                _unknown(scope, clause.child_by_field_name("left"))
+        return scope
+    body = node.child_by_field_name("body")
+    if node.type == "module":
+        _statements(node, scope, None, None)
+    elif body is not None and body.type == "block":
+        _statements(body, scope, None, None)
+    return scope
+
+
+def _fields(cls: Node, cache: dict) -> Scope:
+    """``self.x = value`` in any method of the class: the values the field may hold."""
+    key = ("fields", cls.start_byte, cls.end_byte)
+    found = cache.get(key)
+    if found is not None:
+        return found
+    fields: Scope = {}
+    cache[key] = fields
+    body = cls.child_by_field_name("body")
+    for st in body.named_children if body is not None else ():
+        fn = st.child_by_field_name("definition") if st.type == "decorated_definition" else st
+        if fn is None or fn.type != "function_definition":
+            continue
+        params = _names(fn, cache)
+        fbody = fn.child_by_field_name("body")
+        if params and fbody is not None:
+            _statements(fbody, {}, params[0], fields)
+    return fields
+
+
+def _find(node: Node, name: str, cache: dict) -> tuple[str, object, Node | None]:
+    """How ``name`` is bound at ``node``, in the innermost scope around it that binds it:
+    ("assigned", its assignments, scope), (_PARAM | _DEF | _OTHER, None, scope), or ("free",
+    None, None). In the scope's own straight-line code an assignment is undone by the next one
+    before ``node`` (``d["a"] = g`` after ``d = {"a": f}``), and one after ``node`` misses it."""
+    scope = _scope_of(node)
+    first = True
+    while scope is not None:
+        if scope.type != "class_definition" or first:
+            found = _bindings(scope, cache).get(name)
+            if isinstance(found, str):
+                return found, None, scope
+            if found is not None:
+                return "assigned", _live(found, node, scope) if first else found, scope
+        first = False
+        scope = _scope_of(scope)
+    return "free", None, None
+
+
+def _name_values(
+    at: Node, name: str, key: str | None, cache: dict, depth: int, head: bool
+) -> list[str]:
+    """What ``name`` (or its item ``key``) may hold at ``at``. ``head``: only what the scopes
+    say beyond the name itself (a name the resolver finds on its own gives [])."""
+    kind, entries, scope = _find(at, name, cache)
+    if kind == "assigned":
+        return _all(entries, key, cache, depth + 1)  # type: ignore[arg-type]
+    if kind == _PARAM and key is None and scope is not None and scope.type != "lambda":
+        if not head and _self_class(at, name, cache) is not None:
+            return [name]  # `self`: the caller's own, read in the caller's method
+        return _param_values(scope, name, cache, depth + 1)
+    if head or key is not None:
+        return []
+    if kind == "free" or (scope is not None and scope.type == "module"):
+        return [name]
+    if kind == _DEF and scope is not None and scope.type == "function_definition":
+        outer = _scope_of(scope)
+        if outer is not None and outer.type == "module":  # a closure of a module-level def
+            return [f"{text(scope.child_by_field_name('name'))}.<locals>.{name}"]
+    return []
+
+
+def _straight(node: Node, scope: Node) -> bool:
+    """Whether ``node`` runs in its scope's straight-line code (in no branch or loop)."""
+    cur = node.parent
+    while cur is not None and cur != scope:
+        if cur.type in _COMPOUND and cur.type != "block" or cur.type in _SCOPES:
+            return False
+        cur = cur.parent
+    return True
+
+
+def _live(
+    found: list[tuple[str | None, Node]], at: Node, scope: Node
+) -> list[tuple[str | None, Node]]:
+    pos = at.start_byte
+    at_straight = _straight(at, scope)
+    last: dict[str | None, int] = {}
+    for k, v in found:
+        if v.start_byte < pos and k != "?" and _straight(v, scope):
+            last[k] = max(last.get(k, -1), v.start_byte)
+    return [
+        (k, v)
+        for k, v in found
+        if v.start_byte >= last.get(k, -1)
+        and not (at_straight and v.start_byte > pos and _straight(v, scope))
+    ]
+
+
+def _values(node: Node, cache: dict, depth: int = 0) -> list[str]:
+    """What an expression may evaluate to, as texts the resolver reads; [] when unknown."""
+    t = node.type
+    if depth > _MAX_DEPTH:
+        return []
+    if t == "identifier":
+        return _name_values(node, text(node), None, cache, depth, head=False)
+    if t == "attribute":
+        if not _pure_dotted(node):
+            return []
+        root = node
+        while root.type == "attribute":
+            root = root.child_by_field_name("object")
+        rest = text(node)[len(text(root)) :]
+        if rest[:1] != ".":
+            return []
+        roots = _name_values(root, text(root), None, cache, depth, head=False)
+        return [r + rest for r in roots if ".<locals>." not in r]
+    if t == "parenthesized_expression" and node.named_child_count == 1:
+        return _values(node.named_children[0], cache, depth)
+    if t == "call":
+        fn = node.child_by_field_name("function")
+        if fn is None or fn.type not in _DOTTED or not _pure_dotted(fn):
+            return []
+        if fn.type == "identifier":
+            returned = _returned(fn, cache, depth)
+            if returned is not None:
+                return returned
+        return [text(fn) + "()"]
+    return []
+
+
+def _all(
+    bound: list[tuple[str | None, Node]], key: str | None, cache: dict, depth: int
+) -> list[str]:
+    """The values of a name's assignments: its own (key None), one item's (a literal key: that
+    item's, and items stored under keys not known), any item's ("*")."""
+    out: list[str] = []
+    for k, v in bound:
+        if k == "in" and key is None:  # a loop variable: the items of what it iterates
+            values = _items(v, cache, depth)
+        elif (key == "*" and k is not None) or k == key or (key is not None and k == "?"):
+            values = _values(v, cache, depth)
+        else:
+            continue
+        out.extend(val for val in values if val not in out)
+    return out
+
+
+def _items(node: Node, cache: dict, depth: int) -> list[str]:
+    if node.type in ("list", "tuple", "set"):
+        out: list[str] = []
+        for item in node.named_children:
+            out.extend(v for v in _values(item, cache, depth) if v not in out)
+        return out
+    if node.type == "identifier":
+        return _name_values(node, text(node), "*", cache, depth, head=True)
+    return []
+
+
+def _returned(fn: Node, cache: dict, depth: int) -> list[str] | None:
+    """``f()`` where ``f`` is a def of this file that returns names: what those may hold (a
+    nested def as ``f.<locals>.inner``); None when ``f`` is no such def."""
+    kind, _, scope = _find(fn, text(fn), cache)
+    if kind != _DEF or scope is None:
+        return None
+    d = _def_in(scope if scope.type == "module" else scope.child_by_field_name("body"), text(fn))
+    if d is None:
+        return None
+    out: list[str] = []
+    for ret in _returns(d.child_by_field_name("body")):
+        out.extend(v for v in _values(ret, cache, depth + 1) if v not in out)
+    return out or None
+
+
+def _param_values(fn: Node, name: str, cache: dict, depth: int) -> list[str]:
+    """What the calls of ``fn`` in this file pass as its parameter ``name`` (by position or
+    keyword), and the parameter's default: ``apply(square, 3)`` binds ``func`` to ``square``."""
+    if depth > _MAX_DEPTH:
+        return []
+    key = ("values", fn.start_byte, name)
+    found = cache.get(key)
+    if found is None:
+        cache[key] = []  # a cycle of calls passing the parameter on: nothing more
+        found = cache[key] = _param_values_of(fn, name, cache, depth)
+    return found
+
+
+def _param_values_of(fn: Node, name: str, cache: dict, depth: int) -> list[str]:
+    params = _names(fn, cache)
+    idx = next((i for i, p in enumerate(params) if p == name), None)
+    fname = fn.child_by_field_name("name")
+    if idx is None or fname is None:
+        return []
+    cls = _class_of(fn)
+    pos = idx - 1 if cls is not None else idx
+    if pos < 0:
+        return []  # self
+    out: list[str] = []
+    if cls is not None and text(fname) == "__init__":  # Button(greet): Button.__init__(greet)
+        cname = cls.child_by_field_name("name")
+        for call in _sites(fn, cache).get(text(cname), ()):
+            callee = call.child_by_field_name("function")
+            if callee.type == "identifier" and _find(callee, text(cname), cache)[0] == _DEF:
+                arg = _argument(call, pos, name)
+                if arg is not None:
+                    out.extend(v for v in _values(arg, cache, depth) if v not in out)
+    if pos == 0 and cls is None:  # @fname over a def: fname(the def)
+        for d, dname in _decorated_by(fn, text(fname), cache):
+            values = _name_values(d, dname, None, cache, depth, head=False)
+            out.extend(v for v in values if v not in out)
+    for call in _sites(fn, cache).get(text(fname), ()):
+        callee = call.child_by_field_name("function")
+        if cls is not None:
+            recv = callee.child_by_field_name("object") if callee.type == "attribute" else None
+            if recv is None or _self_class(call, text(recv), cache) != cls:
+                continue
+        elif callee.type != "identifier" or _find(callee, text(fname), cache)[0] != _DEF:
+            continue
+        arg = _argument(call, pos, name)
+        if arg is not None:
+            out.extend(v for v in _values(arg, cache, depth) if v not in out)
+    for alias in _aliases(fn, text(fname), cache) if cls is None else ():
+        for call in _sites(fn, cache).get(alias, ()):
+            callee = call.child_by_field_name("function")
+            arg = _argument(call, pos, name) if callee.type == "identifier" else None
+            if arg is not None:
+                out.extend(v for v in _values(arg, cache, depth) if v not in out)
+    default = _default(fn, name)
+    if default is not None:
+        out.extend(v for v in _values(default, cache, depth) if v not in out)
+    return out
+
+
+def _root(node: Node) -> Node:
+    while node.parent is not None:
+        node = node.parent
+    return node
+
+
+def _aliases(fn: Node, name: str, cache: dict) -> list[str]:
+    """Module-level names assigned the module-level def ``name`` (``c = func``)."""
+    if _scope_of(fn) is None or _scope_of(fn).type != "module":
+        return []
+    out = []
+    for alias, entries in _bindings(_root(fn), cache).items():
+        if not isinstance(entries, str) and any(
+            k is None and v.type == "identifier" and text(v) == name for k, v in entries
+        ):
+            out.append(alias)
+    return out
+
+
+def _decorated_by(fn: Node, name: str, cache: dict) -> list[tuple[Node, str]]:
+    """The names of the defs of this file decorated ``@name`` (the decorator's argument)."""
+    found = cache.get("decorated")
+    if found is None:
+        found = cache["decorated"] = {}
+        for d in _captures(fn, cache).get("d", ()):
+            dec = next((c for c in d.named_children if c.type == "decorator"), None)
+            target = d.child_by_field_name("definition")
+            inner = dec.named_children[0] if dec is not None and dec.named_child_count else None
+            last = [c for c in d.named_children if c.type == "decorator"][-1]
+            if inner is None or target is None or inner.type != "identifier" or dec != last:
+                continue  # a factory call, or not the decorator applied first
+            tname = target.child_by_field_name("name")
+            if tname is not None:
+                found.setdefault(text(inner), []).append((d, text(tname)))
+    return found.get(name, [])
+
+
+def _argument(call: Node, pos: int, name: str) -> Node | None:
+    args = call.child_by_field_name("arguments")
+    i = 0
+    for a in args.named_children if args is not None else ():
+        t = a.type
+        if t == "keyword_argument":
+            if text(a.child_by_field_name("name")) == name:
+                return a.child_by_field_name("value")
+        elif t in ("list_splat", "dictionary_splat"):
+            i = -(1 << 30)  # positions after a splat are unknown
+        elif t != "comment":
+            if i == pos:
+                return a
+            i += 1
+    return None
+
+
+def _default(fn: Node, name: str) -> Node | None:
+    params = fn.child_by_field_name("parameters")
+    for p in params.named_children if params is not None else ():
+        if p.type in ("default_parameter", "typed_default_parameter"):
+            if text(p.child_by_field_name("name")) == name:
+                return p.child_by_field_name("value")
+    return None
+
+
+def _class_of(fn: Node) -> Node | None:
+    parent = fn.parent
+    if parent is not None and parent.type == "decorated_definition":
+        parent = parent.parent
+    cls = parent.parent if parent is not None and parent.type == "block" else None
+    return cls if cls is not None and cls.type == "class_definition" else None
+
+
+@cache
+def _site_query() -> Query:
+    return Query(SPEC.language, _SITE_QUERY)
+
+
+# Calls and decorated defs (call sites of a function); the names any assignment, loop or
+# parameter binds: a call whose head is none of them has nothing to annotate.
+_SITE_QUERY = """
+(call function: [(identifier) (attribute)]) @c
+(decorated_definition) @d
+(assignment left: (_) @l)
+(for_statement left: (identifier) @a)
+(parameters [(identifier) @a (default_parameter name: (identifier) @a)
+             (typed_parameter (identifier) @a) (typed_default_parameter name: (identifier) @a)])
+"""
+
+
+def _bound_names(node: Node, cache: dict) -> set[str]:
+    found = cache.get("bound")
+    if found is None:
+        caps = _captures(node, cache)
+        found = cache["bound"] = {text(n) for n in caps.get("a", ())}
+        stack = list(caps.get("l", ()))
+        while stack:
+            n = stack.pop()
+            if n.type == "identifier":
+                found.add(text(n))
+            elif n.type == "attribute":
+                found.add(text(n.child_by_field_name("attribute")))
+            else:
+                stack.extend(n.named_children)
+    return found
+
+
+def _captures(node: Node, cache: dict) -> dict[str, list[Node]]:
+    found = cache.get("captures")
+    if found is None:
+        caps = QueryCursor(_site_query()).captures(_root(node))
+        found = cache["captures"] = {k: sorted(v, key=_start) for k, v in caps.items()}
+    return found
+
+
+def _start(node: Node) -> int:
+    return node.start_byte
+
+
+def _sites(node: Node, cache: dict) -> dict[str, list[Node]]:
+    """The file's calls by the callee's last name, found once per file."""
+    found = cache.get("sites")
+    if found is None:
+        found = cache["sites"] = {}
+        for call in _captures(node, cache).get("c", ()):
+            callee = call.child_by_field_name("function")
+            last = callee.child_by_field_name("attribute") if callee.type == "attribute" else callee
+            if last is not None:
+                found.setdefault(text(last), []).append(call)
+    return found
+
+
+def _def_in(block: Node | None, name: str) -> Node | None:
+    for st in block.named_children if block is not None else ():
+        d = st.child_by_field_name("definition") if st.type == "decorated_definition" else st
+        if d is not None and d.type == "function_definition":
+            n = d.child_by_field_name("name")
+            if n is not None and text(n) == name:
+                return d
+    return None
+
+
+def _returns(block: Node | None) -> list[Node]:
+    out: list[Node] = []
+    stack = [block] if block is not None else []
+    while stack:
+        n = stack.pop()
+        for c in n.named_children:
+            if c.type == "return_statement":
+                if c.named_child_count == 1:
+                    out.append(c.named_children[0])
+            elif c.type == "block" or c.type in _COMPOUND:
+                stack.append(c)
+    return out
+
+
+def _annotate(node: Node, raw: str, cache: dict) -> str:
+    """The call text with what its head name is bound to, where the scopes around tell."""
+    t = node.type
+    if t != "call":
+        names = raw.split(".", 2)
+        bound = _bound_names(node, cache)
+        if names[0].split("[", 1)[0] not in bound or (
+            names[0] == "self" and (len(names) < 2 or names[1] not in bound)
+        ):
+            return raw  # nothing in the file binds its head (or the field after self)
+    if t == "identifier":
+        head, key, rest = node, None, ""
+    elif t == "attribute":
+        head = node
+        while head.type == "attribute":
+            head = head.child_by_field_name("object")
+            if head is None:
+                return raw
+        if head.type != "identifier":
+            return raw
+        key, rest = None, raw[len(text(head)) :]
+        if rest[:1] != ".":
+            return raw
+        cls = _self_class(node, text(head), cache)
+        if cls is not None:  # self.c.m(), self.c(): through the field c
+            first = head.parent.child_by_field_name("attribute")
+            if first is not None and (
+                node != head.parent or _def_in(cls.child_by_field_name("body"), text(first)) is None
+            ):
+                bound = _fields(cls, cache).get(text(first))
+                if bound and not isinstance(bound, str):
+                    values = _all(bound, None, cache, 1)  # type: ignore[arg-type]
+                    after = rest[len(text(first)) + 1 :]
+                    return _written(f"{text(head)}.{text(first)}", values, after) or raw
+    elif t == "subscript":
+        head = node.child_by_field_name("value")
+        if head is None or head.type != "identifier":
+            return raw
+        key, rest = _key(node.child_by_field_name("subscript")) or "*", ""
+    elif t == "call":  # make()(): what make returns
+        fn = node.child_by_field_name("function")
+        if fn is None or fn.type != "identifier":
+            return raw
+        return _written(raw, _returned(fn, cache, 1) or [], "") or raw
+    else:
+        return raw
+    values = _name_values(node, text(head), key, cache, 0, head=True)
+    return _written(text(node) if key is not None else text(head), values, rest) or raw
+
+
+def _written(expr: str, values: list[str], rest: str) -> str | None:
+    if not values or len(values) > _MAX_VALUES:
+        return None
+    return f"({' '.join(expr.split())} = {' | '.join(values)}){rest}"
+
+
+def _self_class(node: Node, name: str, cache: dict) -> Node | None:
+    """The class whose method binds ``name`` as its first parameter, around ``node``."""
+    fn = _scope_of(node)
+    while fn is not None and (fn.type == "lambda" or fn.type in _COMPREHENSIONS):
+        fn = _scope_of(fn)
+    if fn is None or fn.type != "function_definition":
+        return None
+    params = _names(fn, cache)
+    if not params or params[0] != name:
+        return None
+    key = ("class", fn.start_byte)
+    if key not in cache:
+        cache[key] = _class_of(fn)
+    return cache[key]
+
+
+class _Bound(Receivers):
+    def annotate(self, node: Node, text: str, cache: dict) -> str:
+        try:
+            return _annotate(node, text, cache)
+        except (AttributeError, TypeError, ValueError):  # an odd tree (error recovery)
+            return text
+
+
+RECEIVERS = _Bound(scopes={})
+
+
 SPEC = LanguageSpec(
     name="python",
     grammar="python",
@@ -132,4 +868,5 @@ SPEC = LanguageSpec(
     decorators=_decorators,
     bases=_bases,
     imports=_imports,
+    receivers=RECEIVERS,
 )

@@ -8,3 +8,7 @@
 (import_statement) @import
 (import_from_statement) @import
 (future_import_statement) @import
+
+; `raise Error` (no call written) instantiates the class: its constructor runs.
+((raise_statement . [(identifier) (attribute)] @call)
+  (#match? @call "(^|\\.)[A-Z][A-Za-z0-9_]*$"))

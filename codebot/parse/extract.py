@@ -371,7 +371,7 @@ def _assign_calls(
         raw = data[start : ends[i]].decode("utf-8", "replace")
         if len(raw) > _MAX_CALL_TEXT or "\n" in raw or "  " in raw:
             raw = squash(raw, _MAX_CALL_TEXT)
-        if annotate is not None and "." in raw:
+        if annotate is not None:
             raw = annotate(call_nodes[i], raw)  # the receiver's type, where a reader sees it
         if stack:
             found[stack[-1][1]].append(Call(raw, lines[i]))

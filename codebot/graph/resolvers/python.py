@@ -19,6 +19,7 @@ from codebot.core.model import FileResult, Import, Symbol
 from codebot.graph.resolvers.base import (
     CLS,
     DECL,
+    EXACT,
     EXT,
     EXTERNAL,
     EXTERNAL_CALL,
@@ -315,6 +316,45 @@ class PythonResolver(Resolver):
 
     # --- calls ----------------------------------------------------------------------------------
 
+    def resolve_call(self, ctx: Ctx, text: str) -> Outcome:
+        """A call the parser annotated with what its head name is bound to (``(a = f | g)``,
+        ``(x = C()).m``; see ``languages/python.py``): through each value, as a reader follows
+        an assignment; as written when no value resolves."""
+        if text[:1] == "(":
+            bound = _bound(text)
+            if bound is not None:
+                expr, values, rest = bound
+                out = self._through(ctx, values, rest)
+                if out is not None:
+                    return out
+                text = expr + rest
+        return super().resolve_call(ctx, text)
+
+    def _through(self, ctx: Ctx, values: list[str], rest: str) -> Outcome | None:
+        edges: list[tuple[str, str]] = []
+        external = False
+        for value in values:
+            if ".<locals>." in value:
+                out = self._nested(ctx, value) if not rest else UNRESOLVED
+            else:
+                out = super().resolve_call(ctx, value + rest)
+            if isinstance(out, list):
+                edges += [e for e in out if e not in edges]
+            elif out == EXTERNAL_CALL:
+                external = True
+        if edges:
+            return edges
+        return EXTERNAL_CALL if external else None
+
+    def _nested(self, ctx: Ctx, value: str) -> Outcome:
+        """``make.<locals>.inner``: the function ``make`` defines as ``inner`` (and returns)."""
+        outer, _, name = value.partition(".<locals>.")
+        t = self.value_of(ctx, outer)
+        if t is None or t[0] != SYM or not self.index.is_callable(t[1]):
+            return UNRESOLVED
+        hit = self.index.children.get(t[1], {}).get(name)
+        return [(hit, EXACT)] if hit is not None else UNRESOLVED
+
     def head(self, ctx: Ctx, name: str, how: int, alone: bool) -> Target | Outcome | None:
         if name == "super" and self._global(ctx.file.module, "super") in (None, EXTERNAL):
             if alone or ctx.cls is None:
@@ -391,6 +431,25 @@ class PythonResolver(Resolver):
     def fallback_candidate(self, sid: str) -> bool:
         sym = self.index.by_id[sid]
         return sym.kind == "method" and not (sym.name.startswith("__") and sym.name.endswith("__"))
+
+
+def _bound(text: str) -> tuple[str, list[str], str] | None:
+    """``(x = C() | f).m`` -> ("x", ["C()", "f"], ".m"); None when the text is no such form."""
+    depth = 0
+    eq = -1
+    for i, ch in enumerate(text):
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+            if depth == 0:
+                if eq < 0:
+                    return None
+                values = [v.strip() for v in text[eq + 3 : i].split(" | ")]
+                return text[1:eq], [v for v in values if v], text[i + 1 :]
+        elif ch == " " and depth == 1 and eq < 0 and text.startswith(" = ", i):
+            eq = i
+    return None
 
 
 def _is_init(path: str) -> bool:
