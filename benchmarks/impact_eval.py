@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from codebot.core.config import Config
+from codebot.git.workspace import Workspace
 from codebot.index.build import build_index
 from codebot.query.impact import (
     COMMENT_LIMIT,
@@ -98,6 +99,79 @@ def run_case(case: dict[str, Any]) -> dict[str, Any]:
     return impact(repo, config, case["base"], case["merge"])
 
 
+def evidence(case: dict[str, Any], doc: dict[str, Any]) -> None:
+    """For labelling by hand: each claim with what shows it, read from the merge's code (the
+    line of each call on the way from a caller or test to the definition)."""
+    from collections import deque
+
+    from codebot.index.store import read_index
+
+    repo = checkout(case)
+    subprocess.run(["git", "checkout", "-q", "--detach", case["merge"]], cwd=repo, check=True)
+    config = Config(embedder="none")
+    build_index(repo, config)
+    index = read_index(Workspace.of(repo, None))
+    graph, symbols, rows = index.graph, index.symbols, index.by_id
+    deleted = {e["id"] for e in doc["definitions"] if e["change"] == "deleted"}
+
+    def text(path: str, line: int) -> str:
+        try:
+            return (repo / path).read_text().splitlines()[line - 1].strip()[:110]
+        except (OSError, IndexError):
+            return "?"
+
+    def path_to(start: int, goal: set[int]) -> list[tuple[int, int]]:
+        """(row, line of its call to the next) from ``start`` to a row of ``goal``."""
+        back: dict[int, tuple[int, int] | None] = {start: None}
+        queue = deque([start])
+        while queue:
+            r = queue.popleft()
+            if r in goal:
+                out = []
+                while back[r] is not None:
+                    prev, line = back[r]
+                    out.append((prev, line))
+                    r = prev
+                return out[::-1]
+            for e in graph.out_edges(r, ("calls", "decorates")):
+                d = int(graph.dst[e])
+                if d not in back:
+                    back[d] = (r, int(graph.line[e]))
+                    queue.append(d)
+        return []
+
+    for e in doc["definitions"]:
+        print(f"== {e['change']} {e['id']} {e['path']}:{e['start_line']}-{e['end_line']}")
+        if e["id"] in deleted or e["id"] not in rows:
+            for c in e["callers"]:
+                if c["depth"] == 1:
+                    print(f"   caller {c['id']} (at base) line {c['line']}")
+            for c in e.get("still_calling", []) + e.get("imports", []):
+                print(f"   still {c['path']}:{c['line']}: {text(c['path'], c['line'])}")
+            continue
+        goal = {rows[e["id"]]} | {
+            r for r in (rows.get(k) for k in _members(index, e["id"])) if r is not None
+        }
+        for c in e["callers"]:
+            if c["depth"] == 1:
+                s = symbols[rows[c["id"]]]
+                print(f"   caller {c['id']} {s.path}:{c['line']}: {text(s.path, c['line'])}")
+        for t in e["tests"]:
+            hops = path_to(rows[t["id"]], goal)
+            chain = " > ".join(
+                f"{symbols[r].name}@{ln}[{text(symbols[r].path, ln)[:50]}]" for r, ln in hops
+            )
+            print(f"   test {t['id']}: {chain}")
+        if e["test_reach"] != "tested":
+            print(f"   {e['test_reach']} unresolved {e['unresolved_calls']}")
+
+
+def _members(index, sid: str) -> list[str]:
+    return [s.id for s in index.symbols if s.parent == sid and s.kind != "chunk"] + [
+        s.id for s in index.symbols if sid.endswith("__init__") and s.id == sid.rsplit(".", 1)[0]
+    ]
+
+
 def score(case: dict[str, Any], doc: dict[str, Any], counter) -> dict[str, Any]:
     made = claims(doc)
     verdicts = case.get("verdicts", {})
@@ -134,6 +208,7 @@ def main() -> int:
     parser.add_argument("--case", action="append", help="only these cases (by name)")
     parser.add_argument("--show", action="store_true", help="print the claims and the reports")
     parser.add_argument("--label", action="store_true", help="add new claims to the case files")
+    parser.add_argument("--evidence", action="store_true", help="each claim with its evidence")
     args = parser.parse_args()
     counter = token_counter()
     paths = sorted(CASES.glob("*.json"))
@@ -146,6 +221,8 @@ def main() -> int:
         if args.show:
             print(impact_compact_text(doc))
             print(json.dumps(claims(doc), indent=1))
+        if args.evidence:
+            evidence(case, doc)
         if args.label:
             verdicts = case.setdefault("verdicts", {})
             for t, keys in claims(doc).items():

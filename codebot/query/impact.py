@@ -56,7 +56,8 @@ _MERMAID_NODES = 40
 COMMENT_LIMIT = 65_536  # GitHub's limit on a comment body
 _CALLERS = ("calls", "decorates")  # who uses a definition: its callers, the scopes applying it
 _CONSTRUCTORS = {"__init__", "__new__", "constructor", "initialize", "init"}
-_SUFFIX = re.compile(r"#\d+$")
+_CALLABLE = {"function", "method", "constructor"}  # other kinds are types, values, or unknown
+_SUFFIX = re.compile(r"#\d+(?=$|\.)")  # the place among same-named definitions
 _ORDER = {"deleted": 0, "renamed": 1, "modified": 2, "added": 3}
 
 
@@ -170,6 +171,19 @@ class _View:
         f = self.files.get(path)
         return f is not None and get_spec(f.language) is not None
 
+    def text(self, f: Any) -> str:
+        """A file's text at this end (from git: the work tree may be elsewhere)."""
+        return self.index.repo.blob(f.blob).decode("utf-8", "replace")
+
+    def spans(self, path: str) -> list[tuple[int, int, int]]:
+        """(start, end, row) of every symbol of a file, chunks included."""
+        f = self.files[path]
+        out = []
+        for sid in f.symbols:
+            s = self.symbols[self.rows[sid]]
+            out.append((s.start_line, s.end_line, self.rows[sid]))
+        return out
+
     def label(self, row: int) -> str:
         s = self.symbols[row]
         return f"{s.class_name}.{s.name}" if s.class_name else s.name
@@ -205,6 +219,17 @@ def _last(name: str) -> str:
 
 def _base_id(sid: str) -> str:
     return _SUFFIX.sub("", sid)
+
+
+def _implicit(s: Symbol) -> bool:
+    """Run by the language, not by a call written in the code: a Python special method
+    (``__call__``, ``__eq__``, ``__class_getitem__``...), the constructor apart."""
+    return (
+        s.language == "python"
+        and s.name.startswith("__")
+        and s.name.endswith("__")
+        and s.name not in ("__init__", "__new__")
+    )
 
 
 def _keys(defs: list[Symbol]) -> dict[tuple[str, bool, int], Symbol]:
@@ -383,9 +408,18 @@ class _Report:
         elif tests:
             out["test_reach"], out["unresolved_calls"] = "tested", 0
         else:
+            inside = [s] + [symbols[r] for r in reach]
+            implicit = any(_implicit(x) for x in inside)
             open_ = _open_calls(view, seeds, reach)
-            out["test_reach"] = "unknown" if open_ else "untested"
+            named = None if open_ or implicit else _referenced(view, seeds, reach)
+            if named is not None:
+                implicit = named[0] == "implicit"
+            out["test_reach"] = "unknown" if open_ or implicit or named else "untested"
             out["unresolved_calls"] = open_
+            if named is not None and named[0] == "test":
+                out["named_by_tested_code"] = named[1]
+            if implicit:
+                out["implicit"] = True
         if gone or c.change == "renamed":
             assert c.old is not None
             out["still_calling"] = self._still_calling(c.old)
@@ -600,15 +634,17 @@ def _signature(old: Symbol, new: Symbol) -> dict[str, Any] | None:
 
 
 def _seeds(view: _View, row: int) -> list[int]:
-    """Where callers of a definition enter: itself, a class's members (a test of a method
-    reaches the class), a constructor's class, an overload signature's implementation."""
+    """Where callers of a definition enter: itself; a type's members (a test of a method
+    reaches the class) and subclasses; a constructor's type; an overload signature's
+    implementation."""
     s = view.symbols[row]
+    graph = view.graph
     seeds = [row]
-    kids = view.children(s.id)
-    if kids and s.kind not in ("function", "method"):
-        seeds += kids
-    if s.name in _CONSTRUCTORS and s.parent in view.rows:
-        seeds.append(view.rows[s.parent])
+    if s.kind not in _CALLABLE:
+        seeds += [int(graph.dst[e]) for e in graph.out_edges(row, ("contains",))]
+        seeds += [int(graph.src[e]) for e in graph.in_edges(row, ("inherits",))]
+    if s.name in _CONSTRUCTORS:
+        seeds += [int(graph.src[e]) for e in graph.in_edges(row, ("contains",))]
     if is_overload_stub(s):
         impl = _implementation(view, s)
         if impl is not None:
@@ -638,13 +674,93 @@ def _open_calls(view: _View, seeds: list[int], reach: list[int]) -> int:
     """Calls left unresolved that might lead into ``seeds``: in a symbol outside the reach, to
     a name one of the reach (or the seeds) bears."""
     inside = set(seeds) | set(reach)
-    names = {view.symbols[r].name for r in inside}
-    for r in seeds:  # a class is called by its name; its constructor by the class's
+    table = view.open_calls()
+    return sum(1 for n in _names(view, inside) for row, _ in table.get(n, ()) if row not in inside)
+
+
+def _names(view: _View, rows: set[int]) -> set[str]:
+    """The names code uses to reach ``rows``: theirs, and a constructor's type's."""
+    names = {view.symbols[r].name for r in rows if not view.symbols[r].name.startswith("<")}
+    for r in rows:
         s = view.symbols[r]
         if s.name in _CONSTRUCTORS and s.class_name:
             names.add(s.class_name)
-    table = view.open_calls()
-    return sum(1 for n in names for row, _ in table.get(n, ()) if row not in inside)
+    return names
+
+
+def _referenced(view: _View, seeds: list[int], reach: list[int]) -> tuple[str, int] | None:
+    """Whether code the graph did not follow may still lead a test into ``seeds``.
+
+    A definition is also used where it is named without a call the graph followed: a function
+    passed as a value (a callback, a handler, middleware), a type in a literal, an import. Each
+    line naming one of the reach (comments apart) outside the reach is taken as a use by the
+    definition holding it, and the walk goes on from there, calls and names alike, to the end:
+    ``("test", n)`` when it meets a test (or a test file's module code), ``("implicit", n)``
+    when it meets code the language runs implicitly, None when it ends without either (``n``:
+    the places found).
+    """
+    inside = set(seeds) | set(reach)
+    places = 0
+    while True:
+        names = _names(view, inside)
+        if not names:
+            return None
+        found = set()
+        for row in _naming(view, names):
+            if row is None or row not in inside:
+                places += 1
+                if row is None:
+                    continue
+                found.add(row)
+        if not found:
+            return None
+        more = found | set(_reach(view, list(found)))
+        for row in more:
+            s = view.symbols[row]
+            if s.role == "test":
+                return "test", places
+            if _implicit(s):
+                return "implicit", places
+        inside |= more
+
+
+_COMMENT = re.compile(r"^\s*(#|//|/\*|\*|--|;)")
+# A string with a space in it is a message, not a name looked up: ``panic("Throttle expects")``
+_PROSE = re.compile(r"\"[^\"\n]*\s[^\"\n]*\"|'[^'\n]*\s[^'\n]*'")
+
+
+def _naming(view: _View, names: set[str]) -> list[int | None]:
+    """The innermost definition (or chunk) of each line of code naming one of ``names``."""
+    pattern = re.compile(r"\b(?:" + "|".join(map(re.escape, sorted(names))) + r")\b")
+    out: list[int | None] = []
+    for path, f in view.files.items():
+        if not view.is_code(path):
+            continue
+        text = view.text(f)
+        if not pattern.search(text):
+            continue
+        spans = view.spans(path)
+        for number, line in enumerate(text.splitlines(), 1):
+            if _COMMENT.match(line):
+                continue
+            hits = set(pattern.findall(_PROSE.sub("", line)))
+            if not hits:
+                continue
+            row = _innermost(spans, number)
+            s = view.symbols[row] if row is not None else None
+            if s is not None and s.start_line == number and hits == {s.name}:
+                continue  # a definition's own name, where it is defined
+            out.append(row)
+    return out
+
+
+def _innermost(spans: list[tuple[int, int, int]], line: int) -> int | None:
+    """The row of the narrowest definition (or chunk) whose lines hold ``line``."""
+    best = None
+    for start, end, row in spans:
+        if start <= line <= end and (best is None or end - start < best[1] - best[0]):
+            best = (start, end, row)
+    return best[2] if best else None
 
 
 def _callers(view: _View, seeds: list[int], depth: int) -> list[dict[str, Any]]:
@@ -720,7 +836,18 @@ def _reach_note(e: dict[str, Any]) -> str:
         return "a test"
     if e["test_reach"] == "untested":
         return "no test reaches this"
-    return f"no test found ({e['unresolved_calls']} calls into it unresolved)"
+    return f"no test found ({_unknown_why(e)})"
+
+
+def _unknown_why(e: dict[str, Any]) -> str:
+    why = [f"{e['unresolved_calls']} calls into it unresolved"] if e["unresolved_calls"] else []
+    if e.get("named_by_tested_code"):
+        why.append(
+            f"named, not called, in {e['named_by_tested_code']} places a test may reach it from"
+        )
+    if e.get("implicit"):
+        why.insert(0, "run implicitly by the language")
+    return "; ".join(why)
 
 
 def _sig_note(sig: dict[str, Any]) -> str:
@@ -783,6 +910,7 @@ def impact_compact(doc: dict[str, Any]) -> dict[str, Any]:
             d["signature"] = _sig_note(e["signature"])
         if e["test_reach"] == "unknown":
             d["unresolved_calls"] = e["unresolved_calls"]
+            d["why"] = _unknown_why(e)
         if e["tests"]:
             d["some_tests"] = [t["id"] for t in e["tests"][:2]]
         if e["change"] in ("deleted", "renamed"):
@@ -815,7 +943,7 @@ def impact_compact_text(doc: dict[str, Any]) -> str:
             if d["test_reach"] in ("tested", "is_test")
             else "NO TEST"
             if d["test_reach"] == "untested"
-            else f"no test found ({d['unresolved_calls']} calls unresolved)"
+            else f"no test found ({d['why']})"
         )
         if d.get("signature"):
             bits.append(f"sig {d['signature']}")
@@ -880,7 +1008,7 @@ def impact_markdown(
                 if e["test_reach"] in ("tested", "is_test")
                 else "**none**"
                 if e["test_reach"] == "untested"
-                else f"none found ({e['unresolved_calls']} unresolved)"
+                else f"none found ({_unknown_why(e)})"
             )
             head.append(
                 f"| {_ref(e, link)} | {change} | +{e['lines_added']} -{e['lines_removed']} | "
@@ -951,7 +1079,7 @@ def _entry_markdown(e: dict[str, Any], link: str | None) -> list[str]:
         elif e["test_reach"] == "untested":
             lines.append("**No test reaches this.**")
         elif e["test_reach"] == "unknown":
-            lines.append(f"No test found ({e['unresolved_calls']} calls into it unresolved).")
+            lines.append(f"No test found ({_unknown_why(e)}).")
     lines += ["", "</details>", ""]
     return lines
 
