@@ -85,10 +85,12 @@ def checkout(case: dict[str, Any]) -> Path:
     where = CACHE / case["repo"]
     if not where.exists():
         CACHE.mkdir(parents=True, exist_ok=True)
-        subprocess.run(
-            ["git", "clone", "-q", "--shared", case["source"], str(where)], check=True
-        )
-    subprocess.run(["git", "-c", "advice.detachedHead=false", "checkout", "-q", "--detach", case["base"]], cwd=where, check=True)
+        subprocess.run(["git", "clone", "-q", "--shared", case["source"], str(where)], check=True)
+    subprocess.run(
+        ["git", "-c", "advice.detachedHead=false", "checkout", "-q", "--detach", case["base"]],
+        cwd=where,
+        check=True,
+    )
     return where
 
 
@@ -231,7 +233,9 @@ def main() -> int:
             path.write_text(json.dumps(case, indent=1) + "\n")
         r = score(case, doc, counter)
         results.append(r)
-        types = "  ".join(f"{t} {v['right']}/{v['right'] + v['wrong']}" for t, v in r["types"].items())
+        types = "  ".join(
+            f"{t} {v['right']}/{v['right'] + v['wrong']}" for t, v in r["types"].items()
+        )
         print(
             f"{r['name']:<22} defs {r['definitions']:>2}  {types}  compact {r['compact_tokens']} tok"
             f"  comment {r['comment_chars']} ch  headline {'ok' if r['headline_ok'] else 'DIFFERS'}"

@@ -439,5 +439,7 @@ def test_impact_names_what_a_commit_touches(make_repo) -> None:
         }
 
     out = session([repo], steps)
-    assert "### codebot impact" in out["impact"] and "modified" in out["impact"]
+    # The compact form: ids, counts and path:line, no comment markup, no graph.
+    assert "modified shop.payment.charge shop/payment.py:1" in out["impact"]
+    assert "###" not in out["impact"] and "mermaid" not in out["impact"]
     assert "names no commit" in out["bad"]

@@ -474,7 +474,11 @@ class _Report:
                     continue
                 target = bound.get(imp.line)
                 if target is None or (new is not None and after.symbols[target].id != new.id):
-                    if target is not None and after.symbols[target].name == old.name and new is None:
+                    if (
+                        target is not None
+                        and after.symbols[target].name == old.name
+                        and new is None
+                    ):
                         continue
                     out.append({"path": path, "line": imp.line})
         return out
@@ -549,7 +553,13 @@ def _pair_moves(changes: list[_Change]) -> list[_Change]:
             paired |= {id(match), id(c)}
             same = match.new.content_hash == c.old.content_hash
             out.append(
-                _Change("renamed", match.new, c.old, 0 if same else match.added, 0 if same else c.removed)
+                _Change(
+                    "renamed",
+                    match.new,
+                    c.old,
+                    0 if same else match.added,
+                    0 if same else c.removed,
+                )
             )
     return out + [c for c in changes if id(c) not in paired]
 
@@ -818,7 +828,9 @@ def _risk_order(e: dict[str, Any]) -> tuple:
 def _headline(doc: dict[str, Any]) -> str:
     s = doc["summary"]
     parts = [f"{s[k]} {k}" for k in ("modified", "added", "deleted", "renamed") if s[k]]
-    text = (", ".join(parts) or "no") + " definition" + ("s" if len(doc["definitions"]) != 1 else "")
+    text = (
+        (", ".join(parts) or "no") + " definition" + ("s" if len(doc["definitions"]) != 1 else "")
+    )
     if s["signature_changed"]:
         text += f" ({s['signature_changed']} with a new signature)"
     code = [f for f in doc["files"] if f["code"]]
@@ -889,7 +901,7 @@ def impact_text(doc: dict[str, Any]) -> str:
 
 
 def impact_compact(doc: dict[str, Any]) -> dict[str, Any]:
-    """The report for an agent (``schemas/impact_compact.schema.json``): ids, counts and
+    """The report for an agent (``schemas/impact-compact.schema.json``): ids, counts and
     path:line, a few tests each, no graph."""
     defs = []
     for e in doc["definitions"]:
