@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from codebot.core.config import Config
+from codebot.graph.callgraph import KIND_CODE
 from codebot.git.workspace import Workspace
 from codebot.index.build import build_index
 from codebot.query.impact import (
@@ -51,6 +52,7 @@ HERE = Path(__file__).resolve().parent
 CASES = HERE / "impact_cases"
 RESULTS = HERE / "results"
 CACHE = Path("/tmp/codebot-impact-eval")
+CALLABLE = ("function", "method", "constructor")
 TYPES = ("definitions", "callers", "tests", "no_test", "still_named")
 COMPACT_TOKENS = 1_500
 
@@ -135,10 +137,15 @@ def evidence(case: dict[str, Any], doc: dict[str, Any]) -> None:
                     out.append((prev, line))
                     r = prev
                 return out[::-1]
-            for e in graph.out_edges(r, ("calls", "decorates")):
-                d = int(graph.dst[e])
+            steps = [
+                (int(graph.dst[e]), int(graph.line[e]))
+                for e in graph.out_edges(r, ("calls", "decorates", "contains"))
+                if graph.kind[e] != KIND_CODE["contains"]
+                or (symbols[r].kind in CALLABLE and symbols[int(graph.dst[e])].kind in CALLABLE)
+            ]  # a nested function is reached from the one defining it
+            for d, line in steps:
                 if d not in back:
-                    back[d] = (r, int(graph.line[e]))
+                    back[d] = (r, line)
                     queue.append(d)
         return []
 
@@ -151,9 +158,13 @@ def evidence(case: dict[str, Any], doc: dict[str, Any]) -> None:
             for c in e.get("still_calling", []) + e.get("imports", []):
                 print(f"   still {c['path']}:{c['line']}: {text(c['path'], c['line'])}")
             continue
-        goal = {rows[e["id"]]} | {
-            r for r in (rows.get(k) for k in _members(index, e["id"])) if r is not None
-        }
+        row = rows[e["id"]]
+        goal = {row}
+        if symbols[row].kind not in CALLABLE:  # a type: its members, its subclasses
+            goal |= {int(graph.dst[x]) for x in graph.out_edges(row, ("contains",))}
+            goal |= {int(graph.src[x]) for x in graph.in_edges(row, ("inherits",))}
+        if symbols[row].name in ("__init__", "__new__"):
+            goal |= {int(graph.src[x]) for x in graph.in_edges(row, ("contains",))}
         for c in e["callers"]:
             if c["depth"] == 1:
                 s = symbols[rows[c["id"]]]
@@ -166,12 +177,6 @@ def evidence(case: dict[str, Any], doc: dict[str, Any]) -> None:
             print(f"   test {t['id']}: {chain}")
         if e["test_reach"] != "tested":
             print(f"   {e['test_reach']} unresolved {e['unresolved_calls']}")
-
-
-def _members(index, sid: str) -> list[str]:
-    return [s.id for s in index.symbols if s.parent == sid and s.kind != "chunk"] + [
-        s.id for s in index.symbols if sid.endswith("__init__") and s.id == sid.rsplit(".", 1)[0]
-    ]
 
 
 def score(case: dict[str, Any], doc: dict[str, Any], counter) -> dict[str, Any]:

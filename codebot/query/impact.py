@@ -388,7 +388,7 @@ class _Report:
         callers = _callers(view, seeds, self.depth)
         reach = _reach(view, seeds)
         symbols = view.symbols
-        tests = [r for r in reach if symbols[r].role == "test" and symbols[r].kind != "chunk"]
+        tests = _tests(view, reach)
         entries = [r for r in reach if r in view._entry and symbols[r].role != "test"]
         direct = [n for n in callers if n["depth"] == 1]
         out.update(
@@ -664,20 +664,34 @@ def _seeds(view: _View, row: int) -> list[int]:
 
 def _reach(view: _View, seeds: list[int]) -> list[int]:
     """Rows with a path of calls or decorations to any seed, nearest first: the whole graph
-    walked (each row once), so the bound is the graph, not a depth."""
-    graph = view.graph
+    walked (each row once), so the bound is the graph, not a depth. A function nested in
+    another is reached from the one defining it (a test's local helper runs in the test)."""
+    graph, symbols, rows = view.graph, view.symbols, view.rows
     seen = set(seeds)
     out: list[int] = []
     frontier = deque(seeds)
     while frontier:
         r = frontier.popleft()
-        for e in graph.in_edges(r, _CALLERS):
-            caller = int(graph.src[e])
+        callers = [int(graph.src[e]) for e in graph.in_edges(r, _CALLERS)]
+        parent = symbols[r].parent
+        if parent is not None and symbols[r].kind in _CALLABLE and parent in rows:
+            if symbols[rows[parent]].kind in _CALLABLE:
+                callers.append(rows[parent])
+        for caller in callers:
             if caller not in seen:
                 seen.add(caller)
                 out.append(caller)
                 frontier.append(caller)
     return out
+
+
+def _tests(view: _View, reach: list[int]) -> list[int]:
+    """The tests among ``reach``: test functions (``test_*``, ``Test*``) when there are any,
+    else any code of the test files (a language whose tests are not named so)."""
+    symbols = view.symbols
+    code = [r for r in reach if symbols[r].role == "test" and symbols[r].kind != "chunk"]
+    named = [r for r in code if symbols[r].name.lower().startswith("test")]
+    return named or code
 
 
 def _open_calls(view: _View, seeds: list[int], reach: list[int]) -> int:
