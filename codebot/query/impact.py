@@ -626,6 +626,9 @@ def _signature(old: Symbol, new: Symbol) -> dict[str, Any] | None:
                 removed.remove(n)
                 added.remove(b[i])
     retyped = [n for n in a if n in types_b and types_a[n] != types_b[n]]
+    defaults_a = {p.name: p.default for p in old.parameters}
+    defaults_b = {p.name: p.default for p in new.parameters}
+    defaults = [n for n in b if n in defaults_a and defaults_a[n] != defaults_b[n]]
     out: dict[str, Any] = {}
     if added:
         out["parameters_added"] = added
@@ -635,6 +638,8 @@ def _signature(old: Symbol, new: Symbol) -> dict[str, Any] | None:
         out["parameters_renamed"] = renamed
     if retyped:
         out["parameters_retyped"] = retyped
+    if defaults:
+        out["parameters_default_changed"] = defaults
     if (old.return_type or None) != (new.return_type or None):
         out["return_type"] = [old.return_type, new.return_type]
     if not out:
@@ -886,6 +891,8 @@ def _sig_note(sig: dict[str, Any]) -> str:
         parts.append(f"{a}->{b}")
     if sig.get("parameters_retyped"):
         parts.append("retyped " + ",".join(sig["parameters_retyped"]))
+    if sig.get("parameters_default_changed"):
+        parts.append("new default " + ",".join(sig["parameters_default_changed"]))
     if "return_type" in sig:
         parts.append(f"returns {sig['return_type'][1] or '?'} (was {sig['return_type'][0] or '?'})")
     return " ".join(parts)
