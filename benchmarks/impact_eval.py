@@ -37,8 +37,8 @@ from pathlib import Path
 from typing import Any
 
 from codebot.core.config import Config
-from codebot.graph.callgraph import KIND_CODE
 from codebot.git.workspace import Workspace
+from codebot.graph.callgraph import KIND_CODE
 from codebot.index.build import build_index
 from codebot.query.impact import (
     COMMENT_LIMIT,
