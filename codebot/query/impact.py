@@ -58,6 +58,7 @@ _CALLERS = ("calls", "decorates")  # who uses a definition: its callers, the sco
 _CONSTRUCTORS = {"__init__", "__new__", "constructor", "initialize", "init"}
 _CALLABLE = {"function", "method", "constructor"}  # other kinds are types, values, or unknown
 _SUFFIX = re.compile(r"#\d+(?=$|\.)")  # the place among same-named definitions
+_ROUNDS = 8  # rounds of names followed before "unknown" is the honest answer
 _ORDER = {"deleted": 0, "renamed": 1, "modified": 2, "added": 3}
 
 
@@ -134,6 +135,7 @@ class _View:
     _children: dict[str, list[int]] | None = None
     _open: dict[str, list[tuple[int, int]]] | None = None
     _entry: set[int] = field(default_factory=set)
+    _texts: dict[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.rows = self.index.by_id
@@ -172,8 +174,10 @@ class _View:
         return f is not None and get_spec(f.language) is not None
 
     def text(self, f: Any) -> str:
-        """A file's text at this end (from git: the work tree may be elsewhere)."""
-        return self.index.repo.blob(f.blob).decode("utf-8", "replace")
+        """A file's text at this end (from git: the work tree may be elsewhere), read once."""
+        if f.path not in self._texts:
+            self._texts[f.path] = self.index.repo.blob(f.blob).decode("utf-8", "replace")
+        return self._texts[f.path]
 
     def spans(self, path: str) -> list[tuple[int, int, int]]:
         """(start, end, row) of every symbol of a file, chunks included."""
@@ -473,13 +477,11 @@ class _Report:
                 if imp.name != old.name:
                     continue
                 target = bound.get(imp.line)
-                if target is None or (new is not None and after.symbols[target].id != new.id):
-                    if (
-                        target is not None
-                        and after.symbols[target].name == old.name
-                        and new is None
-                    ):
-                        continue
+                if target is None:
+                    out.append({"path": path, "line": imp.line})
+                    continue
+                bound_to = after.symbols[target]
+                if bound_to.id != new.id if new is not None else bound_to.name != old.name:
                     out.append({"path": path, "line": imp.line})
         return out
 
@@ -521,7 +523,8 @@ class _Report:
             (int(graph.src[e]), int(graph.dst[e])) for e in graph.edges_among(rows, _CALLERS)
         )
         out += [f"  {names[a]} --> {names[b]}" for a, b in pairs if a != b]
-        marked = ",".join(names[r] for r in rows if r in set(changed))
+        filled = set(changed)
+        marked = ",".join(names[r] for r in rows if r in filled)
         out += ["  classDef changed fill:#fde68a,stroke:#b45309", f"  class {marked} changed"]
         return "\n".join(out) + "\n"
 
@@ -730,7 +733,7 @@ def _referenced(view: _View, seeds: list[int], reach: list[int]) -> tuple[str, i
     """
     inside = set(seeds) | set(reach)
     places = 0
-    while True:
+    for _ in range(_ROUNDS):
         names = _names(view, inside)
         if not names:
             return None
@@ -751,6 +754,7 @@ def _referenced(view: _View, seeds: list[int], reach: list[int]) -> tuple[str, i
             if _implicit(s):
                 return "implicit", places
         inside |= more
+    return "test", places  # still widening: a test may well be further on
 
 
 _COMMENT = re.compile(r"^\s*(#|//|/\*|\*|--|;)")
