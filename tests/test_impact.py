@@ -180,6 +180,30 @@ def test_removed_code_still_named_is_listed_with_lines(make_repo):
     assert legacy["imports"] == [{"path": "shop/report.py", "line": 1}]
 
 
+def test_a_renamed_function_is_one_change_and_its_old_callers_are_named(make_repo):
+    repo = make_repo(
+        {
+            "lib.py": "def old_name(x):\n    return x + 1\n",
+            "use.py": "from lib import old_name\n\n\ndef use():\n    return old_name(1)\n",
+        }
+    )
+    base = git(repo, "rev-parse", "HEAD")
+    build_index(repo, Config(embedder="none"))
+    (repo / "lib.py").write_text("def new_name(x):\n    return x + 1\n")
+    head = commit(repo, "rename")
+    doc = impact(repo, Config(), base, head)
+    [entry] = doc["definitions"]
+    assert (entry["change"], entry["id"], entry["from"]) == (
+        "renamed",
+        "lib.new_name",
+        "lib.old_name",
+    )
+    assert (entry["lines_added"], entry["lines_removed"]) == (1, 1)
+    assert entry["still_calling"] == [{"id": "use.use", "path": "use.py", "line": 5}]
+    assert entry["imports"] == [{"path": "use.py", "line": 1}]
+    assert doc["summary"]["renamed"] == 1 and doc["summary"]["added"] == 0
+
+
 def test_overload_signatures_are_a_change_of_their_set(make_repo):
     repo = make_repo(
         {

@@ -325,7 +325,7 @@ class _Report:
             changes += found
             entry["definitions"] = len(found)
             entry["other_lines"] = outside
-        changes = _fold_overloads(_pair_moves(changes), before, after)
+        changes = _fold_overloads(_pair_moves(changes, before, after), before, after)
         for f in files:
             if f["code"]:
                 f["definitions"] = sum(
@@ -529,10 +529,19 @@ class _Report:
         return "\n".join(out) + "\n"
 
 
-def _pair_moves(changes: list[_Change]) -> list[_Change]:
+def _pair_moves(changes: list[_Change], before: _View, after: _View) -> list[_Change]:
     """A removed definition whose code reappears added elsewhere, unchanged (the same content),
-    or under the same name in another file, is one definition renamed or moved."""
+    under the same name in another file, or with the same code under another name (its own
+    name apart), is one definition renamed or moved."""
     added = [c for c in changes if c.change == "added"]
+
+    def renamed(a: _Change, c: _Change) -> bool:
+        return (
+            a.new.kind == c.old.kind
+            and a.new.parent == c.old.parent
+            and _unnamed(after, a.new) == _unnamed(before, c.old)
+        )
+
     paired: set[int] = set()
     out = []
     for c in changes:
@@ -551,7 +560,7 @@ def _pair_moves(changes: list[_Change]) -> list[_Change]:
                 and a.new.path != c.old.path
             ),
             None,
-        )
+        ) or next((a for a in added if id(a) not in paired and renamed(a, c)), None)
         if match is not None:
             paired |= {id(match), id(c)}
             same = match.new.content_hash == c.old.content_hash
@@ -565,6 +574,15 @@ def _pair_moves(changes: list[_Change]) -> list[_Change]:
                 )
             )
     return out + [c for c in changes if id(c) not in paired]
+
+
+def _unnamed(view: _View, s: Symbol) -> str:
+    """The code of ``s`` with its own name blanked, spacing apart: equal for a renamed copy."""
+    f = view.files.get(s.path)
+    if f is None:
+        return ""
+    lines = view.text(f).splitlines()[s.start_line - 1 : s.end_line]
+    return " ".join(re.sub(rf"\b{re.escape(s.name)}\b", "_", "\n".join(lines)).split())
 
 
 def _fold_overloads(changes: list[_Change], before: _View, after: _View) -> list[_Change]:
