@@ -321,7 +321,10 @@ class _Report:
                 continue
             old_defs = before.definitions(old_path) if in_old else []
             new_defs = after.definitions(path) if in_new else []
-            found, outside = self._file_changes(old_defs, new_defs, set(removed), set(added))
+            # Blank lines change no definition (a method removed leaves its class as it was).
+            minus = _inked(before, old_path, removed) if in_old else set()
+            plus = _inked(after, path, added) if in_new else set(added)
+            found, outside = self._file_changes(old_defs, new_defs, minus, plus)
             changes += found
             entry["definitions"] = len(found)
             entry["other_lines"] = outside
@@ -392,7 +395,7 @@ class _Report:
         callers = _callers(view, seeds, self.depth)
         reach = _reach(view, seeds)
         symbols = view.symbols
-        tests = _tests(view, reach)
+        tests = [] if gone else _tests(view, reach)
         entries = [r for r in reach if r in view._entry and symbols[r].role != "test"]
         direct = [n for n in callers if n["depth"] == 1]
         out.update(
@@ -407,7 +410,9 @@ class _Report:
                 "tests_total": len(tests),
             }
         )
-        if s.role == "test":
+        if gone:  # what reached it is in its callers and what still names it
+            out["test_reach"], out["unresolved_calls"] = "removed", 0
+        elif s.role == "test":
             out["test_reach"], out["unresolved_calls"] = "is_test", 0
         elif tests:
             out["test_reach"], out["unresolved_calls"] = "tested", 0
@@ -529,6 +534,12 @@ class _Report:
         return "\n".join(out) + "\n"
 
 
+def _inked(view: _View, path: str, numbers: list[int]) -> set[int]:
+    """The line numbers of ``path`` that are not blank."""
+    lines = view.text(view.files[path]).splitlines()
+    return {n for n in numbers if 0 < n <= len(lines) and lines[n - 1].strip()}
+
+
 def _pair_moves(changes: list[_Change], before: _View, after: _View) -> list[_Change]:
     """A removed definition whose code reappears added elsewhere, unchanged (the same content),
     under the same name in another file, or with the same code under another name (its own
@@ -547,20 +558,28 @@ def _pair_moves(changes: list[_Change], before: _View, after: _View) -> list[_Ch
     for c in changes:
         if c.change != "deleted" or c.old is None:
             continue
-        match = next(
-            (a for a in added if id(a) not in paired and a.new.content_hash == c.old.content_hash),
-            None,
-        ) or next(
-            (
-                a
-                for a in added
-                if id(a) not in paired
-                and a.new.name == c.old.name
-                and a.new.kind == c.old.kind
-                and a.new.path != c.old.path
-            ),
-            None,
-        ) or next((a for a in added if id(a) not in paired and renamed(a, c)), None)
+        match = (
+            next(
+                (
+                    a
+                    for a in added
+                    if id(a) not in paired and a.new.content_hash == c.old.content_hash
+                ),
+                None,
+            )
+            or next(
+                (
+                    a
+                    for a in added
+                    if id(a) not in paired
+                    and a.new.name == c.old.name
+                    and a.new.kind == c.old.kind
+                    and a.new.path != c.old.path
+                ),
+                None,
+            )
+            or next((a for a in added if id(a) not in paired and renamed(a, c)), None)
+        )
         if match is not None:
             paired |= {id(match), id(c)}
             same = match.new.content_hash == c.old.content_hash
@@ -887,6 +906,8 @@ def _reach_note(e: dict[str, Any]) -> str:
         return f"{e['tests_total']} tests"
     if e["test_reach"] == "is_test":
         return "a test"
+    if e["test_reach"] == "removed":
+        return f"{len(e['still_calling'])} still calling it"
     if e["test_reach"] == "untested":
         return "no test reaches this"
     return f"no test found ({_unknown_why(e)})"
@@ -994,7 +1015,9 @@ def impact_compact_text(doc: dict[str, Any]) -> str:
         if d["entry_points"]:
             bits.append(f"entry points {d['entry_points']}")
         bits.append(
-            f"tests {d['tests']}"
+            "removed"
+            if d["test_reach"] == "removed"
+            else f"tests {d['tests']}"
             if d["test_reach"] in ("tested", "is_test")
             else "NO TEST"
             if d["test_reach"] == "untested"
@@ -1059,7 +1082,9 @@ def impact_markdown(
         for e in doc["definitions"]:
             change = e["change"] + (" (signature)" if e.get("signature") else "")
             tests = (
-                str(e["tests_total"])
+                "—"
+                if e["test_reach"] == "removed"
+                else str(e["tests_total"])
                 if e["test_reach"] in ("tested", "is_test")
                 else "**none**"
                 if e["test_reach"] == "untested"
