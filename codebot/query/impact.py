@@ -134,14 +134,14 @@ class _View:
     _files: dict[str, Any] | None = None
     _children: dict[str, list[int]] | None = None
     _open: dict[str, list[tuple[int, int]]] | None = None
-    _entry: set[int] = field(default_factory=set)
+    entry_points: set[int] = field(default_factory=set)
     _texts: dict[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.rows = self.index.by_id
         self.symbols = self.index.symbols
         self.graph = self.index.graph
-        self._entry = set(self.graph.entry_points.tolist())
+        self.entry_points = set(self.graph.entry_points.tolist())
 
     @property
     def files(self) -> dict[str, Any]:
@@ -396,7 +396,7 @@ class _Report:
         reach = _reach(view, seeds)
         symbols = view.symbols
         tests = [] if gone else _tests(view, reach)
-        entries = [r for r in reach if r in view._entry and symbols[r].role != "test"]
+        entries = [r for r in reach if r in view.entry_points and symbols[r].role != "test"]
         direct = [n for n in callers if n["depth"] == 1]
         out.update(
             {
@@ -874,8 +874,12 @@ def _where(s: Symbol) -> dict[str, Any]:
 
 
 def _risk(e: dict[str, Any]) -> int:
-    """How much a change can break, at a glance: what calls it and what runs through it."""
-    return e["callers_total"] + 5 * e["entry_points_total"] + 10 * len(e.get("still_calling", []))
+    """How much a change can break, at a glance: what calls it and what runs through it; for
+    removed code, what still calls or imports it."""
+    broken = 10 * (len(e.get("still_calling", [])) + len(e.get("imports", [])))
+    if e["change"] == "deleted":
+        return broken
+    return e["callers_total"] + 5 * e["entry_points_total"] + broken
 
 
 def _risk_order(e: dict[str, Any]) -> tuple:
