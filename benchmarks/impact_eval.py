@@ -20,6 +20,7 @@ tokens and the comment's length.
 
     python benchmarks/impact_eval.py                  # score every case
     python benchmarks/impact_eval.py --case click-e1fd5946 --show   # the claims of one case
+    python benchmarks/impact_eval.py --case click-e1fd5946 --evidence  # what shows each claim
     python benchmarks/impact_eval.py --label           # add new claims (verdict null) to the cases
 
 Writes ``benchmarks/results/impact_eval.json``. Exit status 1 when the targets are missed
