@@ -110,11 +110,11 @@ def test_pr_comment_is_created_then_edited_in_place(make_repo, tmp_path, github,
     [comment] = github.comments[7]
     body = comment["body"]
     assert body.startswith(MARKER)
-    # The deleted function is still called: its orphaned caller is named, linked at the head.
-    assert "**1 deleted definition(s) still called:**" in body
+    # The deleted function is still called: its caller is named, linked at the head.
+    assert "**1 removed or moved definition(s) still named:**" in body
     assert f"(https://github.com/acme/shop/blob/{head}/shop/cart.py#L4)" in body
     # Summary, outputs and the JSON report beside them.
-    assert "still called" in (tmp_path / "summary.md").read_text()
+    assert "still named" in (tmp_path / "summary.md").read_text()
     out = outputs(tmp_path / "output.txt")
     assert out["report"] == body
     validate(json.loads(Path(out["report-json"]).read_text()), "impact.schema.json")
@@ -146,7 +146,7 @@ def test_fork_gets_the_summary_and_no_comment(make_repo, tmp_path, github):
     assert "comment skipped (the pull request comes from a fork" in result.output
     assert not github.comments.get(7)
     summary = (tmp_path / "summary.md").read_text()
-    assert "still called" in summary and "fork" in summary
+    assert "still named" in summary and "fork" in summary
 
 
 def test_read_only_token_skips_the_comment_and_succeeds(make_repo, tmp_path, github):

@@ -145,7 +145,7 @@ def test_tools_are_listed_with_bounded_schemas(make_repo) -> None:
         return (await s.list_tools()).tools
 
     tools = {t.name: t for t in session([repo], steps)}
-    assert set(tools) == TOOLS  # impact(base, head) waits for codebot/impact.py
+    assert set(tools) == TOOLS
     for t in tools.values():
         assert t.description and len(t.description) > 80, t.name
         assert t.annotations is not None and t.annotations.read_only_hint is True
@@ -439,5 +439,7 @@ def test_impact_names_what_a_commit_touches(make_repo) -> None:
         }
 
     out = session([repo], steps)
-    assert "### codebot impact" in out["impact"] and "modified" in out["impact"]
+    # The compact form: ids, counts and path:line, no comment markup, no graph.
+    assert "modified shop.payment.charge shop/payment.py:1" in out["impact"]
+    assert "###" not in out["impact"] and "mermaid" not in out["impact"]
     assert "names no commit" in out["bad"]

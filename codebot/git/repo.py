@@ -147,6 +147,29 @@ class Repo:
                 out.append(Change(status, d.new_file.path))
         return out
 
+    def changed_lines(
+        self, old: str | None, new: str | None
+    ) -> dict[str, tuple[str, list[int], list[int]]]:
+        """Per file path at ``new`` (the old path for a deletion): (its path at ``old``, the
+        removed line numbers in the old version, the added line numbers in the new), renames
+        detected; a binary file has no lines."""
+        diff = self._tree(old).diff_to_tree(self._tree(new), context_lines=0)
+        diff.find_similar()
+        out: dict[str, tuple[str, list[int], list[int]]] = {}
+        for patch in diff:
+            d = patch.delta
+            removed: list[int] = []
+            added: list[int] = []
+            for hunk in patch.hunks:
+                for line in hunk.lines:
+                    if line.origin == "-":
+                        removed.append(line.old_lineno)
+                    elif line.origin == "+":
+                        added.append(line.new_lineno)
+            path = d.old_file.path if d.status_char() == "D" else d.new_file.path
+            out[path] = (d.old_file.path, removed, added)
+        return out
+
     def _tree(self, commit: str | None):
         import pygit2
 

@@ -148,28 +148,50 @@ def stats(path: str, index_dir: str | None, as_json: bool) -> None:
 
 @click.command("impact")
 @click.argument("rev_range", metavar="BASE..HEAD")
-@depth_option(3, 10, "Caller depth.")
-@click.option("--markdown", is_flag=True, help="GitHub-flavoured markdown (a PR comment).")
+@depth_option(3, 10, "Caller depth of the caller trees.")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "markdown", "compact"]),
+    default="text",
+    help="text: a line per definition; markdown: the pull request comment (capped at "
+    "65,536 characters); compact: the short form for agents (ids, counts, path:line).",
+)
+@click.option("--markdown", is_flag=True, help="Same as --format markdown.")
 @click.option("--link", metavar="URL", help="Prefix for path#Lline links (a blob URL at HEAD).")
 @reads_index
 def impact_(
-    rev_range: str, depth: int, markdown: bool, link: str | None, path: str,
+    rev_range: str, depth: int, fmt: str, markdown: bool, link: str | None, path: str,
     index_dir: str | None, as_json: bool,
 ) -> None:  # fmt: skip
     """What a range of commits touches beyond its diff: the definitions it adds, modifies,
-    deletes and renames; for each, its callers (to --depth), the entry points and tests that
-    reach it ("no test reaches this" when none does), callers left calling deleted code, the
-    communities touched and a Mermaid graph. BASE alone means BASE..HEAD. Needs an index (of
-    any commit: both ends are derived from it). --json follows schemas/impact.schema.json.
+    deletes and renames (signature changes and lines each; other files summed per file); for
+    each, its callers (a tree to --depth), the entry points and tests that reach it over the
+    whole graph ("No test reaches this" only when nothing unresolved could lead a test in),
+    the callers and imports still naming removed code; sorted by risk. BASE alone means
+    BASE..HEAD. Needs an index (of any commit: both ends are derived from it). --json follows
+    schemas/impact.schema.json (with --format compact: schemas/impact-compact.schema.json).
     """
-    from codebot.query.impact import impact, impact_markdown, impact_text, parse_range
+    from codebot.query.impact import (
+        impact,
+        impact_compact,
+        impact_compact_text,
+        impact_markdown,
+        impact_text,
+        parse_range,
+    )
 
     ws, config = workspace(path, index_dir=index_dir)
     doc = impact(ws, config, *parse_range(rev_range), depth)
+    fmt = "markdown" if markdown else fmt
     if as_json:
-        print_json(doc)
+        print_json(impact_compact(doc) if fmt == "compact" else doc)
+    elif fmt == "markdown":
+        click.echo(impact_markdown(doc, link), nl=False)
+    elif fmt == "compact":
+        click.echo(impact_compact_text(doc), nl=False)
     else:
-        click.echo(impact_markdown(doc, link) if markdown else impact_text(doc), nl=not markdown)
+        click.echo(impact_text(doc), nl=False)
 
 
 COMMANDS = [callers, callees, chain, entrypoints, graph, stats, impact_]

@@ -326,9 +326,10 @@ def map_text(searcher: Searcher, tokens: int, focus: str | None) -> str:
 
 
 def impact_text(served: ServedRepo, base: str, head: str, depth: int) -> str:
-    from codebot.query.impact import impact, impact_markdown
+    """The compact impact report: ids, counts and path:line for an agent, no graph."""
+    from codebot.query.impact import impact, impact_compact_text
 
-    return impact_markdown(impact(served.ws, served.config, base, head, depth))
+    return impact_compact_text(impact(served.ws, served.config, base, head, depth))
 
 
 def _pick(repos: list[ServedRepo], name: str | None) -> ServedRepo:
@@ -527,10 +528,11 @@ def build_server(paths: list[str | Path], update_wait: float = UPDATE_WAIT) -> M
         depth: Depth10 = 2,
         repo: RepoArg = None,
     ) -> str:
-        """What the commits base..head touch beyond their diff: each definition they add,
-        modify, delete or rename, with its callers (to depth), the entry points and tests that
-        reach it ('No test reaches this.' when none does), and callers left calling deleted code.
-        Use it to review a change or to check what an edit you committed may break."""
+        """What the commits base..head touch beyond their diff, in short: each definition they
+        add, modify, delete or rename (path:line, lines changed, signature changes), how many
+        callers, entry points and tests reach it ('NO TEST' only when that is known, else why
+        no test was found), and what still calls or imports removed code. Use it to review a
+        change or to check what an edit you committed may break."""
         served = _pick(repos, repo)
         return _answer(repos, repo, lambda s: impact_text(served, base, head, depth))
 
