@@ -8,3 +8,7 @@
 (import_statement) @import
 (import_from_statement) @import
 (future_import_statement) @import
+
+; Module-level names: `MAX = 10`, `app = Flask(__name__)`, `T: TypeAlias = int` (ALL_CAPS is a
+; constant). Only statements of the module itself, one plain name bound; not in a class body.
+(module (assignment left: (identifier) @name) @definition.variable)
