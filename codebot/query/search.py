@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from codebot.core.config import Config
 from codebot.core.errors import CodebotError, NotFound, StoreError
-from codebot.core.model import TYPE_KINDS, Symbol, is_overload_stub
+from codebot.core.model import TYPE_KINDS, VALUE_KINDS, Symbol, is_overload_stub
 from codebot.index.store import Index
 from codebot.index.text import is_symbol_like, query_words, split_identifier
 from codebot.query.answer import Answer, AnswerNode
@@ -291,7 +291,10 @@ class Searcher:
             found = [index.symbols[row] for row, sid in enumerate(ids) if sid.endswith(suffix)]
         if found:
             found = self._overload_sets(found)
-            return sorted(found, key=lambda s: (s.kind == "chunk", s.path, s.start_line))
+            return sorted(
+                found,
+                key=lambda s: (s.kind == "chunk", s.kind in VALUE_KINDS, s.path, s.start_line),
+            )
         kinds = index.symbols.column("kind")
         pool = list(index.by_name) + [sid for sid, kind in zip(ids, kinds) if kind != "chunk"]
         raise NotFound(name, difflib.get_close_matches(name, pool, n=5, cutoff=0.6))
