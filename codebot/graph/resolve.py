@@ -67,6 +67,14 @@ def resolve(files: list[FileResult]) -> Resolution:
     every = files
     files = [_definitions(f) for f in files]
     index = NameTable(files)
+    for f, whole in zip(files, every):  # a value is known as a caller, by no name
+        if f is not whole:
+            prefix = f.module + "." if f.module else ""
+            for s in whole.symbols:
+                if s.kind in VALUE_KINDS:
+                    index.by_id[s.id] = s
+                    index.file_of[s.id] = f
+                    index.local_name[s.id] = s.id.removeprefix(prefix)
     by_family: dict[str, list[FileResult]] = {}
     for f in files:
         family = FAMILY.get(f.language)

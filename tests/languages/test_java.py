@@ -362,3 +362,20 @@ def test_static_final_fields_are_constants(parse):
     }
     field = p[f"{g}.DEFAULT_JSON_NON_EXECUTABLE"]
     assert (field.class_name, field.parent, field.start_line) == ("Gson", g, 3)
+
+
+def test_a_static_final_field_calls_what_its_initializer_calls(resolved):
+    edges = resolved(
+        "java",
+        {
+            "src/Gson.java": """
+            public final class Gson {
+              static final Gson DEFAULT = create();
+              static Gson create() { return new Gson(); }
+              Gson copy() { return DEFAULT; }
+            }
+            """,
+        },
+    )
+    assert ("src.Gson.Gson.DEFAULT", "src.Gson.Gson.create") in edges
+    assert not any(dst == "src.Gson.Gson.DEFAULT" for _, dst in edges)

@@ -323,3 +323,22 @@ def test_constants(parse):
         f"{m}.Logger.API": "constant",
     }
     assert p[f"{m}.Logger.DEBUG"].class_name == "Logger"
+
+
+def test_constants_resolve_and_are_no_callees(resolved):
+    edges = resolved(
+        "php",
+        {
+            "src/Logger.php": """<?php
+            namespace Monolog;
+            const VERSION = "3";
+            class Logger
+            {
+                public const DEBUG = 100;
+                public function level() { return self::DEBUG; }
+                public function v() { return VERSION; }
+            }
+            """,
+        },
+    )
+    assert edges == {}

@@ -311,3 +311,29 @@ def test_constants(parse):
     assert (ignore.start_line, ignore.end_line) == (6, 8)
     assert ignore.signature == "CALLERS_TO_IGNORE = ["  # a value's first line
     assert p.calls(ignore.id) == ["freeze"]
+
+
+def test_a_constant_calls_what_its_value_calls(resolved):
+    """A class's constant is resolved inside its class (it runs when the class body does), and
+    is never a callee itself."""
+    edges = resolved(
+        "ruby",
+        {
+            "lib/sinatra/base.rb": """
+            module Sinatra
+              class Request
+                HEADER_PARAM = build_param(:accept)
+                def self.build_param(name)
+                  name
+                end
+                def accept
+                  HEADER_PARAM
+                end
+              end
+            end
+            """,
+        },
+    )
+    m = "lib.sinatra.base.Sinatra.Request"
+    # From the constant, as the class body's resolution gives it (the class called it before).
+    assert set(edges) == {(f"{m}.HEADER_PARAM", f"{m}.build_param")}
