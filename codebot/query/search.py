@@ -182,7 +182,7 @@ class Searcher:
             # Vectors at an equal distance come back in no fixed order: read a little deeper
             # than the cut so that the ties at it are ordered by row, in an updated index as
             # in a fresh build.
-            nearest = self._vector_index().search(vector, _CANDIDATES + _TIE_MARGIN)
+            nearest = self._nearest(vector)
             rankings.append((_WEIGHTS[symbol_like][1], self._by_row(nearest)[:_CANDIDATES]))
         fused: dict[int, float] = {}
         for weight, ranking in rankings:
@@ -192,6 +192,22 @@ class Searcher:
         if self.config.reranker != "none":  # a model reorders the top (see codebot.query.rerank)
             ranked = self.reranking().apply(query, ranked)
         return ranked
+
+    def _nearest(self, vector) -> list[tuple[int, float]]:
+        """The vector hits down to the cut and past every tie at it: read deeper while the last
+        hit read still ties with the one at the cut (vectors that share no word with the query
+        all tie at one similarity under a hashing embedder)."""
+        index = self._vector_index()
+        limit = _CANDIDATES + _TIE_MARGIN
+        nearest = index.search(vector, limit)
+        while (
+            len(nearest) == limit
+            and len(nearest) > _CANDIDATES
+            and nearest[-1][1] == nearest[_CANDIDATES - 1][1]
+        ):
+            limit *= 2
+            nearest = index.search(vector, limit)
+        return nearest
 
     def reranking(self):
         """The configured reranking stage (loaded once); its ``notes`` say when it was skipped."""
