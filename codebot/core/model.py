@@ -24,6 +24,7 @@ __all__ = [
     "RESOLUTIONS",
     "Symbol",
     "TYPE_KINDS",
+    "VALUE_KINDS",
     "paused_gc",
     "is_overload_stub",
     "printable",
@@ -31,10 +32,13 @@ __all__ = [
 
 # Kinds of symbol. Classes and their relatives keep their own name so ranking and rendering can tell
 # a trait from an enum; ``chunk`` is code outside any definition (module-level code, or a whole file
-# in a language without a grammar).
+# in a language without a grammar). A name bound at module level (or a type's static constant) is
+# a ``constant`` (declared immutable, or named in ALL_CAPS) or a ``variable``: found by name and
+# searched, never the target of a call.
 FUNCTION_KINDS = ("function", "method")
 TYPE_KINDS = ("class", "struct", "interface", "trait", "enum", "module")
-KINDS = FUNCTION_KINDS + TYPE_KINDS + ("chunk",)
+VALUE_KINDS = ("constant", "variable")
+KINDS = FUNCTION_KINDS + TYPE_KINDS + ("chunk",) + VALUE_KINDS
 
 ROLES = ("source", "test", "example", "vendor", "generated", "docs", "config")
 

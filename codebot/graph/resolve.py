@@ -40,7 +40,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from codebot.core.model import Call, Edge, FileResult, Symbol
+from codebot.core.model import VALUE_KINDS, Call, Edge, FileResult, Symbol
 from codebot.graph.resolvers import FAMILY, NameTable, Resolver, resolver_class
 from codebot.graph.resolvers.base import EXTERNAL_CALL, IGNORED, UNRESOLVED
 
@@ -59,8 +59,22 @@ class Resolution:
 
 
 def resolve(files: list[FileResult]) -> Resolution:
-    """Resolve the raw calls, bases and imports of parsed files into edges."""
+    """Resolve the raw calls, bases and imports of parsed files into edges.
+
+    The resolvers see the definitions only: a constant or variable is never a callee, a base or
+    a scope's name (``a = func; a()`` is data flow). Its initializer's calls are resolved like
+    code around it: a type's static field like the type's code, a module's like its chunks'."""
+    every = files
+    files = [_definitions(f) for f in files]
     index = NameTable(files)
+    for f, whole in zip(files, every):  # a value is known as a caller, by no name
+        if f is not whole:
+            prefix = f.module + "." if f.module else ""
+            for s in whole.symbols:
+                if s.kind in VALUE_KINDS:
+                    index.by_id[s.id] = s
+                    index.file_of[s.id] = f
+                    index.local_name[s.id] = s.id.removeprefix(prefix)
     by_family: dict[str, list[FileResult]] = {}
     for f in files:
         family = FAMILY.get(f.language)
@@ -90,10 +104,16 @@ def resolve(files: list[FileResult]) -> Resolution:
         elif resolution == "exact" and edges[key].resolution != "exact":
             edges[key] = Edge(src, dst, kind, edges[key].line, resolution)
 
-    for f in files:
+    for f, whole in zip(files, every):
         r = resolvers.get(FAMILY.get(f.language, ""))
-        for s in f.symbols:
+        for s in whole.symbols:
             if s.kind == "chunk" and not (s.calls and r is not None and r.module_calls):
+                continue
+            if (
+                s.kind in VALUE_KINDS
+                and s.parent is None
+                and not (r is not None and r.module_calls)
+            ):
                 continue
             if s.parent is not None and s.parent in index.by_id:
                 add(s.parent, s.id, "contains", s.start_line)
@@ -135,6 +155,16 @@ def resolve(files: list[FileResult]) -> Resolution:
     for key in ("calls", "resolved", "unique_name", EXTERNAL_CALL, UNRESOLVED, IGNORED):
         stats.setdefault(key, 0)
     return Resolution(list(edges.values()), dict(external), dict(unresolved), dict(stats))
+
+
+def _definitions(f: FileResult) -> FileResult:
+    """``f`` as the resolvers see it: without its constants and variables."""
+    if not any(s.kind in VALUE_KINDS for s in f.symbols):
+        return f
+    kept = [s for s in f.symbols if s.kind not in VALUE_KINDS]
+    return FileResult(
+        f.path, f.language, f.role, f.module, kept, f.imports, f.issues, f.content_hash
+    )
 
 
 def decorator_call(sym: Symbol, call: Call) -> bool:

@@ -12,6 +12,16 @@
 (compact_constructor_declaration name: (identifier) @name) @definition.function
 (annotation_type_element_declaration name: (identifier) @name) @definition.function
 
+; Constants: `static final` fields (the first name of a declaration) and an interface's fields.
+; Other fields belong to their type's code.
+(field_declaration
+  (modifiers "static" "final")
+  declarator: (variable_declarator name: (identifier) @name)) @definition.constant
+(field_declaration
+  (modifiers "final" "static")
+  declarator: (variable_declarator name: (identifier) @name)) @definition.constant
+(constant_declaration declarator: (variable_declarator name: (identifier) @name)) @definition.constant
+
 ; Calls. A method_invocation has no node spanning just `this.repo.save` (object and name are
 ; siblings of the arguments). When the receiver is a plain name (`this.repo`, `repo`,
 ; `OrderService`, `super`), `@call.expr` marks the whole call and the engine records the text

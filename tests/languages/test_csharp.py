@@ -332,3 +332,26 @@ def test_typed_receiver_of_a_library_type_is_external(resolved):
     # `Uri source` (System's): not the repository's only `Normalize`
     place = "src.Shop.OrderService.Shop.Services.OrderService.Place"
     assert (place, "src.Shop.Audit.Shop.Audit.AuditLog.Normalize") not in resolved("csharp", SHOP)
+
+
+# --- constants (issue 21) ------------------------------------------------------------------------
+
+NAMES = """
+namespace Acme.Http {
+public class Client {
+    public const int MaxRetries = 3;
+    private static readonly HttpClient shared = new HttpClient();
+    private readonly int timeout = 1;
+    static int counter;
+    void Send() { const int local = 1; }
+}
+}
+"""
+
+
+def test_const_and_static_readonly_fields_are_constants(parse):
+    p = parse("csharp", "src/Client.cs", NAMES)
+    c = "src.Client.Acme.Http.Client"
+    kinds = {s.id: s.kind for s in p.result.symbols if s.kind in ("constant", "variable")}
+    assert kinds == {f"{c}.MaxRetries": "constant", f"{c}.shared": "constant"}
+    assert p[f"{c}.shared"].class_name == "Client"

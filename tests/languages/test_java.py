@@ -332,3 +332,50 @@ def test_typed_receiver_of_a_library_type_is_external(resolved):
     # `Class<?> baseType`: java.lang.Class's method, not the repository's only `isAssignableFrom`
     token = "src.com.google.gson.reflect.TypeToken.TypeToken.isAssignableFrom"
     assert ("src.com.google.gson.Gson.Gson.assignable", token) not in calls
+
+
+# --- constants (issue 21) ------------------------------------------------------------------------
+
+NAMES = """
+package com.google.gson;
+public final class Gson {
+  static final boolean DEFAULT_JSON_NON_EXECUTABLE = false;
+  private static final String JSON_NON_EXECUTABLE_PREFIX = ")]}'\\n";
+  final static int MAX = 10;
+  private final ThreadLocal<Map<TypeToken<?>, TypeAdapter<?>>> threadLocalAdapterResults = new ThreadLocal<>();
+  static int counter = 0;
+  interface Keys { String NAME = "name"; }
+  void f() { final int local = 1; }
+}
+"""
+
+
+def test_static_final_fields_are_constants(parse):
+    p = parse("java", "gson/src/main/java/com/google/gson/Gson.java", NAMES)
+    g = "gson.src.main.java.com.google.gson.Gson.Gson"
+    kinds = {s.id: s.kind for s in p.result.symbols if s.kind in ("constant", "variable")}
+    assert kinds == {
+        f"{g}.DEFAULT_JSON_NON_EXECUTABLE": "constant",
+        f"{g}.JSON_NON_EXECUTABLE_PREFIX": "constant",
+        f"{g}.MAX": "constant",
+        f"{g}.Keys.NAME": "constant",  # an interface's fields are static final
+    }
+    field = p[f"{g}.DEFAULT_JSON_NON_EXECUTABLE"]
+    assert (field.class_name, field.parent, field.start_line) == ("Gson", g, 3)
+
+
+def test_a_static_final_field_calls_what_its_initializer_calls(resolved):
+    edges = resolved(
+        "java",
+        {
+            "src/Gson.java": """
+            public final class Gson {
+              static final Gson DEFAULT = create();
+              static Gson create() { return new Gson(); }
+              Gson copy() { return DEFAULT; }
+            }
+            """,
+        },
+    )
+    assert ("src.Gson.Gson.DEFAULT", "src.Gson.Gson.create") in edges
+    assert not any(dst == "src.Gson.Gson.DEFAULT" for _, dst in edges)

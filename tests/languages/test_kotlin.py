@@ -99,6 +99,7 @@ def test_ids_kinds_lines(parse):
         f"{M}.OrderService.close",
         f"{M}.OrderService.List.second",
         f"{M}.OrderService.Companion",
+        f"{M}.OrderService.Companion.LIMIT",
         f"{M}.OrderService.Companion.copy",
         f"{M}.OrderService.Cursor",
         f"{M}.OrderService.Cursor.next",
@@ -324,3 +325,35 @@ def test_typed_receiver_of_a_library_type_is_external_but_extensions_count(resol
     assert (f"{m}.main", f"{other}.OtherPipeline.reader") not in calls
     # `title: String`: the repository's extension `String.slugify`
     assert calls[(f"{m}.main", f"{other}.String.slugify")] == "exact"
+
+
+# --- module-level names (issue 21) ---------------------------------------------------------------
+
+NAMES = """
+package io.ktor.server
+
+const val DEFAULT_PORT = 8080
+val defaultHeaders = listOf("Date")
+var counter = 0
+private val handler = { x: Int -> x }
+
+object Config {
+    const val TIMEOUT = 5
+    val other = 1
+}
+
+fun f() { val local = 1 }
+"""
+
+
+def test_module_names(parse):
+    p = parse("kotlin", "server/Config.kt", NAMES)
+    kinds = {s.id: s.kind for s in p.result.symbols if s.kind in ("constant", "variable")}
+    assert kinds == {
+        "server.Config.DEFAULT_PORT": "constant",
+        "server.Config.defaultHeaders": "variable",
+        "server.Config.counter": "variable",
+        "server.Config.handler": "variable",
+        "server.Config.Config.TIMEOUT": "constant",  # an object's `val` is its code; `const` not
+    }
+    assert p.calls("server.Config.defaultHeaders") == ["listOf"]
