@@ -243,6 +243,7 @@ class Resolver:
     # returned (Python's `getattr(o, name)()`, Go's `v.MethodByName(n).Call()`): ``dynamic``.
     dispatch_names: frozenset[str] = frozenset()
     reflect_names: frozenset[str] = frozenset()
+    computed_prefix = ""  # a called name starting so is a variable's value (PHP's `$f()`)
     builtins: frozenset[str] = frozenset()
     capitalized_types = False  # a capitalized name is a type or namespace, never a value
     module_calls = False  # calls at module level (a chunk's) are resolved, from the chunk
@@ -359,13 +360,15 @@ class Resolver:
         (``handlers[name](x)``, ``(*cb)(x)``) are ``dynamic``."""
         if out not in (UNRESOLVED, EXTERNAL_CALL):
             return out
-        if self.dispatch_names or self.reflect_names:
+        if self.dispatch_names or self.reflect_names or self.computed_prefix:
             pieces = split(text, self.dialect, self._split)
             if pieces:
                 last, how = pieces[-1]
                 if how == PLAIN and last in self.dispatch_names:
                     return DYNAMIC
                 if any(n in self.reflect_names for n, h in pieces if h == CALLED):
+                    return DYNAMIC
+                if self.computed_prefix and last.startswith(self.computed_prefix):
                     return DYNAMIC
         if out == UNRESOLVED:
             t = text.rstrip()

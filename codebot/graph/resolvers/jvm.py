@@ -86,6 +86,9 @@ class JvmResolver(Resolver):
     super_names = frozenset({"super"})
     stop_names = _STOP
     builtins = _BUILTINS
+    # `method.invoke(o)`, `ctor.newInstance()`, `Class.forName(n).getMethod(m)...`: reflection
+    dispatch_names = frozenset({"invoke", "newInstance", "invokeExact", "invokeWithArguments"})
+    reflect_names = frozenset({"getMethod", "getDeclaredMethod", "forName", "findVirtual"})
 
     def prepare(self) -> None:
         index = self.index
