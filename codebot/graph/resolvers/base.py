@@ -361,7 +361,8 @@ class Resolver:
         if out not in (UNRESOLVED, EXTERNAL_CALL):
             return out
         if self.dispatch_names or self.reflect_names or self.computed_prefix:
-            pieces = split(text, self.dialect, self._split)
+            typed = _typed(text) if text[:1] == "(" else None
+            pieces = split(typed[3] if typed else text, self.dialect, self._split)
             if pieces:
                 last, how = pieces[-1]
                 if how == PLAIN and last in self.dispatch_names:
