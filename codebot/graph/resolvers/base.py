@@ -671,8 +671,8 @@ class Resolver:
             reach = self.reachable(ctx.file)
             if reach is None or self.index.file_of[ids[0]].module in reach:
                 return [(ids[0], UNIQUE)]
-        elif len({strip_duplicate(i) for i in ids}) > 1:
-            return AMBIGUOUS  # several definitions, and nothing says which
+        elif len(ids) > 1 and any(strip_duplicate(i) != strip_duplicate(ids[0]) for i in ids):
+            return AMBIGUOUS  # several definitions, and nothing says which (stops at the second)
         return UNRESOLVED  # out of reach, or the one definition is no method
 
     def direct_imports(self, file: FileResult) -> set[str] | None:
