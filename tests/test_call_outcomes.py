@@ -102,6 +102,31 @@ def test_python_calls_without_an_edge_have_a_reason():
     assert got[(d, "print")] == "external"
 
 
+def test_what_a_library_method_returns_may_be_ours():
+    """flask: `ctx.ensure_object(ScriptInfo).load_app()` on a `click.Context`: the library's
+    method returns one of ours, so past the first member the value is of unknown type."""
+    got = outcomes(
+        {
+            "src/flask/cli.py": """
+                import click
+
+                class ScriptInfo:
+                    def load_app(self):
+                        pass
+
+                def decorator(ctx: click.Context):
+                    ctx.ensure_object(ScriptInfo).load_app()
+                    ctx.load_app()
+                """
+        }
+    )
+    d = "src.flask.cli.decorator"
+    assert got[(d, "ctx.ensure_object(ScriptInfo).load_app")] == [
+        ("src.flask.cli.ScriptInfo.load_app", "unique_name")
+    ]
+    assert got[(d, "ctx.load_app")] == got[(d, "ctx.ensure_object")] == "external"
+
+
 def test_counts_per_language_add_up():
     files = {
         **PYTHON,

@@ -31,6 +31,7 @@ __all__ = [
     "EXTERNAL_CALL",
     "IGNORED",
     "INST",
+    "LIBRARY_VALUE",
     "MOD",
     "NOT_LOCAL",
     "NO_EDGE",
@@ -55,6 +56,9 @@ SYM, INST, DECL, CLS, SUPER, MOD, EXT = "sym", "inst", "decl", "cls", "super", "
 NOT_LOCAL = object()  # Resolver.local: the name is not bound in the enclosing functions
 Target = tuple[str, str]
 EXTERNAL: Target = (EXT, "")
+# A value of a library type (a parameter declared so): its own methods are the library's, but
+# what they return may be anything.
+LIBRARY_VALUE: Target = (EXT, "value")
 
 # Outcomes of one call without an edge, each a reason: into a library, a builtin or the standard
 # library (``external``); through a computed name, a subscript or reflection (``dynamic``); a name
@@ -480,6 +484,11 @@ class Resolver:
                 # An unknown value: only the last name can still say something.
                 return self.member_fallback(last, ctx) if how_last == PLAIN else UNRESOLVED
             if target[0] == EXT:
+                if target == LIBRARY_VALUE and i < len(pieces) - 1:
+                    # `ctx.ensure_object(Info).load()`: what a library's method returns may be
+                    # anything (one of ours): past the first member, as if untyped.
+                    target = None
+                    continue
                 return EXTERNAL_CALL
             name, how = pieces[i]
             recv = target

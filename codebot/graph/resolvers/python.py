@@ -23,6 +23,7 @@ from codebot.graph.resolvers.base import (
     EXTERNAL,
     EXTERNAL_CALL,
     IGNORED,
+    LIBRARY_VALUE,
     MOD,
     SUPER,
     SYM,
@@ -182,7 +183,7 @@ class PythonResolver(Resolver):
                 if t is not None:
                     return (DECL, t)
                 if self._library_annotation(fn, p.type):
-                    return EXTERNAL  # a value of a library type: no name fallback on it
+                    return LIBRARY_VALUE  # its methods are the library's: no name fallback
             return None  # a parameter of unknown type shadows every other binding
         return _NOT_PARAM
 
