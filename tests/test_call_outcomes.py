@@ -208,6 +208,27 @@ def test_reflection_in_other_languages_is_dynamic():
     assert by_text["fmt.Println"] == "external"
 
 
+def test_a_name_several_classes_define_is_ambiguous():
+    """Java records `lookup(..).save(x)` as `save`: two unrelated classes define it, and
+    nothing picks one."""
+    got = outcomes(
+        {
+            "src/Users.java": "class Users { void save(Object o) {} }",
+            "src/Orders.java": "class Orders { void save(Object o) {} }",
+            "src/Service.java": """
+                class Service {
+                  void run() {
+                    Registry.lookup("users").save(1);
+                    Registry.lookup("users").flushAll();
+                  }
+                }
+                """,
+        }
+    )
+    assert got[("src.Service.Service.run", "save")] == "ambiguous"
+    assert got[("src.Service.Service.run", "flushAll")] == "external"  # defined nowhere here
+
+
 def test_no_name_fallback_on_a_library_value():
     """gson: `baseType.isAssignableFrom` on a `Class<?>` is the JDK's, not the one method of
     that name in the repository (TypeToken.isAssignableFrom); Rust: a `Vec` is the library's."""

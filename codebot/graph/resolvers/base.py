@@ -680,9 +680,17 @@ class Resolver:
             reach = self.reachable(ctx.file)
             if reach is None or self.index.file_of[ids[0]].module in reach:
                 return [(ids[0], UNIQUE)]
-        elif len(ids) > 1 and any(strip_duplicate(i) != strip_duplicate(ids[0]) for i in ids):
-            return AMBIGUOUS  # several definitions, and nothing says which (stops at the second)
-        return UNRESOLVED  # out of reach, or the one definition is no method
+            return UNRESOLVED  # out of reach, or the one definition is no method
+        return self.not_found(name)
+
+    def not_found(self, name: str) -> str:
+        """The reason a name the repository defines makes no edge: ``ambiguous`` when several
+        definitions share it (told at the second one), else ``unknown``."""
+        ids = self.index.names.get((self.family, name)) or ()
+        first = strip_duplicate(ids[0]) if ids else ""
+        if any(strip_duplicate(i) != first for i in ids[1:]):
+            return AMBIGUOUS
+        return UNRESOLVED
 
     def direct_imports(self, file: FileResult) -> set[str] | None:
         """Modules of the repository a file imports; None where imports say nothing of reach."""

@@ -333,7 +333,9 @@ class JvmResolver(Resolver):
         if ctx.sym.language == "java":
             # `x.name(...)` on any receiver reads `name`: a name the JDK shares with one method
             # of the repository (`getType`, `isAssignableFrom`) would make a wrong edge.
-            return UNRESOLVED if self.index.names.get((self.family, name)) else EXTERNAL_CALL
+            return (
+                self.not_found(name) if self.index.names.get((self.family, name)) else EXTERNAL_CALL
+            )
         return self.member_fallback(name, ctx)
 
     def member(self, target: Target, name: str) -> Target | None:

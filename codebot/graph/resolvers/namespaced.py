@@ -266,9 +266,10 @@ class NamespacedResolver(Resolver):
             hit = self._pick(funcs, ctx.file) if funcs else None
             if hit is not None:
                 return [(hit, EXACT if self._included(ctx.file, hit) else UNIQUE)]
-            return UNRESOLVED  # a bare name in C/C++ is no call on an unknown receiver
+            return self.not_found(name)  # a bare name in C/C++ is no call on an unknown receiver
         if self.name_only:
-            return UNRESOLVED  # `x.name(...)`: any receiver; only the caller's class may claim it
+            # `x.name(...)`: any receiver; only the caller's class may claim it
+            return self.not_found(name)
         return self.member_fallback(name, ctx)
 
     def _included(self, file: FileResult, sid: str) -> bool:
