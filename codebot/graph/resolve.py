@@ -157,9 +157,10 @@ def resolve(files: list[FileResult]) -> Resolution:
                         unresolved[s.id] += 1
                     continue
                 stats["resolved"] += 1
-                stats[
-                    min((res for _, res in out), key=lambda r: _RANK.get(r, 0), default=EXACT)
-                ] += 1
+                if len(out) == 1:
+                    stats[out[0][1]] += 1
+                else:  # by the surest edge (none: an abstract method without overrides)
+                    stats[min((r for _, r in out), key=_RANK.__getitem__, default=EXACT)] += 1
                 src = s.id if kind == "calls" else _applier(s, index.by_id, chunks.get(f.module))
                 for dst, res in out:
                     add(src, dst, kind, line, res)

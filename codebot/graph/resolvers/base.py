@@ -261,6 +261,7 @@ class Resolver:
         self._unique_in: dict[tuple[str, str], bool] = {}
         self._reach: dict[str, set[str] | None] = {}
         self._direct: dict[str, set[str]] = {}
+        self._why: dict[tuple[str, str], str] = {}  # (call text, outcome) -> no_edge's answer
 
     # --- hooks ----------------------------------------------------------------------------------
 
@@ -349,7 +350,13 @@ class Resolver:
     def resolve_call(self, ctx: Ctx, text: str) -> Outcome:
         out = self._resolve_text(ctx, text)
         if isinstance(out, str):
-            return self.no_edge(text, out)
+            if out != EXTERNAL_CALL and out != UNRESOLVED:
+                return out
+            key = (text, out)
+            why = self._why.get(key)
+            if why is None:
+                why = self._why[key] = self.no_edge(text, out)
+            return why
         stubs = self.index.overload_stubs
         if stubs and isinstance(out, list) and any(d in stubs for d, _ in out):
             # An overload set with no implementation (a `.pyi`): any of its stubs, not known which
@@ -686,10 +693,11 @@ class Resolver:
     def not_found(self, name: str) -> str:
         """The reason a name the repository defines makes no edge: ``ambiguous`` when several
         definitions share it (told at the second one), else ``unknown``."""
-        ids = self.index.names.get((self.family, name)) or ()
-        first = strip_duplicate(ids[0]) if ids else ""
-        if any(strip_duplicate(i) != first for i in ids[1:]):
-            return AMBIGUOUS
+        ids = self.index.names.get((self.family, name))
+        if ids and len(ids) > 1:
+            first = strip_duplicate(ids[0])
+            if any(strip_duplicate(i) != first for i in ids):  # stops at the second
+                return AMBIGUOUS
         return UNRESOLVED
 
     def direct_imports(self, file: FileResult) -> set[str] | None:
