@@ -375,3 +375,26 @@ def test_stats_callers_and_chain_show_outcomes_and_overrides(tmp_path, monkeypat
         "src.flask.app.App.log_exception": "exact",
         "tests.test_subclassing.SuppressedFlask.log_exception": "override",
     }
+
+
+def test_stats_of_an_index_built_before_the_reasons(tmp_path, validate):
+    """An index whose graph recorded only resolved/external/unresolved call sites: the counts it
+    has, every other reason 0, and no per-language outcome."""
+    from codebot.index.overlay import open_index
+    from codebot.query.graph_output import stats_doc, stats_text
+
+    repo = _repo(tmp_path, PYTHON)
+    build_index(repo, Config(embedder="none"))
+    index = open_index(repo, Config())
+    meta = index.graph.meta
+    old = {k: meta["call_sites"][k] for k in ("calls", "resolved", "unique_name", "ignored")}
+    meta["call_sites"] = {**old, "external": 0, "unresolved": 0}  # the keys an older build wrote
+    del meta["call_sites_by_language"]
+    doc = stats_doc(index)
+    validate(doc, "stats.schema.json")
+    c = doc["calls"]
+    assert c["resolved"] == old["resolved"] and c["by_reason"]["dynamic"] == 0
+    assert c["external"] == int(index.graph.external.sum())
+    assert c["by_reason"]["unknown"] == int(index.graph.unresolved.sum())
+    assert "calls" not in doc["languages"]["python"]
+    assert any(line.startswith("python") and " - " in line for line in stats_text(doc))

@@ -361,8 +361,8 @@ def stats_text(doc: dict[str, Any]) -> list[str]:
         s = v.get("calls")
         if s is None:  # an older index: edges, external and unresolved per caller only
             out.append(
-                f"{lang:<12} {v['files']:>7} {v['symbols']:>8} {'':>8} {v['call_edges']:>9} "
-                f"{v['external_calls']:>9} {'':>8} {'':>9} {v['unresolved_calls']:>8}"
+                f"{lang:<12} {v['files']:>7} {v['symbols']:>8} {'-':>8} {'-':>9} "
+                f"{v['external_calls']:>9} {'-':>8} {'-':>9} {v['unresolved_calls']:>8}"
             )
             continue
         r = s["by_reason"]
