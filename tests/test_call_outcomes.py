@@ -358,6 +358,7 @@ def test_stats_callers_and_chain_show_outcomes_and_overrides(tmp_path, monkeypat
     assert doc["edges"]["by_kind"]["calls"]["override"] == 2
     text = runner.invoke(main, ["stats"]).output
     assert "dynamic" in text and "ambiguous" in text and "resolved / (calls - external" in text
+    assert "override 2)" in text  # the call edges by resolution
 
     out = runner.invoke(main, ["callers", "SuppressedFlask.log_exception"])
     assert out.exit_code == 0, out.output

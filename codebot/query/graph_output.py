@@ -334,7 +334,8 @@ def stats_text(doc: dict[str, Any]) -> list[str]:
     e, c, g = doc["edges"], doc["calls"], doc["graph"]
     kinds = ", ".join(
         f"{k} {v['total']} (exact {v['exact']}, unique name {v['unique_name']}"
-        + (f", overload {v['overload']})" if v.get("overload") else ")")
+        + "".join(f", {r} {v[r]}" for r in ("overload", "override") if v.get(r))
+        + ")"
         for k, v in e["by_kind"].items()
         if v["total"]
     )
