@@ -86,6 +86,9 @@ class JvmResolver(Resolver):
     super_names = frozenset({"super"})
     stop_names = _STOP
     builtins = _BUILTINS
+    # `method.invoke(o)`, `ctor.newInstance()`, `Class.forName(n).getMethod(m)...`: reflection
+    dispatch_names = frozenset({"invoke", "newInstance", "invokeExact", "invokeWithArguments"})
+    reflect_names = frozenset({"getMethod", "getDeclaredMethod", "forName", "findVirtual"})
 
     def prepare(self) -> None:
         index = self.index
@@ -330,7 +333,9 @@ class JvmResolver(Resolver):
         if ctx.sym.language == "java":
             # `x.name(...)` on any receiver reads `name`: a name the JDK shares with one method
             # of the repository (`getType`, `isAssignableFrom`) would make a wrong edge.
-            return UNRESOLVED if self.index.names.get((self.family, name)) else EXTERNAL_CALL
+            return (
+                self.not_found(name) if self.index.names.get((self.family, name)) else EXTERNAL_CALL
+            )
         return self.member_fallback(name, ctx)
 
     def member(self, target: Target, name: str) -> Target | None:

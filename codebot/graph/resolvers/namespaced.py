@@ -266,9 +266,10 @@ class NamespacedResolver(Resolver):
             hit = self._pick(funcs, ctx.file) if funcs else None
             if hit is not None:
                 return [(hit, EXACT if self._included(ctx.file, hit) else UNIQUE)]
-            return UNRESOLVED  # a bare name in C/C++ is no call on an unknown receiver
+            return self.not_found(name)  # a bare name in C/C++ is no call on an unknown receiver
         if self.name_only:
-            return UNRESOLVED  # `x.name(...)`: any receiver; only the caller's class may claim it
+            # `x.name(...)`: any receiver; only the caller's class may claim it
+            return self.not_found(name)
         return self.member_fallback(name, ctx)
 
     def _included(self, file: FileResult, sid: str) -> bool:
@@ -348,6 +349,10 @@ class PhpResolver(NamespacedResolver):
     super_names = frozenset({"parent"})
     ctor_names = ("__construct",)
     ctor_inherited = True
+    computed_prefix = "$"  # `$f()`, `$this->$name()`: a name held in a variable
+    dispatch_names = frozenset(
+        {"call_user_func", "call_user_func_array", "forward_static_call", "invoke", "invokeArgs"}
+    )
     builtins = frozenset(
         """count strlen array_map array_filter array_keys array_values array_merge in_array
         is_array is_string is_int isset unset empty explode implode sprintf printf str_replace
@@ -400,6 +405,8 @@ class RubyResolver(NamespacedResolver):
     super_names = frozenset()
     ctor_names = ("initialize",)
     ctor_inherited = True
+    dispatch_names = frozenset({"send", "public_send", "__send__", "instance_exec", "class_exec"})
+    reflect_names = frozenset({"method", "instance_method", "public_method", "const_get"})
     builtins = frozenset(
         """puts print p pp require require_relative raise fail loop lambda proc format sprintf
         attr_accessor attr_reader attr_writer include extend prepend private protected public
