@@ -281,6 +281,8 @@ def test_progress_bars_on_a_terminal_only_and_quiet_silences_them(make_repo):
     assert "file/s" not in quiet and "3/3" not in quiet
     piped = run("index", "--embedder", "none", str(repo))  # stderr is a pipe: no bar
     assert piped.returncode == 0 and "file/s" not in piped.stderr
+
+
 # click's shell_completion.py, cut down: module-level names are symbols (issue 21).
 COMPLETION = {
     "src/click/shell_completion.py": '''
