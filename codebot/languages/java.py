@@ -7,6 +7,8 @@ types (``@interface``) interfaces. Calls are recorded by method name only (``sav
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from dataclasses import replace
 
 from tree_sitter import Node
@@ -158,6 +160,83 @@ def _for_each(node: Node) -> Bindings:
     return {text(name): declared(text(type_node))} if name is not None else {}
 
 
+# --- arguments: the types a reader sees, for choosing among overloads -------------------------
+
+_LITERALS = {
+    "string_literal": "String",
+    "text_block": "String",
+    "character_literal": "char",
+    "true": "boolean",
+    "false": "boolean",
+    "null_literal": "null",
+    "class_literal": "Class",
+}
+_INTEGERS = ("decimal_integer_literal", "hex_integer_literal", "octal_integer_literal")
+_COMPARISONS = frozenset("== != < > <= >= && || instanceof".split())
+
+
+def _simple_type(type_text: str | None) -> str:
+    """``java.util.List<String>`` -> ``List``; ``final byte[]`` -> ``byte[]``; ``?`` when
+    there is nothing to read."""
+    if not type_text:
+        return "?"
+    t = re.sub(r"<.*>", "", " ".join(type_text.split()))
+    t = re.sub(r"^(?:(?:final|@[\w.]+)\s+)+", "", t).replace(" ", "")
+    dots = t.endswith("...")
+    t = t.removesuffix("...").rsplit(".", 1)[-1] + ("..." if dots else "")
+    return t if re.fullmatch(r"[\w$]+(?:\[\])*(?:\.\.\.)?", t) else "?"
+
+
+def _argument_type(node: Node, bound: Callable[[Node, str], str | None]) -> str:
+    kind = node.type
+    if kind in _LITERALS:
+        return _LITERALS[kind]
+    if kind in _INTEGERS or kind == "binary_integer_literal":
+        return "long" if text(node)[-1:] in "lL" else "int"
+    if kind == "decimal_floating_point_literal":
+        return "float" if text(node)[-1:] in "fF" else "double"
+    if kind == "identifier":
+        what = bound(node, text(node))
+        if what is not None and what.startswith(": "):
+            return _simple_type(what[2:])
+        if what is not None and what.startswith("= new "):
+            return _simple_type(what[len("= new ") : -2])
+        return "?"
+    if kind in ("object_creation_expression", "cast_expression"):
+        return _simple_type(field_text(node, "type"))
+    if kind == "parenthesized_expression" and node.named_child_count == 1:
+        return _argument_type(node.named_children[0], bound)
+    if kind == "binary_expression":
+        op = node.child_by_field_name("operator")
+        if op is not None and text(op) in _COMPARISONS:
+            return "boolean"
+        if op is not None and text(op) == "+":
+            sides = [_argument_type(c, bound) for c in node.named_children]
+            if "String" in sides:
+                return "String"
+    return "?"
+
+
+def _arguments(node: Node, bound: Callable[[Node, str], str | None]) -> str | None:
+    """``(String, ?)``: the arguments of the call whose name (or constructed type) is ``node``,
+    each by the type a reader sees (a literal's, a local's declared type, a `new`, a cast) or
+    ``?``."""
+    call = node.parent
+    if call is not None and call.type == "generic_type":
+        call = call.parent
+    if call is None or call.type not in (
+        "method_invocation",
+        "object_creation_expression",
+        "explicit_constructor_invocation",
+    ):
+        return None
+    args = call.child_by_field_name("arguments")
+    if args is None:
+        return None
+    types = [_argument_type(a, bound) for a in args.named_children if "comment" not in a.type]
+    return f"({', '.join(types)})"
+
+
 _RECEIVERS = Receivers(
     scopes={
         "block": _block,
@@ -171,5 +250,6 @@ _RECEIVERS = Receivers(
         "enum_body_declarations": _fields,
     },
     member_scopes=frozenset({"class_body", "enum_body_declarations"}),
+    arguments=_arguments,
 )
 SPEC = replace(SPEC, receivers=_RECEIVERS)

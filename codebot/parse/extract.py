@@ -275,7 +275,8 @@ def _extract(
 
     # Receivers' types, where the language reads them (one cache of scopes per file).
     annotate = partial(spec.receivers.annotate, cache={}) if spec.receivers is not None else None
-    per_symbol, outside = _assign_calls(call_nodes, spans, data, receivers, annotate)
+    every = annotate is not None and spec.receivers.arguments is not None  # type: ignore[union-attr]
+    per_symbol, outside = _assign_calls(call_nodes, spans, data, receivers, annotate, every)
     for sym, found_calls in zip(symbols, per_symbol):
         if found_calls:  # frozen, but still ours: setting the field beats rebuilding the symbol
             object.__setattr__(sym, "calls", found_calls)
@@ -332,10 +333,12 @@ def _assign_calls(
     data: bytes,
     receivers: set[tuple[int, int]],
     annotate: Callable[[Node, str], str] | None = None,
+    annotate_every: bool = False,
 ) -> tuple[list[tuple[Call, ...]], list[Call]]:
     """Give each call to the innermost symbol around it; the calls outside every symbol (module
     level code) come back apart, in order. ``annotate`` writes the receiver's type into a call's
-    text where the language reads it (see languages/receivers.py).
+    text where the language reads it (see languages/receivers.py), and with ``annotate_every``
+    the argument types of every call (Java: ``get/(Class)``), for choosing among overloads.
 
     Calls are ordered by start, outer first on a tie (`a.get` and `a.get(k).map` start at one
     byte and come from the query in no fixed order). Hot loop: one pass, locals only.
@@ -371,7 +374,7 @@ def _assign_calls(
         raw = data[start : ends[i]].decode("utf-8", "replace")
         if len(raw) > _MAX_CALL_TEXT or "\n" in raw or "  " in raw:
             raw = squash(raw, _MAX_CALL_TEXT)
-        if annotate is not None and "." in raw:
+        if annotate is not None and ("." in raw or annotate_every):
             raw = annotate(call_nodes[i], raw)  # the receiver's type, where a reader sees it
         if stack:
             found[stack[-1][1]].append(Call(raw, lines[i]))

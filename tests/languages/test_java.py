@@ -1,4 +1,8 @@
+import textwrap
+
 from codebot.core.model import Import, Parameter
+from codebot.graph.resolvers import NameTable, resolver_class
+from codebot.parse.extract import module_id, parse_source
 
 PATH = "src/main/java/com/acme/orders/OrderService.java"
 M = "src.main.java.com.acme.orders.OrderService"
@@ -187,30 +191,38 @@ def test_methods_parameters_returns_docs(parse):
 
 def test_calls(parse):
     p = parse("java", PATH, SOURCE)
-    assert p.calls(f"{M}.OrderService.OrderService") == ["super", "requireNonNull"]
-    assert p.calls(f"{M}.OrderService.OrderService#2") == ["this", "InMemoryRepository"]
+    # Each call ends with its arguments' types as a reader sees them (`?` where not at a
+    # glance), for the resolver to choose among overloads.
+    assert p.calls(f"{M}.OrderService.OrderService") == [
+        "super/(OrderRepository)",
+        "requireNonNull/(OrderRepository)",
+    ]
+    assert p.calls(f"{M}.OrderService.OrderService#2") == [
+        "this/(InMemoryRepository)",
+        "InMemoryRepository/()",
+    ]
     # With a plain receiver the call reads as written (`@call.expr`); after a call, the name only.
     # A receiver declared with a type (a field, a local, a parameter) carries it.
     assert p.calls(f"{M}.OrderService.place") == [
-        "Order",
-        "(this.repo: OrderRepository).save",
-        "(repo: OrderRepository).findById",
-        "map",
+        "Order/(String, int)",
+        "(this.repo: OrderRepository).save/(Order)",
+        "(repo: OrderRepository).findById/(String)",
+        "map/(?)",
         "OrderService::copy",
-        "orElseThrow",
+        "orElseThrow/()",
     ]
     assert p.calls(f"{M}.OrderService.place#2") == [
-        "(ids: List<String>).stream",
-        "map",
+        "(ids: List<String>).stream/()",
+        "map/(?)",
         "this::place",
-        "toList",
+        "toList/()",
     ]
-    assert p.calls(f"{M}.OrderService.copy") == ["com.acme.orders.Order"]
-    assert p.calls(f"{M}.OrderService.close") == ["super.close"]
-    assert p.calls(f"{M}.OrderService.Builder.Step.run") == ["Builder.this.repo"]
-    assert p.calls(f"{M}.OrderService.Line.Line") == ["check"]
+    assert p.calls(f"{M}.OrderService.copy") == ["com.acme.orders.Order/(Order)"]
+    assert p.calls(f"{M}.OrderService.close") == ["super.close/()"]
+    assert p.calls(f"{M}.OrderService.Builder.Step.run") == ["Builder.this.repo/(null)"]
+    assert p.calls(f"{M}.OrderService.Line.Line") == ["check/(?)"]
     # A field initializer's call belongs to the class.
-    assert p.calls(f"{M}.OrderService") == ["ArrayList"]
+    assert p.calls(f"{M}.OrderService") == ["ArrayList/()"]
 
 
 def test_imports(parse):
@@ -257,8 +269,8 @@ def test_annotation_type_and_anonymous_class(parse):
     )
     run = p["Audited.Jobs.job.run"]
     assert (run.kind, run.class_name, run.parent) == ("function", None, "Audited.Jobs.job")
-    assert p.calls("Audited.Jobs.job") == ["Runnable"]
-    assert p.calls("Audited.Jobs.job.run") == ["work"]
+    assert p.calls("Audited.Jobs.job") == ["Runnable/()"]
+    assert p.calls("Audited.Jobs.job.run") == ["work/()"]
 
 
 # --- typed receivers: the type a reader sees at a glance ---------------------------------------
@@ -314,9 +326,9 @@ GSON = {
 def test_typed_receivers_locals_var_new_and_fields(parse, resolved):
     p = parse("java", "src/com/google/gson/Gson.java", GSON["src/com/google/gson/Gson.java"])
     assert p.calls("src.com.google.gson.Gson.Gson.fromTree")[:3] == [
-        "JsonTreeReader",
-        "(reader: JsonTreeReader).hasNext",
-        "JsonTreeReader",
+        "JsonTreeReader/(Object)",
+        "(reader: JsonTreeReader).hasNext/()",
+        "JsonTreeReader/(Object)",
     ]
     calls = resolved("java", GSON)
     gson, reader = "src.com.google.gson.Gson.Gson", "src.com.google.gson.internal.bind"
@@ -332,3 +344,199 @@ def test_typed_receiver_of_a_library_type_is_external(resolved):
     # `Class<?> baseType`: java.lang.Class's method, not the repository's only `isAssignableFrom`
     token = "src.com.google.gson.reflect.TypeToken.TypeToken.isAssignableFrom"
     assert ("src.com.google.gson.Gson.Gson.assignable", token) not in calls
+
+
+# --- overloads: chosen by arity, then by the argument types written ----------------------------
+
+OVERLOADS = {
+    # gson's TypeToken (trimmed): two static `get`s, told apart by their parameter's type
+    "src/com/google/gson/reflect/TypeToken.java": """
+        package com.google.gson.reflect;
+        import java.lang.reflect.Type;
+        public class TypeToken<T> {
+            TypeToken(Type type) {}
+            TypeToken() {}
+            public static TypeToken<?> get(Type type) { return new TypeToken<>(type); }
+            public static <T> TypeToken<T> get(Class<T> type) { return new TypeToken<>(type); }
+            public static TypeToken<?> getParameterized(Type rawType, Type... typeArguments) {
+                return null;
+            }
+        }
+    """,
+    # gson's JsonReaderTest (trimmed): a test method and a helper of the same name
+    "src/com/google/gson/stream/JsonReaderTest.java": """
+        package com.google.gson.stream;
+        import com.google.gson.reflect.TypeToken;
+        import java.lang.reflect.Type;
+        public final class JsonReaderTest {
+            public void testFailWithPosition() throws IOException {
+                testFailWithPosition("Expected value at line 6 column 5 path $[1]", "[\\n\\"a\\",}]");
+            }
+            private static void testFailWithPosition(String message, String json) {
+                JsonReader reader = new JsonReader(reader(json));
+                reader.skip(1);
+                reader.skip(json);
+                reader.skip(message, 2, 3);
+            }
+            static Object reader(String s) { return null; }
+            void tokens(Type type, Object unknown, String name) {
+                TypeToken.get(JsonReader.class);
+                TypeToken.get(type);
+                TypeToken.get(unknown.getType());
+                TypeToken.getParameterized(type, type, type);
+                new JsonWriter(name);
+                new JsonWriter(reader(name));
+                new JsonWriter();
+            }
+        }
+    """,
+    "src/com/google/gson/stream/JsonReader.java": """
+        package com.google.gson.stream;
+        public class JsonReader {
+            public JsonReader(Object in) {}
+            public void skip(int n) {}
+            public void skip(String name) {}
+            public void skip(String name, int... counts) {}
+        }
+    """,
+    "src/com/google/gson/stream/JsonWriter.java": """
+        package com.google.gson.stream;
+        public class JsonWriter {
+            public JsonWriter() {}
+            public JsonWriter(String indent) {}
+            public JsonWriter(StringBuilder out) {}
+        }
+    """,
+    # gson's ReflectionAccessFilter (trimmed): constants of anonymous classes repeat `check`
+    "src/com/google/gson/ReflectionAccessFilter.java": """
+        package com.google.gson;
+        public interface ReflectionAccessFilter {
+            FilterResult check(Class<?> rawClass);
+            ReflectionAccessFilter BLOCK_ALL = new ReflectionAccessFilter() {
+                @Override public FilterResult check(Class<?> rawClass) { return null; }
+            };
+            ReflectionAccessFilter ALLOW_ALL = new ReflectionAccessFilter() {
+                @Override public FilterResult check(Class<?> rawClass) { return null; }
+            };
+        }
+    """,
+    "src/com/google/gson/Helper.java": """
+        package com.google.gson;
+        public class Helper {
+            static Object filter(ReflectionAccessFilter filter, Class<?> c) {
+                return filter.check(c);
+            }
+        }
+    """,
+}
+
+
+def _by_line(files: dict[str, str], src: str) -> set[tuple[int, str, str]]:
+    """Each call of ``src`` as the resolver answers it (the graph keeps one edge per callee):
+    (line, callee's last name, resolution)."""
+    parsed = [
+        parse_source(p, textwrap.dedent(c).lstrip("\n").encode(), "java", module=module_id(p))
+        for p, c in files.items()
+    ]
+    index = NameTable(parsed)
+    r = resolver_class("jvm")(index, parsed)
+    r.prepare()
+    sym = index.by_id[src]
+    ctx = r.context(sym, index.file_of[src])
+    out = set()
+    for call in sym.calls:
+        found = r.resolve_call(ctx, call.name)
+        if isinstance(found, list):
+            out |= {(call.line, dst.rsplit(".", 1)[-1], res) for dst, res in found}
+    return out
+
+
+def test_overloads_by_arity_and_argument_types(resolved):
+    calls = resolved("java", OVERLOADS)
+    test = "src.com.google.gson.stream.JsonReaderTest.JsonReaderTest"
+    reader = "src.com.google.gson.stream.JsonReader.JsonReader"
+    assert _by_line(OVERLOADS, f"{test}.tokens") == {
+        # `get(X.class)`: a Class fits `get(Type)` too, but `get(Class<T>)` is more specific
+        (16, "get#2", "exact"),
+        (17, "get", "exact"),  # `get(type)`, `Type type`: only `get(Type)` takes a Type
+        (18, "get", "overload"),  # `get(unknown.getType())`: either, not known which
+        (18, "get#2", "overload"),
+        (19, "getParameterized", "exact"),  # varargs
+        (20, "JsonWriter#2", "exact"),  # `new JsonWriter(name)`, a String
+        # `new JsonWriter(reader(name))`: (String) or (StringBuilder), not known which
+        (21, "JsonWriter#2", "overload"),
+        (21, "JsonWriter#3", "overload"),
+        (21, "reader", "unique_name"),  # a bare name in Java: by name in the class
+        (22, "JsonWriter", "exact"),  # `new JsonWriter()`
+    }
+
+    # the two-argument helper, not the test method itself (no self-call)
+    pair = (f"{test}.testFailWithPosition", f"{test}.testFailWithPosition#2")
+    assert calls[pair] == "unique_name"  # a bare name in Java: by name in the class
+    assert (f"{test}.testFailWithPosition", f"{test}.testFailWithPosition") not in calls
+    helper = {
+        dst: res for (src, dst), res in calls.items() if src == f"{test}.testFailWithPosition#2"
+    }
+    assert helper == {
+        f"{reader}.JsonReader": "exact",
+        f"{reader}.skip": "exact",  # skip(1)
+        f"{reader}.skip#2": "exact",  # skip(json), a String
+        f"{reader}.skip#3": "exact",  # skip(message, 2, 3): the varargs one
+        f"{test}.reader": "unique_name",  # a bare name in Java
+    }
+
+    # anonymous classes repeating `check(Class)`: no overload set, the interface's method
+    helper_calls = {dst: res for (src, dst), res in calls.items() if "Helper" in src}
+    assert helper_calls == {
+        "src.com.google.gson.ReflectionAccessFilter.ReflectionAccessFilter.check": "exact"
+    }
+
+
+def test_overload_with_one_argument_type_unknown_is_the_set_of_that_arity(resolved):
+    calls = resolved(
+        "java",
+        {
+            "src/a/Gson.java": """
+                package a;
+                public final class Gson {
+                    public String toJson(Object src) { return toJson(src, src.getClass()); }
+                    public String toJson(Object src, Type typeOfSrc) { return ""; }
+                    public String toJson(JsonElement jsonElement) { return ""; }
+                    public void toJson(JsonElement jsonElement, Appendable writer) {}
+                }
+            """,
+            "src/a/JsonElement.java": """
+                package a;
+                public abstract class JsonElement {}
+            """,
+            "src/a/Use.java": """
+                package a;
+                class Use {
+                    void run(Gson gson, Object value, JsonElement tree, String s) {
+                        gson.toJson(value);
+                        gson.toJson(tree);
+                        gson.toJson(s);
+                    }
+                    void later(Gson gson) {
+                        gson.toJson(compute());
+                    }
+                    Object compute() { return null; }
+                }
+            """,
+        },
+    )
+    gson = "src.a.Gson.Gson"
+    run = {dst: res for (src, dst), res in calls.items() if src == "src.a.Use.Use.run"}
+    # `toJson(value)` (an Object) fits only `toJson(Object)`; `toJson(tree)` both one-argument
+    # members, the JsonElement one most specific; `toJson(s)`: a String is no JsonElement
+    assert run == {f"{gson}.toJson": "exact", f"{gson}.toJson#3": "exact"}
+    later = {dst: res for (src, dst), res in calls.items() if src == "src.a.Use.Use.later"}
+    assert later == {
+        f"{gson}.toJson": "overload",
+        f"{gson}.toJson#3": "overload",
+        "src.a.Use.Use.compute": "unique_name",  # Java's bare names: by name in the class
+    }
+    # `toJson(src, src.getClass())` inside `toJson(Object)`: the two-argument member that
+    # takes a Type (getClass() is a Class), not `toJson(JsonElement, Appendable)`
+    inner = {dst for (src, dst) in calls if src == f"{gson}.toJson"}
+    assert inner == {f"{gson}.toJson#2"}

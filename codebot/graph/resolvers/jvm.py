@@ -16,6 +16,7 @@ call on the implicit ``this`` (or on a complex expression, which is rarer).
 from __future__ import annotations
 
 import posixpath
+import re
 
 from codebot.core.model import FileResult, Import, Symbol
 from codebot.graph.resolvers.base import (
@@ -24,9 +25,11 @@ from codebot.graph.resolvers.base import (
     EXTERNAL,
     EXTERNAL_CALL,
     NOT_LOCAL,
+    OVERLOAD,
     PLAIN,
     SUPER,
     SYM,
+    UNIQUE,
     UNRESOLVED,
     Ctx,
     Dialect,
@@ -35,7 +38,7 @@ from codebot.graph.resolvers.base import (
     Target,
     is_extension,
 )
-from codebot.graph.resolvers.names import TYPES, strip_duplicate
+from codebot.graph.resolvers.names import CALLABLE_KINDS, TYPES, strip_duplicate
 
 _BUILTINS = frozenset(
     # java.lang, and the Kotlin and Scala standard functions called without a receiver
@@ -70,6 +73,48 @@ _STOP = frozenset(
     first last firstOrNull lastOrNull getOrNull getOrElse getOrDefault mapOf listOf copy
     invoke use lines print println error""".split()
 )
+
+
+# What a value of a closed platform type converts to in a method call (widening, boxing, the
+# supertypes): an argument of one of these types fits a parameter only of a type listed here.
+_COMMON = ("Object", "Serializable", "Comparable")
+_FITS: dict[str, frozenset[str]] = {
+    k: frozenset(v.split() + list(_COMMON))
+    for k, v in {
+        "byte": "byte short int long float double Byte Number",
+        "short": "short int long float double Short Number",
+        "char": "char int long float double Character",
+        "int": "int long float double Integer Number",
+        "long": "long float double Long Number",
+        "float": "float double Float Number",
+        "double": "double Double Number",
+        "boolean": "boolean Boolean",
+        "Byte": "Byte byte short int long float double Number",
+        "Short": "Short short int long float double Number",
+        "Character": "Character char int long float double",
+        "Integer": "Integer int long float double Number",
+        "Long": "Long long float double Number",
+        "Float": "Float float double Number",
+        "Double": "Double double Number",
+        "Boolean": "Boolean boolean",
+        "String": "String CharSequence Constable ConstantDesc",
+        "Class": "Class Type GenericDeclaration AnnotatedElement TypeDescriptor OfField Constable",
+    }.items()
+}
+_JAVA_PRIMITIVES = frozenset("byte short char int long float double boolean".split())
+# `get/(Class, ?)`: the argument types the parser read (java.py), after the callee's text.
+_ARGS = re.compile(r"/\(([^()]*)\)$")
+_TYPE_VARIABLE = re.compile(r"[A-Z][A-Z0-9]?")
+
+
+def _simple(type_text: str | None) -> str:
+    """A parameter's type as the parser writes an argument's: ``final List<T>`` -> ``List``."""
+    if not type_text:
+        return "?"
+    t = re.sub(r"<.*>", "", " ".join(type_text.split()))
+    t = re.sub(r"^(?:(?:final|@[\w.]+)\s+)+", "", t).replace(" ", "")
+    dots = t.endswith("...")
+    return t.removesuffix("...").rsplit(".", 1)[-1] + ("..." if dots else "")
 
 
 class JvmResolver(Resolver):
@@ -114,6 +159,16 @@ class JvmResolver(Resolver):
             for i in range(len(parts)):
                 self.dirs.setdefault(".".join(parts[i:]), []).append(d)
         self._merge_companions()
+        # Overloads: the definitions sharing one qualified name (`get`, `get#2`), in order.
+        groups: dict[tuple[str, str], list[str]] = {}
+        for f in self.files:
+            for s in f.symbols:
+                if s.kind in CALLABLE_KINDS and s.id in index.local_name:
+                    key = (f.module, strip_duplicate(index.local_name[s.id]))
+                    groups.setdefault(key, []).append(s.id)
+        self.overloads: dict[str, list[str]] = {
+            sid: ids for ids in groups.values() if len(ids) > 1 for sid in ids
+        }
         self._scopes: dict[str, tuple[dict[str, object], list[Import]]] = {}
         for f in self.files:
             for s in f.symbols:
@@ -292,6 +347,138 @@ class JvmResolver(Resolver):
         return None
 
     # --- calls ----------------------------------------------------------------------------------
+
+    def resolve_call(self, ctx: Ctx, text: str) -> Outcome:
+        m = _ARGS.search(text) if text[-1:] == ")" and ctx.sym.language == "java" else None
+        if m is None:
+            return super().resolve_call(ctx, text)
+        args = [a.strip() for a in m[1].split(",")] if m[1].strip() else []
+        name = text[: m.start()]
+        if self.overloads and ctx.cls is not None and name.isidentifier():
+            sibling = self._sibling(ctx, name, args)
+            if sibling is not None:
+                return sibling
+        out = super().resolve_call(ctx, name)
+        if not isinstance(out, list) or not self.overloads:
+            return out
+        chosen: dict[str, str] = {}
+        for dst, res in out:
+            group = self.overloads.get(dst)
+            picked = self._pick(ctx, group, args) if group is not None else None
+            if picked is not None and len(picked) > 1:
+                picked = self._distinct(dst, picked)
+            if picked is None:
+                chosen.setdefault(dst, res)
+            elif len(picked) == 1:
+                chosen.setdefault(picked[0], res)
+            else:
+                for p in picked:
+                    chosen.setdefault(p, OVERLOAD)
+        return list(chosen.items())
+
+    def _sibling(self, ctx: Ctx, name: str, args: list[str]) -> Outcome | None:
+        """A bare call from one member of an overload set to another (``check()`` calling
+        ``check(x, y)``): the walker would see the caller itself and look no further."""
+        assert ctx.cls is not None
+        hit = self.index.find_member(ctx.cls, name)[0]
+        group = self.overloads.get(hit) if hit is not None else None
+        if group is None or ctx.sym.id not in group:
+            return None
+        picked = self._pick(ctx, group, args)
+        if not picked or ctx.sym.id in picked or name in self.stop_names:
+            return None
+        if not self._hierarchy_unique(ctx.cls, name):
+            return None  # Java writes `x.check(...)` as `check` when `x` is an expression
+        return [(p, UNIQUE if len(picked) == 1 else OVERLOAD) for p in picked]
+
+    def _distinct(self, dst: str, picked: list[str]) -> list[str]:
+        """One member per parameter list: definitions that repeat one (the methods of anonymous
+        classes or enum constants, hoisted under the type's name) are the first one's overrides,
+        not overloads; the name's own definition stands for them."""
+        by_id = self.index.by_id
+        seen: dict[tuple, str] = {}
+        for sid in sorted(picked, key=lambda x: x != dst):
+            seen.setdefault(tuple(_simple(p.type) for p in by_id[sid].parameters), sid)
+        return [sid for sid in picked if sid in seen.values()]
+
+    def _pick(self, ctx: Ctx, group: list[str], args: list[str]) -> list[str] | None:
+        """The members of an overload set a call with ``args`` may reach: by arity (varargs
+        only when no fixed arity fits), then by the argument types written; one member when the
+        call decides, several when it does not, None when no member fits (keep the name's)."""
+        by_id, n = self.index.by_id, len(args)
+
+        def varargs(sid: str) -> bool:
+            ps = by_id[sid].parameters
+            return bool(ps) and (ps[-1].type or "").endswith("...")
+
+        fits = [g for g in group if not varargs(g) and len(by_id[g].parameters) == n]
+        if not fits:
+            fits = [g for g in group if varargs(g) and n >= len(by_id[g].parameters) - 1]
+        if len(fits) <= 1:
+            return fits or None
+        scores = {}
+        for g in fits:
+            score = self._score(ctx, g, args)
+            if score is not None:
+                scores[g] = score
+        if len(scores) == 1:
+            return list(scores)
+        if not scores:
+            return fits
+        if "?" not in args:  # every argument's type known: the most specific member
+            best = max(scores.values())
+            top = [g for g, sc in scores.items() if sc == best]
+            if len(top) == 1:
+                return top
+        return list(scores)
+
+    def _score(self, ctx: Ctx, sid: str, args: list[str]) -> int | None:
+        params = self.index.by_id[sid].parameters
+        total = 0
+        for i, arg in enumerate(args):
+            p = _simple(params[min(i, len(params) - 1)].type)
+            if p.endswith("..."):
+                p = (
+                    p[:-3]
+                    if not (i == len(params) - 1 == len(args) - 1 and arg.endswith("[]"))
+                    else p[:-3] + "[]"
+                )
+            fit = self._fit(ctx, sid, arg, p)
+            if fit is None:
+                return None
+            total += fit
+        return total
+
+    def _fit(self, ctx: Ctx, sid: str, arg: str, param: str) -> int | None:
+        """How an argument of type ``arg`` fits a parameter of type ``param``: 3 the same type,
+        2 a conversion or a supertype, 1 unknown, None it cannot."""
+        if arg == "?" or param == "?":
+            return 1
+        if arg == param:
+            return 3
+        if _TYPE_VARIABLE.fullmatch(param) and param not in _FITS:
+            return 1  # `T`: a type parameter takes any reference (a boxed primitive too)
+        if arg == "null":
+            return None if param in _JAVA_PRIMITIVES else 2
+        fits = _FITS.get(arg)
+        if fits is not None:
+            return 2 if param in fits else None
+        if param == "Object":
+            return 2
+        if arg.endswith("[]") or param.endswith("[]"):
+            return None if arg.endswith("[]") and param.endswith("[]") else 1
+        mine = self._type(ctx.file, arg)
+        theirs = self._type(self.index.file_of[sid], param)
+        if mine is None:
+            # a library value: never an instance of a repository type
+            return None if theirs is not None or param in _FITS else 1
+        names = {self.index.by_id[t].name for t in self.index.mro(mine)}
+        if param in names:
+            return 2
+        if theirs is not None or param in _FITS:
+            return None  # a repository type outside the argument's hierarchy
+        open_ = any(t in self.index.open_types for t in self.index.mro(mine))
+        return 1 if open_ else None
 
     def head(self, ctx: Ctx, name: str, how: int, alone: bool) -> Target | Outcome | None:
         if alone and how == PLAIN:
