@@ -155,6 +155,18 @@ def _lambda(node: Node) -> Bindings:
     return {text(c): None for c in params.named_children if c.type == "identifier"}
 
 
+def _catch(node: Node) -> Bindings:
+    """`catch (IOException e)`: `e` of that type; a multi-catch's, of none we can name."""
+    param = child_of_type(node, "catch_formal_parameter")
+    if param is None:
+        return {}
+    name = param.child_by_field_name("name")
+    types = child_of_type(param, "catch_type")
+    kinds = types.named_children if types is not None else []
+    what = declared(text(kinds[0])) if len(kinds) == 1 else None
+    return {text(name): what} if name is not None else {}
+
+
 def _for_each(node: Node) -> Bindings:
     name, type_node = node.child_by_field_name("name"), node.child_by_field_name("type")
     return {text(name): declared(text(type_node))} if name is not None else {}
@@ -173,6 +185,14 @@ _LITERALS = {
 }
 _INTEGERS = ("decimal_integer_literal", "hex_integer_literal", "octal_integer_literal")
 _COMPARISONS = frozenset("== != < > <= >= && || instanceof".split())
+# Methods of Object whose result type no override changes.
+_OBJECT_METHODS = {
+    "toString": "String",
+    "getClass": "Class",
+    "hashCode": "int",
+    "equals": "boolean",
+}
+_CLASSES = ("class_declaration", "enum_declaration", "record_declaration", "interface_declaration")
 
 
 def _simple_type(type_text: str | None) -> str:
@@ -206,6 +226,39 @@ def _argument_type(node: Node, bound: Callable[[Node, str], str | None]) -> str:
         return _simple_type(field_text(node, "type"))
     if kind == "parenthesized_expression" and node.named_child_count == 1:
         return _argument_type(node.named_children[0], bound)
+    if kind in ("lambda_expression", "method_reference"):
+        return "lambda"  # a functional interface's instance
+    if kind == "method_invocation":
+        return _OBJECT_METHODS.get(text(node.child_by_field_name("name")), "?")
+    if kind == "unary_expression":
+        operand = node.child_by_field_name("operand")
+        op = text(node.child_by_field_name("operator"))
+        if op == "!":
+            return "boolean"
+        return _argument_type(operand, bound) if operand is not None and op in "+-" else "?"
+    if kind == "this":
+        up = node.parent
+        while up is not None and up.type not in _CLASSES and up.type != "class_body":
+            up = up.parent
+        if up is not None and up.type == "class_body":
+            up = up.parent  # the body of a class declaration, or of an anonymous class
+        if up is None or up.type not in _CLASSES:
+            return "?"
+        return text(up.child_by_field_name("name")) or "?"
+    if kind == "array_creation_expression":
+        dims = sum(text(c).count("[") for c in node.children if c.type == "dimensions")
+        dims += sum(1 for c in node.children if c.type == "dimensions_expr")
+        return f"{_simple_type(field_text(node, 'type'))}{'[]' * max(dims, 1)}"
+    if kind == "ternary_expression":
+        sides = {
+            _argument_type(c, bound)
+            for c in (
+                node.child_by_field_name("consequence"),
+                node.child_by_field_name("alternative"),
+            )
+            if c is not None
+        }
+        return sides.pop() if len(sides) == 1 else "?"
     if kind == "binary_expression":
         op = node.child_by_field_name("operator")
         if op is not None and text(op) in _COMPARISONS:
@@ -246,6 +299,7 @@ _RECEIVERS = Receivers(
         "constructor_declaration": _params,
         "lambda_expression": _lambda,
         "enhanced_for_statement": _for_each,
+        "catch_clause": _catch,
         "class_body": _fields,
         "enum_body_declarations": _fields,
     },

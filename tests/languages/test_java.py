@@ -207,13 +207,13 @@ def test_calls(parse):
         "Order/(String, int)",
         "(this.repo: OrderRepository).save/(Order)",
         "(repo: OrderRepository).findById/(String)",
-        "map/(?)",
+        "map/(lambda)",
         "OrderService::copy",
         "orElseThrow/()",
     ]
     assert p.calls(f"{M}.OrderService.place#2") == [
         "(ids: List<String>).stream/()",
-        "map/(?)",
+        "map/(lambda)",
         "this::place",
         "toList/()",
     ]

@@ -458,6 +458,13 @@ class JvmResolver(Resolver):
             return 3
         if _TYPE_VARIABLE.fullmatch(param) and param not in _FITS:
             return 1  # `T`: a type parameter takes any reference (a boxed primitive too)
+        if arg == "lambda":  # a lambda or a method reference: an instance of an interface
+            if param in _FITS or param == "Object":
+                return None
+            theirs = self._type(self.index.file_of[sid], param)
+            if theirs is not None and self.index.by_id[theirs].kind != "interface":
+                return None
+            return 1
         if arg == "null":
             return None if param in _JAVA_PRIMITIVES else 2
         fits = _FITS.get(arg)
