@@ -540,3 +540,46 @@ def test_overload_with_one_argument_type_unknown_is_the_set_of_that_arity(resolv
     # takes a Type (getClass() is a Class), not `toJson(JsonElement, Appendable)`
     inner = {dst for (src, dst) in calls if src == f"{gson}.toJson"}
     assert inner == {f"{gson}.toJson#2"}
+
+
+def test_one_package_over_main_and_test_source_roots(resolved):
+    # gson's layout: a test in `src/test/java/com/google/gson/stream/` uses `JsonReader` of
+    # `src/main/java/com/google/gson/stream/` without an import (one package)
+    calls = resolved(
+        "java",
+        {
+            "gson/src/main/java/com/google/gson/stream/JsonReader.java": """
+                package com.google.gson.stream;
+                public class JsonReader {
+                    public JsonReader(Reader in) {}
+                    public JsonToken peek() { return null; }
+                }
+            """,
+            "gson/src/test/java/com/google/gson/stream/JsonReaderTest.java": """
+                package com.google.gson.stream;
+                public final class JsonReaderTest {
+                    public void testPeek() {
+                        JsonReader reader = new JsonReader(reader("{}"));
+                        reader.peek();
+                    }
+                    private static Reader reader(String s) { return null; }
+                }
+            """,
+            # another module's class of the same name, in another package: not reached
+            "extras/src/main/java/com/google/gson/extras/JsonReader.java": """
+                package com.google.gson.extras;
+                public class JsonReader {
+                    public JsonToken peek() { return null; }
+                }
+            """,
+        },
+    )
+    test = "gson.src.test.java.com.google.gson.stream.JsonReaderTest.JsonReaderTest.testPeek"
+    main = "gson.src.main.java.com.google.gson.stream.JsonReader.JsonReader"
+    assert {dst: res for (src, dst), res in calls.items() if src == test} == {
+        f"{main}.JsonReader": "exact",
+        f"{main}.peek": "exact",
+        "gson.src.test.java.com.google.gson.stream.JsonReaderTest.JsonReaderTest.reader": (
+            "unique_name"
+        ),
+    }

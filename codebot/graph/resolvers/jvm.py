@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+from functools import lru_cache
 
 from codebot.core.model import FileResult, Import, Symbol
 from codebot.graph.resolvers.base import (
@@ -563,5 +564,26 @@ class JvmResolver(Resolver):
         return out
 
 
+# The first directory of a package's path, in the usual reverse-domain naming; where none is,
+# a Maven/Gradle source root (`src/main/java/`) is cut off.
+_PACKAGE_ROOTS = frozenset(
+    "com org io net dev me edu kotlinx androidx uk de fr ch nl ru cn jp be se fi app co ai".split()
+)
+_SOURCE_ROOT = re.compile(r"(?:^|.*/)src/[^/]+/(?:java|kotlin|scala)/")
+
+
+@lru_cache(maxsize=4096)
+def _package_of(directory: str) -> str:
+    parts = directory.split("/") if directory else []
+    for i, part in enumerate(parts):
+        if part in _PACKAGE_ROOTS and i + 1 < len(parts):
+            return ".".join(parts[i:])
+    m = _SOURCE_ROOT.match(directory + "/")
+    return directory[m.end() :].replace("/", ".") if m else directory.replace("/", ".")
+
+
 def _dir(file: FileResult) -> str:
-    return posixpath.dirname(file.path).replace("/", ".")
+    """A file's package, as its directory says: ``com.google.gson`` for both
+    ``gson/src/main/java/com/google/gson/`` and ``gson/src/test/java/com/google/gson/`` (one
+    package over source roots, main and test, Kotlin's ``jvm/src`` and ``common/src``)."""
+    return _package_of(posixpath.dirname(file.path))
