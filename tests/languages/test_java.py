@@ -201,21 +201,21 @@ def test_calls(parse):
         "this/(InMemoryRepository)",
         "InMemoryRepository/()",
     ]
-    # With a plain receiver the call reads as written (`@call.expr`); after a call, the name only.
+    # With a plain receiver, or a call, the call reads as written (`@call.expr`).
     # A receiver declared with a type (a field, a local, a parameter) carries it.
     assert p.calls(f"{M}.OrderService.place") == [
         "Order/(String, int)",
         "(this.repo: OrderRepository).save/(Order)",
         "(repo: OrderRepository).findById/(String)",
-        "map/(lambda)",
+        "(repo: OrderRepository).findById(id).map/(lambda)",
         "OrderService::copy",
-        "orElseThrow/()",
+        "(repo: OrderRepository).findById(id).map(OrderService::copy).orElseThrow/()",
     ]
     assert p.calls(f"{M}.OrderService.place#2") == [
         "(ids: List<String>).stream/()",
-        "map/(lambda)",
+        "(ids: List<String>).stream().map/(lambda)",
         "this::place",
-        "toList/()",
+        "(ids: List<String>).stream().map(this::place).toList/()",
     ]
     assert p.calls(f"{M}.OrderService.copy") == ["com.acme.orders.Order/(Order)"]
     assert p.calls(f"{M}.OrderService.close") == ["super.close/()"]
@@ -582,4 +582,64 @@ def test_one_package_over_main_and_test_source_roots(resolved):
         "gson.src.test.java.com.google.gson.stream.JsonReaderTest.JsonReaderTest.reader": (
             "unique_name"
         ),
+    }
+
+
+def test_chained_calls_follow_declared_return_types(resolved):
+    files = {
+        "src/main/java/com/google/gson/GsonBuilder.java": """
+            package com.google.gson;
+            public final class GsonBuilder {
+                public GsonBuilder setPrettyPrinting() { return this; }
+                public Gson create() { return new Gson(); }
+            }
+        """,
+        "src/main/java/com/google/gson/Gson.java": """
+            package com.google.gson;
+            public final class Gson {
+                public JsonElement toJsonTree(Object src) { return null; }
+                public String toJson(Object src) { return ""; }
+            }
+        """,
+        "src/main/java/com/google/gson/JsonElement.java": """
+            package com.google.gson;
+            public abstract class JsonElement {
+                public JsonObject getAsJsonObject() { return null; }
+            }
+        """,
+        "src/main/java/com/google/gson/JsonObject.java": """
+            package com.google.gson;
+            public final class JsonObject extends JsonElement {
+                public JsonElement get(String memberName) { return null; }
+            }
+        """,
+        "src/main/java/com/google/gson/Names.java": """
+            package com.google.gson;
+            public final class Names {
+                public int length() { return 0; }
+            }
+        """,
+        "src/test/java/com/google/gson/GsonTest.java": """
+            package com.google.gson;
+            public final class GsonTest {
+                public void testTree() {
+                    Gson gson = new GsonBuilder().setPrettyPrinting().create();
+                    gson.toJsonTree(this).getAsJsonObject().get("a");
+                    gson.toJson(this).length();
+                }
+            }
+        """,
+    }
+    calls = resolved("java", files)
+    test = "src.test.java.com.google.gson.GsonTest.GsonTest.testTree"
+    m = "src.main.java.com.google.gson"
+    assert {dst: res for (src, dst), res in calls.items() if src == test} == {
+        f"{m}.GsonBuilder.GsonBuilder": "exact",
+        f"{m}.GsonBuilder.GsonBuilder.setPrettyPrinting": "exact",
+        f"{m}.GsonBuilder.GsonBuilder.create": "exact",
+        f"{m}.Gson.Gson.toJsonTree": "exact",
+        f"{m}.JsonElement.JsonElement.getAsJsonObject": "exact",
+        f"{m}.JsonObject.JsonObject.get": "exact",
+        f"{m}.Gson.Gson.toJson": "exact",
+        # `toJson(...)` returns a String: its `length()` is the JDK's, not `Names.length`
     }

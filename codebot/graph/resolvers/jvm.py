@@ -347,6 +347,34 @@ class JvmResolver(Resolver):
     def module_member(self, target: Target, name: str) -> Target | None:
         return None
 
+    def returns(self, sym_id: str) -> Target | None:
+        """What a method returns, by its declared type: an instance of a repository type (its
+        own nested types too), a library's value, or None (none declared, a type parameter)."""
+        sym = self.index.by_id[sym_id]
+        text = sym.return_type
+        if not text or sym.language == "scala":
+            return None
+        file = self.index.file_of[sym_id]
+        t = self._type(file, text)
+        name = text.split("<", 1)[0].split("[", 1)[0].strip().rstrip("?")
+        cls = sym.parent if self.index.is_type(sym.parent) else None
+        while t is None and cls is not None and name.isidentifier():
+            hit = self.index.find_member(cls, name)[0]
+            if hit is not None and self.index.is_type(hit):
+                t = hit
+            elif self.index.by_id[cls].name == name:
+                t = cls
+            parent = self.index.by_id[cls].parent
+            cls = parent if self.index.is_type(parent) else None
+        if t is not None:
+            return (DECL, t)
+        if name in _PRIMITIVES or name in ("void", "Unit", "String", "Any"):
+            return EXTERNAL
+        head = name.split(".", 1)[0]
+        if head.isidentifier() and len(head) > 2 and self._scoped(file, head) == EXTERNAL:
+            return EXTERNAL
+        return None
+
     # --- calls ----------------------------------------------------------------------------------
 
     def resolve_call(self, ctx: Ctx, text: str) -> Outcome:
