@@ -116,11 +116,14 @@ def _declarators(node: Node, out: Bindings) -> None:
             continue
         what = declared(text(type_node)) if type_node is not None else None
         value = d.child_by_field_name("value")
-        if what is None and value is not None and value.type == "object_creation_expression":
+        if value is not None and value.type == "object_creation_expression":
             made = value.child_by_field_name("type")
             if made is not None and made.type == "generic_type":
                 made = made.named_children[0] if made.named_children else None
-            what = valued(text(made), construct=True) if made is not None else None
+            same = what is not None and _simple_type(what[2:]) == _simple_type(text(made))
+            if made is not None and (what is None or same):
+                # `var r = new T()`, `T r = new T()`: exactly a T (no override of a subclass)
+                what = valued(text(made), construct=True)
         out[text(name)] = what
 
 

@@ -327,7 +327,7 @@ def test_typed_receivers_locals_var_new_and_fields(parse, resolved):
     p = parse("java", "src/com/google/gson/Gson.java", GSON["src/com/google/gson/Gson.java"])
     assert p.calls("src.com.google.gson.Gson.Gson.fromTree")[:3] == [
         "JsonTreeReader/(Object)",
-        "(reader: JsonTreeReader).hasNext/()",
+        "(reader = new JsonTreeReader()).hasNext/()",  # exactly a JsonTreeReader
         "JsonTreeReader/(Object)",
     ]
     calls = resolved("java", GSON)
@@ -433,7 +433,7 @@ OVERLOADS = {
 
 def _by_line(files: dict[str, str], src: str) -> set[tuple[int, str, str]]:
     """Each call of ``src`` as the resolver answers it (the graph keeps one edge per callee):
-    (line, callee's last name, resolution)."""
+    (line, callee's type and name, resolution)."""
     parsed = [
         parse_source(p, textwrap.dedent(c).lstrip("\n").encode(), "java", module=module_id(p))
         for p, c in files.items()
@@ -447,7 +447,7 @@ def _by_line(files: dict[str, str], src: str) -> set[tuple[int, str, str]]:
     for call in sym.calls:
         found = r.resolve_call(ctx, call.name)
         if isinstance(found, list):
-            out |= {(call.line, dst.rsplit(".", 1)[-1], res) for dst, res in found}
+            out |= {(call.line, ".".join(dst.split(".")[-2:]), res) for dst, res in found}
     return out
 
 
@@ -457,17 +457,17 @@ def test_overloads_by_arity_and_argument_types(resolved):
     reader = "src.com.google.gson.stream.JsonReader.JsonReader"
     assert _by_line(OVERLOADS, f"{test}.tokens") == {
         # `get(X.class)`: a Class fits `get(Type)` too, but `get(Class<T>)` is more specific
-        (16, "get#2", "exact"),
-        (17, "get", "exact"),  # `get(type)`, `Type type`: only `get(Type)` takes a Type
-        (18, "get", "overload"),  # `get(unknown.getType())`: either, not known which
-        (18, "get#2", "overload"),
-        (19, "getParameterized", "exact"),  # varargs
-        (20, "JsonWriter#2", "exact"),  # `new JsonWriter(name)`, a String
+        (16, "TypeToken.get#2", "exact"),
+        (17, "TypeToken.get", "exact"),  # `get(type)`, `Type type`: only `get(Type)` takes a Type
+        (18, "TypeToken.get", "overload"),  # `get(unknown.getType())`: either, not known which
+        (18, "TypeToken.get#2", "overload"),
+        (19, "TypeToken.getParameterized", "exact"),  # varargs
+        (20, "JsonWriter.JsonWriter#2", "exact"),  # `new JsonWriter(name)`, a String
         # `new JsonWriter(reader(name))`: (String) or (StringBuilder), not known which
-        (21, "JsonWriter#2", "overload"),
-        (21, "JsonWriter#3", "overload"),
-        (21, "reader", "unique_name"),  # a bare name in Java: by name in the class
-        (22, "JsonWriter", "exact"),  # `new JsonWriter()`
+        (21, "JsonWriter.JsonWriter#2", "overload"),
+        (21, "JsonWriter.JsonWriter#3", "overload"),
+        (21, "JsonReaderTest.reader", "unique_name"),  # a bare name in Java: by name in the class
+        (22, "JsonWriter.JsonWriter", "exact"),  # `new JsonWriter()`
     }
 
     # the two-argument helper, not the test method itself (no self-call)
@@ -642,4 +642,62 @@ def test_chained_calls_follow_declared_return_types(resolved):
         f"{m}.JsonObject.JsonObject.get": "exact",
         f"{m}.Gson.Gson.toJson": "exact",
         # `toJson(...)` returns a String: its `length()` is the JDK's, not `Names.length`
+    }
+
+
+WRITER = {
+    # gson's JsonWriter and JsonTreeWriter (trimmed): `value` overloads, overridden
+    "src/main/java/com/google/gson/stream/JsonWriter.java": """
+        package com.google.gson.stream;
+        public class JsonWriter {
+            public JsonWriter(Writer out) {}
+            public JsonWriter value(String value) { return this; }
+            public JsonWriter value(boolean value) { return this; }
+            public JsonWriter value(double value) { return this; }
+            public JsonWriter value(long value) { return this; }
+            public JsonWriter value(Number value) { return this; }
+        }
+    """,
+    "src/main/java/com/google/gson/internal/bind/JsonTreeWriter.java": """
+        package com.google.gson.internal.bind;
+        import com.google.gson.stream.JsonWriter;
+        public final class JsonTreeWriter extends JsonWriter {
+            @Override public JsonWriter value(long value) { return this; }
+        }
+    """,
+    "src/test/java/com/google/gson/stream/JsonWriterTest.java": """
+        package com.google.gson.stream;
+        public final class JsonWriterTest {
+            public void testValues(JsonWriter declared) {
+                JsonWriter jsonWriter = new JsonWriter(new StringWriter());
+                jsonWriter.value(0);
+                jsonWriter.value(1.5);
+                jsonWriter.value(-2L);
+                jsonWriter.value(Integer.valueOf(3));
+                declared.value(true);
+                declared.value(4);
+            }
+        }
+    """,
+}
+
+
+def test_primitive_arguments_pick_the_closest_widening_and_new_is_exact():
+    test = "src.test.java.com.google.gson.stream.JsonWriterTest.JsonWriterTest.testValues"
+    got = _by_line(WRITER, test)
+    assert got == {
+        (4, "JsonWriter.JsonWriter", "exact"),
+        (5, "JsonWriter.value#4", "exact"),  # value(0): int widens to long before double, Number
+        (6, "JsonWriter.value#3", "exact"),  # value(1.5): double
+        (7, "JsonWriter.value#4", "exact"),  # value(-2L): long
+        # `Integer.valueOf(3)`: a library call's result, of a type not written: either
+        (8, "JsonWriter.value", "overload"),
+        (8, "JsonWriter.value#2", "overload"),
+        (8, "JsonWriter.value#3", "overload"),
+        (8, "JsonWriter.value#4", "overload"),
+        (8, "JsonWriter.value#5", "overload"),
+        # a parameter declared JsonWriter: the subclass's override of value(long) may run too
+        (9, "JsonWriter.value#2", "exact"),
+        (10, "JsonWriter.value#4", "exact"),
+        (10, "JsonTreeWriter.value", "exact"),
     }

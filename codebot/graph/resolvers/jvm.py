@@ -79,8 +79,8 @@ _STOP = frozenset(
 # What a value of a closed platform type converts to in a method call (widening, boxing, the
 # supertypes): an argument of one of these types fits a parameter only of a type listed here.
 _COMMON = ("Object", "Serializable", "Comparable")
-_FITS: dict[str, frozenset[str]] = {
-    k: frozenset(v.split() + list(_COMMON))
+_FITS: dict[str, tuple[str, ...]] = {  # most specific first
+    k: (*v.split(), *_COMMON)
     for k, v in {
         "byte": "byte short int long float double Byte Number",
         "short": "short int long float double Short Number",
@@ -403,6 +403,13 @@ class JvmResolver(Resolver):
             else:
                 for p in picked:
                     chosen.setdefault(p, OVERLOAD)
+        if len(chosen) > 1:
+            # An override (or a hoisted method) whose parameters do not take these arguments is
+            # not the one called: `value(long)` of a subclass for `value(true)`
+            fit = {d: r for d, r in chosen.items() if self._pick(ctx, [d], args) is not None}
+            fit = {d: r for d, r in fit.items() if self._score(ctx, d, args) is not None}
+            if fit:
+                chosen = fit
         return list(chosen.items())
 
     def _sibling(self, ctx: Ctx, name: str, args: list[str]) -> Outcome | None:
@@ -461,9 +468,9 @@ class JvmResolver(Resolver):
                 return top
         return list(scores)
 
-    def _score(self, ctx: Ctx, sid: str, args: list[str]) -> int | None:
+    def _score(self, ctx: Ctx, sid: str, args: list[str]) -> float | None:
         params = self.index.by_id[sid].parameters
-        total = 0
+        total = 0.0
         for i, arg in enumerate(args):
             p = _simple(params[min(i, len(params) - 1)].type)
             if p.endswith("..."):
@@ -478,9 +485,9 @@ class JvmResolver(Resolver):
             total += fit
         return total
 
-    def _fit(self, ctx: Ctx, sid: str, arg: str, param: str) -> int | None:
+    def _fit(self, ctx: Ctx, sid: str, arg: str, param: str) -> float | None:
         """How an argument of type ``arg`` fits a parameter of type ``param``: 3 the same type,
-        2 a conversion or a supertype, 1 unknown, None it cannot."""
+        about 2 a conversion or a supertype (a closer one more), 1 unknown, None it cannot."""
         if arg == "?" or param == "?":
             return 1
         if arg == param:
@@ -497,8 +504,8 @@ class JvmResolver(Resolver):
         if arg == "null":
             return None if param in _JAVA_PRIMITIVES else 2
         fits = _FITS.get(arg)
-        if fits is not None:
-            return 2 if param in fits else None
+        if fits is not None:  # `int` fits `long` before `double`, `Integer`, `Object`
+            return 2.9 - 0.05 * fits.index(param) if param in fits else None
         if param == "Object":
             return 2
         if arg.endswith("[]") or param.endswith("[]"):
