@@ -324,3 +324,77 @@ def test_typed_receiver_of_a_library_type_is_external_but_extensions_count(resol
     assert (f"{m}.main", f"{other}.OtherPipeline.reader") not in calls
     # `title: String`: the repository's extension `String.slugify`
     assert calls[(f"{m}.main", f"{other}.String.slugify")] == "exact"
+
+
+# --- top-level extension functions called without a receiver (a lambda's implicit one) ---------
+
+KTOR = {
+    # ktor's routing DSL (trimmed): `fun Route.get(...)` at top level
+    "ktor-server-core/common/src/io/ktor/server/routing/RoutingBuilder.kt": """
+        package io.ktor.server.routing
+
+        public fun Route.get(path: String, body: RoutingHandler): Route = route(path) {}
+        public fun Route.route(path: String, build: Route.() -> Unit): Route = this
+        public fun Application.routing(configuration: Routing.() -> Unit): RoutingRoot = TODO()
+    """,
+    "ktor-server-core/common/src/io/ktor/server/application/ApplicationPlugin.kt": """
+        package io.ktor.server.application
+
+        public fun <P : Pipeline<*, PipelineCall>, B : Any, F : Any> P.install(
+            plugin: Plugin<P, B, F>,
+            configure: B.() -> Unit = {}
+        ): F = TODO()
+    """,
+    # the client's `install` is a member of HttpClientConfig: a lambda's receiver may be one
+    "ktor-client-core/common/src/io/ktor/client/HttpClientConfig.kt": """
+        package io.ktor.client
+
+        public class HttpClientConfig<T> {
+            public fun install(plugin: Any) {}
+        }
+    """,
+    "ktor-server-tests/jvm/test/io/ktor/tests/server/RoutingTest.kt": """
+        package io.ktor.tests.server
+
+        import io.ktor.server.application.*
+        import io.ktor.server.routing.*
+
+        class RoutingTest {
+            fun testRouting() = testApplication {
+                install(CallLogging)
+                routing {
+                    get("/") { call.respond("ok") }
+                }
+            }
+        }
+    """,
+    "ktor-client-tests/common/test/io/ktor/client/tests/ClientTest.kt": """
+        package io.ktor.client.tests
+
+        import io.ktor.client.*
+        import io.ktor.server.application.*
+
+        class ClientTest {
+            fun testInstall() = testApplication {
+                install(CallLogging)
+                val client = createClient { install(Logging) }
+            }
+        }
+    """,
+}
+
+
+def test_top_level_extension_called_without_receiver(resolved):
+    calls = resolved("kotlin", KTOR)
+    test = "ktor-server-tests.jvm.test.io.ktor.tests.server.RoutingTest.RoutingTest.testRouting"
+    routing = "ktor-server-core.common.src.io.ktor.server.routing.RoutingBuilder"
+    install = "ktor-server-core.common.src.io.ktor.server.application.ApplicationPlugin.P.install"
+    assert {dst: res for (src, dst), res in calls.items() if src == test} == {
+        install: "exact",
+        f"{routing}.Application.routing": "exact",
+        f"{routing}.Route.get": "exact",
+    }
+    # the client test sees HttpClientConfig, whose member `install` a lambda's receiver may
+    # be: neither `install` is claimed
+    client = "ktor-client-tests.common.test.io.ktor.client.tests.ClientTest.ClientTest.testInstall"
+    assert not [dst for (src, dst) in calls if src == client and dst.endswith("install")]

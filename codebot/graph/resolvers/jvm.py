@@ -139,6 +139,9 @@ class JvmResolver(Resolver):
         self.fqn: dict[str, list[str]] = {}  # dotted suffix (2+ parts) of a full name -> ids
         self.dirs: dict[str, list[str]] = {}  # dotted suffix of a directory -> directories
         self.dir_modules: dict[str, list[str]] = {}  # directory (dotted) -> its files' modules
+        # package -> name -> the first top-level extension function of that name (Kotlin)
+        self.extensions: dict[str, dict[str, str]] = {}
+        self._visible: dict[str, set[str]] = {}  # module -> packages its names come from
         for f in self.files:
             d = _dir(f)
             self.dir_modules.setdefault(d, []).append(f.module)
@@ -151,6 +154,11 @@ class JvmResolver(Resolver):
                     continue
                 if s.parent is None and "." not in local:
                     scope.setdefault(s.name, s.id)
+                elif s.parent is None and s.kind in CALLABLE_KINDS and s.class_name:
+                    # `fun Route.get(...)` at top level: a name of the package, for a call
+                    # without a receiver (`get("/") {}` in a lambda with a Route receiver)
+                    self.extensions.setdefault(d, {}).setdefault(s.name, s.id)
+                    self.fqn.setdefault(f"{d}.{s.name}" if d else s.name, []).append(s.id)
                 if s.kind in TYPES or s.parent is None:
                     parts = f"{d}.{local}".split(".") if d else local.split(".")
                     for i in range(len(parts) - 1):
@@ -251,7 +259,38 @@ class JvmResolver(Resolver):
                 return t
         if name in _BUILTINS:
             return EXTERNAL
-        return None
+        return self._extension_in_scope(file, name) if self.extensions else None
+
+    def _extension_in_scope(self, file: FileResult, name: str) -> Target | None:
+        """A bare call of a top-level extension function of the file's package or of one it
+        imports with a wildcard: its receiver is the implicit one of a lambda (`routing { get()
+        }`). Only when one package gives the name and no type of those packages has a member
+        of that name (the lambda's receiver might be that type)."""
+        visible = self._visible_packages(file)
+        hits = {
+            self.extensions[d][name] for d in visible if name in self.extensions.get(d, ())
+        }
+        if len({strip_duplicate(h) for h in hits}) != 1:
+            return None
+        for sid in self.index.names.get((self.family, name), ()):
+            owner = self.owner_type(sid)
+            if owner is not None and _dir(self.index.file_of[owner]) in visible:
+                return None
+        return (SYM, next(iter(hits)))
+
+    def _visible_packages(self, file: FileResult) -> set[str]:
+        found = self._visible.get(file.module)
+        if found is None:
+            found = {_dir(file)}
+            for imp in file.imports:
+                if imp.name == "*":
+                    found.update(self.dirs.get(imp.module, ()))
+                elif imp.name:
+                    t = self._import(imp)
+                    if t[0] == SYM and self.index.is_type(t[1]):
+                        found.add(_dir(self.index.file_of[t[1]]))
+            self._visible[file.module] = found
+        return found
 
     def _import(self, imp: Import) -> Target:
         full = f"{imp.module}.{imp.name}" if imp.module else str(imp.name)
