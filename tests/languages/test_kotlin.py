@@ -328,7 +328,7 @@ def test_typed_receiver_of_a_library_type_is_external_but_extensions_count(resol
 
 # --- top-level extension functions called without a receiver (a lambda's implicit one) ---------
 
-KTOR = {
+KTOR_DSL = {
     # ktor's routing DSL (trimmed): `fun Route.get(...)` at top level
     "ktor-server-core/common/src/io/ktor/server/routing/RoutingBuilder.kt": """
         package io.ktor.server.routing
@@ -385,7 +385,7 @@ KTOR = {
 
 
 def test_top_level_extension_called_without_receiver(resolved):
-    calls = resolved("kotlin", KTOR)
+    calls = resolved("kotlin", KTOR_DSL)
     test = "ktor-server-tests.jvm.test.io.ktor.tests.server.RoutingTest.RoutingTest.testRouting"
     routing = "ktor-server-core.common.src.io.ktor.server.routing.RoutingBuilder"
     install = "ktor-server-core.common.src.io.ktor.server.application.ApplicationPlugin.P.install"
