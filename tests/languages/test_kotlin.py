@@ -139,10 +139,10 @@ def test_extension_functions_belong_to_the_receiver(parse):
     assert (shout.kind, shout.class_name, shout.parent) == ("method", "String", None)
     assert (shout.return_type, shout.docstring) == ("String", "Shouts.")
     assert shout.signature == "fun String.shout(): String"
-    assert p.calls(shout.id) == ["uppercase"]
+    assert p.calls(shout.id) == ["uppercase/()"]
     largest = p[f"{M}.List.largest"]
     assert (largest.class_name, largest.return_type) == ("List", "T?")
-    assert p.calls(largest.id) == ["this?.maxOrNull"]
+    assert p.calls(largest.id) == ["this?.maxOrNull/()"]
     # A member extension: a method of its receiver, nested where it is written.
     second = p[f"{M}.OrderService.List.second"]
     assert (second.class_name, second.parent) == ("List", f"{M}.OrderService")
@@ -201,26 +201,33 @@ def test_functions_parameters_defaults_returns(parse):
 
 def test_calls(parse):
     p = parse("kotlin", PATH, SOURCE)
-    # A receiver declared with a type (a constructor's `val`, a parameter) carries it.
+    # A receiver declared with a type (a constructor's `val`, a parameter) carries it; each
+    # call ends with its arguments' types (a trailing lambda last), for choosing overloads.
     assert p.calls(f"{M}.OrderService.place") == [
-        "DomainOrder",
-        "(this.repo: OrderRepository).save",
-        "super.audit",
-        "(repo: OrderRepository).findById",
-        "let",
-        "OrderService.copy",
+        "DomainOrder/(String, Int)",
+        "(this.repo: OrderRepository).save/(DomainOrder)",
+        "super.audit/(DomainOrder)",
+        "(repo: OrderRepository).findById/(String)",
+        "let/(trailing)",
+        "OrderService.copy/(?)",
     ]
-    assert p.calls(f"{M}.OrderService.place#2") == ["(ids: List<String>).mapNotNull", "place"]
-    assert p.calls(f"{M}.OrderService.constructor") == ["this", "(id: Int).toString"]
-    assert p.calls(f"{M}.OrderService.Companion.copy") == ["(o: DomainOrder).copy"]
-    assert p.calls(f"{M}.OrderService.Builder.build") == ["OrderService", "InMemoryRepository"]
+    assert p.calls(f"{M}.OrderService.place#2") == [
+        "(ids: List<String>).mapNotNull/(trailing)",
+        "place/(?)",
+    ]
+    assert p.calls(f"{M}.OrderService.constructor") == ["this", "(id: Int).toString/()"]
+    assert p.calls(f"{M}.OrderService.Companion.copy") == ["(o: DomainOrder).copy/()"]
+    assert p.calls(f"{M}.OrderService.Builder.build") == [
+        "OrderService/(?)",
+        "InMemoryRepository/()",
+    ]
     assert p.calls(f"{M}.fetchAll") == [
-        "emptyList",
-        "withContext",
-        "(service: OrderService).place",
+        "emptyList/()",
+        "withContext/(?, trailing)",
+        "(service: OrderService).place/(List)",
     ]
     # The supertype's constructor call and the init block belong to the class.
-    assert p.calls(f"{M}.OrderService") == ["BaseService", "log"]
+    assert p.calls(f"{M}.OrderService") == ["BaseService", "log/(String)"]
 
 
 def test_imports(parse):
@@ -301,8 +308,8 @@ def test_typed_receivers_val_constructor_declared_and_fields(parse, resolved):
         "kotlin", "src/io/ktor/server/engine/Engine.kt", KTOR["src/io/ktor/server/engine/Engine.kt"]
     )
     assert p.calls("src.io.ktor.server.engine.Engine.main")[2:4] == [
-        "(engine = BaseApplicationEngine()).start",
-        "(env: ApplicationEngineEnvironment).stop",
+        "(engine = BaseApplicationEngine()).start/()",
+        "(env: ApplicationEngineEnvironment).stop/()",
     ]
     calls = resolved("kotlin", KTOR)
     m = "src.io.ktor.server.engine.Engine"
@@ -398,3 +405,81 @@ def test_top_level_extension_called_without_receiver(resolved):
     # be: neither `install` is claimed
     client = "ktor-client-tests.common.test.io.ktor.client.tests.ClientTest.ClientTest.testInstall"
     assert not [dst for (src, dst) in calls if src == client and dst.endswith("install")]
+
+
+# --- overloads: by arity (defaults counted), argument types, trailing lambdas ------------------
+
+KTOR_OVERLOADS = {
+    # ktor's MapApplicationConfig (trimmed): two private `combine`s
+    "ktor-server-core/common/src/io/ktor/server/config/MapApplicationConfig.kt": """
+        package io.ktor.server.config
+
+        internal fun Map<String, Any?>.flatten(prefix: String = ""): List<String> {
+            val out = mutableListOf<String>()
+            for ((key, value) in entries) {
+                out += combine(prefix, key)
+                out += combine(prefix, 1)
+            }
+            return out
+        }
+
+        private fun combine(root: String, relative: Int): String = combine(root, relative.toString())
+        private fun combine(root: String, relative: String): String = "$root.$relative"
+    """,
+    # ktor's Frame.Ping: a primary constructor and a secondary one
+    "ktor-websockets/common/src/io/ktor/websocket/Frame.kt": """
+        package io.ktor.websocket
+
+        public class Ping(data: ByteArray) : Frame {
+            public constructor(packet: Source) : this(packet.readByteArray())
+        }
+    """,
+    # ktor's request builders: `preparePatch { }` takes the lambda overload
+    "ktor-client-core/common/src/io/ktor/client/request/builders.kt": """
+        package io.ktor.client.request
+
+        public suspend inline fun HttpClient.preparePatch(builder: HttpRequestBuilder): HttpStatement =
+            TODO()
+        public suspend inline fun HttpClient.preparePatch(block: HttpRequestBuilder.() -> Unit): HttpStatement =
+            preparePatch(HttpRequestBuilder().apply(block))
+        public class HttpRequestBuilder
+        public class HttpClient
+    """,
+    "ktor-test-server/src/io/ktor/tests/Use.kt": """
+        package io.ktor.tests
+
+        import io.ktor.websocket.*
+        import io.ktor.client.request.*
+
+        fun ping(client: HttpClient) {
+            send(Ping("ping".toByteArray()))
+            client.preparePatch { url("/") }
+            val xs = listOf(1).map { it(2) }
+        }
+    """,
+}
+
+
+def test_overloads_by_arity_types_and_trailing_lambda(resolved):
+    calls = resolved("kotlin", KTOR_OVERLOADS)
+    cfg = "ktor-server-core.common.src.io.ktor.server.config.MapApplicationConfig"
+    flatten = {dst: r for (src, dst), r in calls.items() if src == f"{cfg}.Map.flatten"}
+    # combine(prefix, 1): the Int one; combine(prefix, key) (a loop variable, no type written):
+    # either, an overload set
+    assert flatten == {f"{cfg}.combine": "exact", f"{cfg}.combine#2": "overload"}
+    # the Int overload's body calls the String one, not itself
+    assert {dst for (src, dst) in calls if src == f"{cfg}.combine"} == {f"{cfg}.combine#2"}
+    use = {
+        dst: r
+        for (src, dst), r in calls.items()
+        if src == "ktor-test-server.src.io.ktor.tests.Use.ping"
+    }
+    assert use == {
+        # Ping(ByteArray): the primary constructor (the class), not constructor(Source)
+        "ktor-websockets.common.src.io.ktor.websocket.Frame.Ping": "exact",
+        # a trailing lambda: the function-typed overload
+        "ktor-client-core.common.src.io.ktor.client.request.builders.HttpClient.preparePatch#2": (
+            "exact"
+        ),
+        # `it(2)`: the lambda's parameter, never a repository function named `it`
+    }

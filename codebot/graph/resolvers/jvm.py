@@ -19,7 +19,7 @@ import posixpath
 import re
 from functools import lru_cache
 
-from codebot.core.model import FileResult, Import, Symbol
+from codebot.core.model import FileResult, Import, Parameter, Symbol
 from codebot.graph.resolvers.base import (
     DECL,
     EXACT,
@@ -78,7 +78,7 @@ _STOP = frozenset(
 
 # What a value of a closed platform type converts to in a method call (widening, boxing, the
 # supertypes): an argument of one of these types fits a parameter only of a type listed here.
-_COMMON = ("Object", "Serializable", "Comparable")
+_COMMON = ("Object", "Any", "Serializable", "Comparable")
 _FITS: dict[str, tuple[str, ...]] = {  # most specific first
     k: (*v.split(), *_COMMON)
     for k, v in {
@@ -100,22 +100,74 @@ _FITS: dict[str, tuple[str, ...]] = {  # most specific first
         "Boolean": "Boolean boolean",
         "String": "String CharSequence Constable ConstantDesc",
         "Class": "Class Type GenericDeclaration AnnotatedElement TypeDescriptor OfField Constable",
+        # Kotlin (an integer literal also takes a Long, Short or Byte parameter)
+        "Int": "Int Long Short Byte Number",
+        "Char": "Char",
+        "ByteArray": "ByteArray",
     }.items()
 }
 _JAVA_PRIMITIVES = frozenset("byte short char int long float double boolean".split())
 # `get/(Class, ?)`: the argument types the parser read (java.py), after the callee's text.
 _ARGS = re.compile(r"/\(([^()]*)\)$")
 _TYPE_VARIABLE = re.compile(r"[A-Z][A-Z0-9]?")
+_ARGUMENTS = frozenset({"java", "kotlin"})  # the languages whose calls carry them
 
 
 def _simple(type_text: str | None) -> str:
-    """A parameter's type as the parser writes an argument's: ``final List<T>`` -> ``List``."""
+    """A parameter's type as the parser writes an argument's: ``final List<T>`` -> ``List``,
+    ``vararg String`` / ``String...`` -> ``String[]``, ``String?`` -> ``String``, a function
+    type ``(A) -> B`` -> ``Function``."""
     if not type_text:
         return "?"
-    t = re.sub(r"<.*>", "", " ".join(type_text.split()))
-    t = re.sub(r"^(?:(?:final|@[\w.]+)\s+)+", "", t).replace(" ", "")
-    dots = t.endswith("...")
-    return t.removesuffix("...").rsplit(".", 1)[-1] + ("..." if dots else "")
+    t = " ".join(type_text.split())
+    if "->" in t:
+        return "Function"
+    t = re.sub(r"<.*>", "", t)
+    t = re.sub(r"^(?:(?:final|vararg|@[\w.]+)\s+)+", "", t).replace(" ", "").rstrip("?")
+    array = t.endswith("...") or _is_vararg(type_text)
+    return t.removesuffix("...").rsplit(".", 1)[-1] + ("[]" if array else "")
+
+
+def _is_vararg(type_text: str | None) -> bool:
+    return bool(type_text) and (type_text.endswith("...") or type_text.startswith("vararg "))
+
+
+def _primary_parameters(name: str, signature: str) -> tuple[Parameter, ...] | None:
+    """``class Ping(data: ByteArray) : Frame`` -> (data: ByteArray): a Kotlin class's primary
+    constructor, read off its signature; None when it has none."""
+    m = re.search(rf"\b{re.escape(name)}\s*(?:<[^()]*>)?\s*(?:[\w@ ]*constructor\s*)?\(", signature)
+    if m is None:
+        return None
+    depth, start, parts = 1, m.end(), []
+    for i in range(m.end(), len(signature)):
+        ch = signature[i]
+        if ch in "(<[{":
+            depth += 1
+        elif ch in ")>]}" and not (ch == ">" and signature[i - 1] == "-"):
+            depth -= 1
+            if depth == 0:
+                parts.append(signature[start:i])
+                break
+        elif ch == "," and depth == 1:
+            parts.append(signature[start:i])
+            start = i + 1
+    else:
+        return None
+    out = []
+    for part in parts:
+        decl, _, default = part.partition("=")
+        pname, _, ptype = decl.partition(":")
+        words = pname.split()
+        if not words:
+            continue
+        vararg = "vararg" in words[:-1]
+        ptype = " ".join(ptype.split())
+        out.append(
+            Parameter(
+                words[-1], f"vararg {ptype}" if vararg else ptype or None, default.strip() or None
+            )
+        )
+    return tuple(out)
 
 
 class JvmResolver(Resolver):
@@ -175,6 +227,15 @@ class JvmResolver(Resolver):
                 if s.kind in CALLABLE_KINDS and s.id in index.local_name:
                     key = (f.module, strip_duplicate(index.local_name[s.id]))
                     groups.setdefault(key, []).append(s.id)
+        self._primary: dict[str, tuple[Parameter, ...]] = {}
+        for f in self.files:
+            if f.language != "kotlin":
+                continue
+            for s in f.symbols:
+                # a class's primary constructor is an overload of its `constructor`s
+                key = (f.module, f"{index.local_name.get(s.id, '')}.constructor")
+                if s.kind in TYPES and key in groups and _primary_parameters(s.name, s.signature):
+                    groups[key].insert(0, s.id)
         self.overloads: dict[str, list[str]] = {
             sid: ids for ids in groups.values() if len(ids) > 1 for sid in ids
         }
@@ -267,9 +328,7 @@ class JvmResolver(Resolver):
         }`). Only when one package gives the name and no type of those packages has a member
         of that name (the lambda's receiver might be that type)."""
         visible = self._visible_packages(file)
-        hits = {
-            self.extensions[d][name] for d in visible if name in self.extensions.get(d, ())
-        }
+        hits = {self.extensions[d][name] for d in visible if name in self.extensions.get(d, ())}
         if len({strip_duplicate(h) for h in hits}) != 1:
             return None
         for sid in self.index.names.get((self.family, name), ()):
@@ -417,7 +476,7 @@ class JvmResolver(Resolver):
     # --- calls ----------------------------------------------------------------------------------
 
     def resolve_call(self, ctx: Ctx, text: str) -> Outcome:
-        m = _ARGS.search(text) if text[-1:] == ")" and ctx.sym.language == "java" else None
+        m = _ARGS.search(text) if text[-1:] == ")" and ctx.sym.language in _ARGUMENTS else None
         if m is None:
             return super().resolve_call(ctx, text)
         args = [a.strip() for a in m[1].split(",")] if m[1].strip() else []
@@ -476,19 +535,35 @@ class JvmResolver(Resolver):
             seen.setdefault(tuple(_simple(p.type) for p in by_id[sid].parameters), sid)
         return [sid for sid in picked if sid in seen.values()]
 
+    def _params(self, sid: str) -> tuple[Parameter, ...]:
+        """A member's parameters; for a Kotlin class, its primary constructor's."""
+        sym = self.index.by_id[sid]
+        if sym.kind not in TYPES:
+            return sym.parameters
+        found = self._primary.get(sid)
+        if found is None:
+            found = self._primary[sid] = _primary_parameters(sym.name, sym.signature) or ()
+        return found
+
     def _pick(self, ctx: Ctx, group: list[str], args: list[str]) -> list[str] | None:
-        """The members of an overload set a call with ``args`` may reach: by arity (varargs
-        only when no fixed arity fits), then by the argument types written; one member when the
-        call decides, several when it does not, None when no member fits (keep the name's)."""
-        by_id, n = self.index.by_id, len(args)
+        """The members of an overload set a call with ``args`` may reach: by arity (defaults
+        counted; varargs only when no fixed arity fits), then by the argument types written;
+        one member when the call decides, several when it does not, None when no member fits
+        (keep the name's)."""
+        n = len(args)
 
         def varargs(sid: str) -> bool:
-            ps = by_id[sid].parameters
-            return bool(ps) and (ps[-1].type or "").endswith("...")
+            ps = self._params(sid)
+            return bool(ps) and _is_vararg(ps[-1].type)
 
-        fits = [g for g in group if not varargs(g) and len(by_id[g].parameters) == n]
+        def arity(sid: str) -> bool:
+            ps = self._params(sid)
+            required = sum(1 for p in ps if p.default is None)
+            return required <= n <= len(ps)
+
+        fits = [g for g in group if not varargs(g) and arity(g)]
         if not fits:
-            fits = [g for g in group if varargs(g) and n >= len(by_id[g].parameters) - 1]
+            fits = [g for g in group if varargs(g) and n >= len(self._params(g)) - 1]
         if len(fits) <= 1:
             return fits or None
         scores = {}
@@ -508,17 +583,19 @@ class JvmResolver(Resolver):
         return list(scores)
 
     def _score(self, ctx: Ctx, sid: str, args: list[str]) -> float | None:
-        params = self.index.by_id[sid].parameters
+        params = self._params(sid)
+        if not params:
+            return 0.0 if not args else None
         total = 0.0
+        last = len(params) - 1
         for i, arg in enumerate(args):
-            p = _simple(params[min(i, len(params) - 1)].type)
-            if p.endswith("..."):
-                p = (
-                    p[:-3]
-                    if not (i == len(params) - 1 == len(args) - 1 and arg.endswith("[]"))
-                    else p[:-3] + "[]"
-                )
-            fit = self._fit(ctx, sid, arg, p)
+            # a trailing lambda (Kotlin) goes to the last parameter; the others in order
+            at = last if arg == "trailing" else min(i, last)
+            written = params[at].type
+            p = _simple(written)
+            if _is_vararg(written) and not (at == i == len(args) - 1 and arg.endswith("[]")):
+                p = p.removesuffix("[]")
+            fit = self._fit(ctx, sid, "lambda" if arg == "trailing" else arg, p)
             if fit is None:
                 return None
             total += fit
@@ -533,8 +610,10 @@ class JvmResolver(Resolver):
             return 3
         if _TYPE_VARIABLE.fullmatch(param) and param not in _FITS:
             return 1  # `T`: a type parameter takes any reference (a boxed primitive too)
+        if param == "Function":  # a Kotlin function type
+            return 3 if arg == "lambda" else None
         if arg == "lambda":  # a lambda or a method reference: an instance of an interface
-            if param in _FITS or param == "Object":
+            if param in _FITS or param in ("Object", "Any"):
                 return None
             theirs = self._type(self.index.file_of[sid], param)
             if theirs is not None and self.index.by_id[theirs].kind != "interface":
@@ -545,7 +624,7 @@ class JvmResolver(Resolver):
         fits = _FITS.get(arg)
         if fits is not None:  # `int` fits `long` before `double`, `Integer`, `Object`
             return 2.9 - 0.05 * fits.index(param) if param in fits else None
-        if param == "Object":
+        if param in ("Object", "Any"):
             return 2
         if arg.endswith("[]") or param.endswith("[]"):
             return None if arg.endswith("[]") and param.endswith("[]") else 1
@@ -596,6 +675,13 @@ class JvmResolver(Resolver):
     def bare_fallback(self, ctx: Ctx, name: str) -> Outcome:
         if name in _BUILTINS:
             return EXTERNAL_CALL
+        if name == "it" and ctx.sym.language == "kotlin":
+            return UNRESOLVED  # a lambda's implicit parameter, called: a function value
+        ids = self.index.names.get((self.family, name))
+        if ids and len(ids) == 1 and self.index.file_of[ids[0]].path != ctx.file.path:
+            sig = self.index.by_id[ids[0]].signature
+            if "private " in sig.split("fun ", 1)[0].split("(", 1)[0]:
+                return UNRESOLVED  # a private function of another file: not this one
         if ctx.sym.language == "java":
             # `x.name(...)` on any receiver reads `name`: a name the JDK shares with one method
             # of the repository (`getType`, `isAssignableFrom`) would make a wrong edge.
