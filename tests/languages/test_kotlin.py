@@ -483,3 +483,72 @@ def test_overloads_by_arity_types_and_trailing_lambda(resolved):
         ),
         # `it(2)`: the lambda's parameter, never a repository function named `it`
     }
+
+
+def test_overloads_over_files_members_before_extensions_no_defaults_first(resolved):
+    files = {
+        "ktor-server-core/common/src/io/ktor/server/routing/RoutingBuilder.kt": """
+            package io.ktor.server.routing
+
+            public fun Route.post(path: String, body: RoutingHandler): Route = TODO()
+            public fun Route.postAll(path: String, body: RoutingHandler): Route = post(path) {}
+        """,
+        "ktor-server-core/common/src/io/ktor/server/routing/RegexRouting.kt": """
+            package io.ktor.server.routing
+
+            public fun Route.post(path: Regex, body: RoutingHandler): Route = TODO()
+        """,
+        "ktor-server-test-host/common/src/io/ktor/server/testing/TestApplication.kt": """
+            package io.ktor.server.testing
+
+            public fun testApplication(block: suspend ApplicationTestBuilder.() -> Unit) {}
+            public fun testApplication(
+                parentCoroutineContext: CoroutineContext = EmptyCoroutineContext,
+                block: suspend ApplicationTestBuilder.() -> Unit
+            ) {}
+        """,
+        "ktor-utils/common/src/io/ktor/util/pipeline/Pipeline.kt": """
+            package io.ktor.util.pipeline
+
+            public open class Pipeline<TSubject : Any, TContext : Any> {
+                public fun intercept(phase: PipelinePhase, block: PipelineInterceptor<TSubject, TContext>) {}
+            }
+            public inline fun <reified TSubject : Any, TContext : Any> Pipeline<*, TContext>.intercept(
+                phase: PipelinePhase,
+                noinline block: suspend PipelineContext<TSubject, TContext>.(TSubject) -> Unit
+            ) {}
+            public class PipelinePhase(public val name: String)
+        """,
+        "ktor-utils/common/test/io/ktor/util/PipelineTest.kt": """
+            package io.ktor.util
+
+            import io.ktor.server.testing.*
+            import io.ktor.util.pipeline.*
+
+            class PipelineTest {
+                fun testIntercept() = testApplication {
+                    val pipeline = Pipeline<String, Unit>()
+                    pipeline.intercept(PipelinePhase("a")) { }
+                }
+            }
+        """,
+    }
+    calls = resolved("kotlin", files)
+    routing = "ktor-server-core.common.src.io.ktor.server.routing"
+    # `post(path) {}` with a String path: RoutingBuilder's, not RegexRouting's (another file)
+    post_all = f"{routing}.RoutingBuilder.Route.postAll"
+    assert {dst: r for (src, dst), r in calls.items() if src == post_all} == {
+        f"{routing}.RoutingBuilder.Route.post": "exact"
+    }
+    test = "ktor-utils.common.test.io.ktor.util.PipelineTest.PipelineTest.testIntercept"
+    pipeline = "ktor-utils.common.src.io.ktor.util.pipeline.Pipeline"
+    assert {dst: r for (src, dst), r in calls.items() if src == test} == {
+        # `testApplication { }`: the overload that needs no default value
+        "ktor-server-test-host.common.src.io.ktor.server.testing.TestApplication.testApplication": (
+            "exact"
+        ),
+        f"{pipeline}.Pipeline": "exact",
+        f"{pipeline}.PipelinePhase": "exact",
+        # the member `intercept`, not the extension of the same name
+        f"{pipeline}.Pipeline.intercept": "exact",
+    }

@@ -225,7 +225,9 @@ class JvmResolver(Resolver):
         for f in self.files:
             for s in f.symbols:
                 if s.kind in CALLABLE_KINDS and s.id in index.local_name:
-                    key = (f.module, strip_duplicate(index.local_name[s.id]))
+                    # Kotlin's top-level functions overload over the files of their package
+                    where = f"package {_dir(f)}" if s.parent is None else f.module
+                    key = (where, strip_duplicate(index.local_name[s.id]))
                     groups.setdefault(key, []).append(s.id)
         self._primary: dict[str, tuple[Parameter, ...]] = {}
         for f in self.files:
@@ -575,6 +577,16 @@ class JvmResolver(Resolver):
             return list(scores)
         if not scores:
             return fits
+        # Kotlin: a member beats an extension of the same name; a member that needs no default
+        # value beats one that does
+        members = [g for g in scores if not is_extension(self.index.by_id[g], self.index)]
+        if members and len(members) < len(scores):
+            scores = {g: scores[g] for g in members}
+        whole = [g for g in scores if len(self._params(g)) == n]
+        if whole and len(whole) < len(scores):
+            scores = {g: scores[g] for g in whole}
+        if len(scores) == 1:
+            return list(scores)
         if "?" not in args:  # every argument's type known: the most specific member
             best = max(scores.values())
             top = [g for g, sc in scores.items() if sc == best]
