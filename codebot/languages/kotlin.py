@@ -141,6 +141,9 @@ def _variable(decl: Node | None, value: Node | None, out: Bindings) -> None:
         return
     type_ = child_of_type(decl, *_TYPES)
     what = declared(text(type_)) if type_ is not None else None
+    if what is None and value is not None and value.type in _LITERALS:
+        literal = _LITERALS[value.type]
+        what = f": {literal}" if literal not in ("?", "lambda", "null") else None
     if what is None and value is not None and value.type == "call_expression":
         callee = value.named_children[0] if value.named_children else None
         if callee is not None and callee.type in ("simple_identifier", "navigation_expression"):
@@ -262,8 +265,8 @@ def _argument_type(node: Node, bound) -> str:
 
 def _arguments(node: Node, bound) -> str | None:
     """``(String, lambda)``: the arguments of the call whose callee is ``node``, a trailing
-    lambda last (``trailing``); None when an argument is named or spread (the resolver then
-    does not choose)."""
+    lambda last (``trailing``), a named one as ``named``; None when one is spread (the resolver
+    then does not choose)."""
     call = node.parent
     for _ in range(3):  # the callee, or the name inside `a.b().name`
         if call is None or call.type == "call_expression":
@@ -279,8 +282,11 @@ def _arguments(node: Node, bound) -> str | None:
     for a in args.named_children if args is not None else ():
         if a.type != "value_argument":
             continue
-        if any(c.type in ("=", "*") for c in a.children):
-            return None  # `f(name = x)`, `f(*xs)`
+        if any(c.type == "*" for c in a.children):
+            return None  # `f(*xs)`: any number
+        if any(c.type == "=" for c in a.children):
+            types.append("named")  # `f(name = x)`: counted, not matched by position
+            continue
         value = a.named_children[-1] if a.named_children else None
         types.append(_argument_type(value, bound) if value is not None else "?")
     if child_of_type(suffix, "annotated_lambda") is not None:

@@ -552,3 +552,59 @@ def test_overloads_over_files_members_before_extensions_no_defaults_first(resolv
         # the member `intercept`, not the extension of the same name
         f"{pipeline}.Pipeline.intercept": "exact",
     }
+
+
+def test_named_arguments_literal_locals_and_object_members(resolved):
+    files = {
+        # ktor's MockUtils (trimmed): `respond` overloads
+        "ktor-client-mock/common/src/io/ktor/client/engine/mock/MockUtils.kt": """
+            package io.ktor.client.engine.mock
+
+            public fun MockRequestHandleScope.respond(content: String, status: Int = 200) {}
+            public fun MockRequestHandleScope.respond(content: ByteArray, status: Int = 200) {}
+            public fun MockRequestHandleScope.respond(content: ByteReadChannel, status: Int = 200) {}
+            public class MockRequestHandleScope
+        """,
+        "ktor-http/common/src/io/ktor/http/URLUtils.kt": """
+            package io.ktor.http
+
+            public fun Url(urlString: String): Url = TODO()
+            public fun Url(builder: URLBuilder): Url = TODO()
+            public fun install(pipeline: Int) {}
+        """,
+        "ktor-client-tests/common/test/io/ktor/client/tests/MockTest.kt": """
+            package io.ktor.client.tests
+
+            import io.ktor.client.engine.mock.*
+            import io.ktor.http.*
+
+            class MockTest {
+                fun testRespond(channel: ByteReadChannel) {
+                    respond(channel, status = 404)
+                    respond(load(), status = 404)
+                    val dataUrlString = "data:text/plain,hello"
+                    Url(dataUrlString)
+                    val hook = object : Hook {
+                        override fun install(pipeline: Int) {}
+                    }
+                    install(1)
+                }
+                fun load(): ByteArray = TODO()
+            }
+        """,
+    }
+    calls = resolved("kotlin", files)
+    test = "ktor-client-tests.common.test.io.ktor.client.tests.MockTest.MockTest.testRespond"
+    mock = "ktor-client-mock.common.src.io.ktor.client.engine.mock.MockUtils"
+    http = "ktor-http.common.src.io.ktor.http.URLUtils"
+    assert {dst: r for (src, dst), r in calls.items() if src == test} == {
+        # a named argument counts, and is not matched by position: `channel` decides
+        f"{mock}.MockRequestHandleScope.respond#3": "exact",
+        # `load()` has no type written at the call: any of the three, an overload set
+        f"{mock}.MockRequestHandleScope.respond": "overload",
+        f"{mock}.MockRequestHandleScope.respond#2": "overload",
+        "ktor-client-tests.common.test.io.ktor.client.tests.MockTest.MockTest.load": "exact",
+        f"{http}.Url": "exact",  # `val dataUrlString = "..."`: a String
+        # the object expression's `install` is its own member, not in the function's scope
+        f"{http}.install": "exact",
+    }

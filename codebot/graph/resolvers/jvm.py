@@ -428,6 +428,14 @@ class JvmResolver(Resolver):
             return (DECL, found[1])
         return EXTERNAL if found == EXTERNAL else None
 
+    def local(self, ctx: Ctx, name: str) -> Target | None | object:
+        found = super().local(ctx, name)
+        if isinstance(found, tuple) and found[0] == SYM:
+            sym = self.index.by_id[found[1]]
+            if sym.language == "kotlin" and "override " in sym.signature.split("fun ", 1)[0]:
+                return NOT_LOCAL  # a member of an object expression in the function: not in scope
+        return found
+
     def lookup(self, ctx: Ctx, name: str) -> Target | None:
         local = self.local(ctx, name)
         if local is not NOT_LOCAL:
@@ -616,8 +624,8 @@ class JvmResolver(Resolver):
     def _fit(self, ctx: Ctx, sid: str, arg: str, param: str) -> float | None:
         """How an argument of type ``arg`` fits a parameter of type ``param``: 3 the same type,
         about 2 a conversion or a supertype (a closer one more), 1 unknown, None it cannot."""
-        if arg == "?" or param == "?":
-            return 1
+        if arg in ("?", "named") or param == "?":
+            return 1  # unknown; a named argument (Kotlin) is not matched by position
         if arg == param:
             return 3
         if _TYPE_VARIABLE.fullmatch(param) and param not in _FITS:
