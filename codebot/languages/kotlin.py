@@ -308,6 +308,7 @@ _RECEIVERS = Receivers(
     },
     member_scopes=frozenset({"class_body", "class_declaration"}),
     arguments=_arguments,
+    on_expression=frozenset({"navigation_suffix"}),
 )
 
 SPEC = LanguageSpec(

@@ -73,8 +73,15 @@ class Receivers:
     # resolver to choose among overloads (Java); None where the language does not say.
     arguments: Callable[[Node, Callable[[Node, str], str | None]], str | None] | None = None
 
+    # Node types of a call name's parent that mean the call is on an expression's value the
+    # text does not show (Kotlin's `a.b().name` records `name`): the text becomes `(?).name`.
+    on_expression: frozenset[str] = field(default_factory=frozenset)
+
     def annotate(self, node: Node, text: str, cache: dict) -> str:
         out = self._typed(node, text, cache) if "." in text else text
+        parent = node.parent
+        if self.on_expression and parent is not None and parent.type in self.on_expression:
+            out = f"(?).{out}"
         if self.arguments is not None:
             try:
                 args = self.arguments(node, lambda at, name: self.bound(at, name, cache))

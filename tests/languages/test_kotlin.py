@@ -208,7 +208,7 @@ def test_calls(parse):
         "(this.repo: OrderRepository).save/(DomainOrder)",
         "super.audit/(DomainOrder)",
         "(repo: OrderRepository).findById/(String)",
-        "let/(trailing)",
+        "(?).let/(trailing)",  # on the value of `findById(id)`: no receiver to name
         "OrderService.copy/(?)",
     ]
     assert p.calls(f"{M}.OrderService.place#2") == [
@@ -607,4 +607,53 @@ def test_named_arguments_literal_locals_and_object_members(resolved):
         f"{http}.Url": "exact",  # `val dataUrlString = "..."`: a String
         # the object expression's `install` is its own member, not in the function's scope
         f"{http}.install": "exact",
+    }
+
+
+def test_a_definition_that_cannot_take_the_arguments_is_not_the_callee(resolved):
+    files = {
+        "ktor-server-core/common/src/io/ktor/server/routing/Routing.kt": """
+            package io.ktor.server.routing
+
+            public fun Application.routing(configuration: Routing.() -> Unit): RoutingRoot = TODO()
+        """,
+        # a test helper of the same name in the test's own package
+        "ktor-server-tests/common/test/io/ktor/tests/server/routing/RoutingResolveTest.kt": """
+            package io.ktor.tests.server.routing
+
+            fun routing(rootPath: String = ""): RoutingNode = TODO()
+        """,
+        "ktor-server-tests/common/test/io/ktor/tests/server/routing/RoutingProcessingTest.kt": """
+            package io.ktor.tests.server.routing
+
+            import io.ktor.server.routing.*
+
+            class RoutingProcessingTest {
+                fun testRouting() = testApplication {
+                    routing { }
+                    routing("/root")
+                    getAll(name)?.contains(value)
+                }
+                fun getAll(name: String): List<String> = TODO()
+            }
+            class StringValues {
+                fun contains(name: String): Boolean = false
+            }
+        """,
+    }
+    calls = resolved("kotlin", files)
+    test = "ktor-server-tests.common.test.io.ktor.tests.server.routing.RoutingProcessingTest"
+    assert {
+        dst: r
+        for (src, dst), r in calls.items()
+        if src == f"{test}.RoutingProcessingTest.testRouting"
+    } == {
+        # `routing { }`: a lambda, which the helper's String parameter cannot take
+        "ktor-server-core.common.src.io.ktor.server.routing.Routing.Application.routing": "exact",
+        # `routing("/root")`: the helper
+        "ktor-server-tests.common.test.io.ktor.tests.server.routing.RoutingResolveTest.routing": (
+            "exact"
+        ),
+        f"{test}.RoutingProcessingTest.getAll": "exact",
+        # `?.contains(value)` on the list `getAll` returns: no `contains` of the repository
     }

@@ -486,6 +486,11 @@ class JvmResolver(Resolver):
     # --- calls ----------------------------------------------------------------------------------
 
     def resolve_call(self, ctx: Ctx, text: str) -> Outcome:
+        if text.startswith("(?)."):
+            # a method of an expression's value (`getAll(name)?.contains(v)`): not `this`'s;
+            # only the repository's one method of that name, if any
+            name = text[4:].split("/", 1)[0]
+            return self.member_fallback(name, ctx) if name.isidentifier() else UNRESOLVED
         m = _ARGS.search(text) if text[-1:] == ")" and ctx.sym.language in _ARGUMENTS else None
         if m is None:
             return super().resolve_call(ctx, text)
@@ -496,7 +501,7 @@ class JvmResolver(Resolver):
             if sibling is not None:
                 return sibling
         out = super().resolve_call(ctx, name)
-        if not isinstance(out, list) or not self.overloads:
+        if not isinstance(out, list):
             return out
         chosen: dict[str, str] = {}
         for dst, res in out:
@@ -511,14 +516,26 @@ class JvmResolver(Resolver):
             else:
                 for p in picked:
                     chosen.setdefault(p, OVERLOAD)
+        if chosen and all(self.index.is_callable(d) for d in chosen):
+            if not any(self._takes(ctx, d, args) for d in chosen):
+                # no definition the name reached can take these arguments: not the callee
+                # (`routing { }` next to a test's own `fun routing(rootPath: String)`)
+                if ctx.sym.language == "kotlin" and name.isidentifier():
+                    ext = self._extension_in_scope(ctx.file, name)
+                    if ext is not None and self._takes(ctx, ext[1], args):
+                        return [(ext[1], EXACT)]
+                return UNRESOLVED
         if len(chosen) > 1:
             # An override (or a hoisted method) whose parameters do not take these arguments is
             # not the one called: `value(long)` of a subclass for `value(true)`
-            fit = {d: r for d, r in chosen.items() if self._pick(ctx, [d], args) is not None}
-            fit = {d: r for d, r in fit.items() if self._score(ctx, d, args) is not None}
+            fit = {d: r for d, r in chosen.items() if self._takes(ctx, d, args)}
             if fit:
                 chosen = fit
         return list(chosen.items())
+
+    def _takes(self, ctx: Ctx, sid: str, args: list[str]) -> bool:
+        """Whether a function can take these arguments (their number, and types as written)."""
+        return self._pick(ctx, [sid], args) is not None and self._score(ctx, sid, args) is not None
 
     def _sibling(self, ctx: Ctx, name: str, args: list[str]) -> Outcome | None:
         """A bare call from one member of an overload set to another (``check()`` calling
@@ -628,8 +645,10 @@ class JvmResolver(Resolver):
             return 1  # unknown; a named argument (Kotlin) is not matched by position
         if arg == param:
             return 3
-        if _TYPE_VARIABLE.fullmatch(param) and param not in _FITS:
-            return 1  # `T`: a type parameter takes any reference (a boxed primitive too)
+        if (_TYPE_VARIABLE.fullmatch(param) and param not in _FITS) or (
+            _TYPE_VARIABLE.fullmatch(arg) and arg not in _FITS
+        ):
+            return 1  # `T`: a type parameter takes (or holds) any reference
         if param == "Function":  # a Kotlin function type
             return 3 if arg == "lambda" else None
         if arg == "lambda":  # a lambda or a method reference: an instance of an interface
