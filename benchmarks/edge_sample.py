@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import subprocess
 import sys
 from pathlib import Path
 
@@ -85,8 +86,12 @@ def main() -> int:
     )
     judged = [d for d in sample if d["verdict"] in ("right", "wrong")]
     right = sum(d["verdict"] == "right" for d in judged)
+    head = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=False
+    ).stdout.strip()
     doc = {
         "command": command,
+        "drawn_at": head,  # the commit whose resolver drew the sample
         "repo": args.repo,
         "language": args.language,
         "judged": len(judged),
