@@ -639,6 +639,12 @@ def test_a_definition_that_cannot_take_the_arguments_is_not_the_callee(resolved)
             class StringValues {
                 fun contains(name: String): Boolean = false
             }
+            class TestApplicationBuilder {
+                @Deprecated("Use the suspend argument variant", level = DeprecationLevel.HIDDEN)
+                public fun application(block: Application.() -> Unit) {}
+                public fun application(block: suspend Application.() -> Unit) {}
+                fun configure() { application { } }
+            }
         """,
     }
     calls = resolved("kotlin", files)
@@ -656,4 +662,9 @@ def test_a_definition_that_cannot_take_the_arguments_is_not_the_callee(resolved)
         ),
         f"{test}.RoutingProcessingTest.getAll": "exact",
         # `?.contains(value)` on the list `getAll` returns: no `contains` of the repository
+    }
+    # a hidden deprecated overload is never the one called
+    builder = f"{test}.TestApplicationBuilder"
+    assert {dst for (src, dst) in calls if src == f"{builder}.configure"} == {
+        f"{builder}.application#2"
     }

@@ -128,6 +128,10 @@ def _simple(type_text: str | None) -> str:
     return t.removesuffix("...").rsplit(".", 1)[-1] + ("[]" if array else "")
 
 
+def _hidden(sym: Symbol) -> bool:
+    return any(d.startswith("Deprecated") and "HIDDEN" in d for d in sym.decorators)
+
+
 def _is_vararg(type_text: str | None) -> bool:
     return bool(type_text) and (type_text.endswith("...") or type_text.startswith("vararg "))
 
@@ -578,6 +582,9 @@ class JvmResolver(Resolver):
         one member when the call decides, several when it does not, None when no member fits
         (keep the name's)."""
         n = len(args)
+        # `@Deprecated(level = HIDDEN)`: kept for binaries, never called from source
+        callable_ = [g for g in group if not _hidden(self.index.by_id[g])]
+        group = callable_ or group
 
         def varargs(sid: str) -> bool:
             ps = self._params(sid)
