@@ -1,8 +1,9 @@
 """Java: annotations as decorators, Javadoc above, ``extends``/``implements`` as bases, imports.
 
 Constructors are named after their class (overloads get ``#2``); records are classes and annotation
-types (``@interface``) interfaces. Calls are recorded by method name only (``save`` for
-``this.repo.save(o)``): the grammar has no node spanning the callee without its arguments.
+types (``@interface``) interfaces. A call on a plain name or on a call is recorded as written
+(``this.repo.save``, ``new GsonBuilder().create``), on any other expression by its method name
+only; every call ends with its arguments' types (``save/(Order, ?)``), for choosing overloads.
 """
 
 from __future__ import annotations

@@ -7,10 +7,19 @@ directory ending in it) or a type's members (a static import). Names resolve thr
 enclosing types (members along the hierarchy; a Kotlin companion or a Scala companion object
 counts as its class), the file's imports, the package (the directory), wildcard imports.
 
-Java records a method call by its name alone (``repo.save(x)`` reads ``save``): a bare name is
-claimed by the caller's class only when no type outside its hierarchy defines it, and is marked
-``unique_name``. Kotlin and Scala keep receivers that are plain names, so a bare name there is a
-call on the implicit ``this`` (or on a complex expression, which is rarer).
+Java records a call on an expression other than a name or a call by its method name alone
+(``a[0].save(x)`` reads ``save``): a bare name is claimed by the caller's class only when no type
+outside its hierarchy defines it, and is marked ``unique_name``. Kotlin and Scala keep receivers
+that are plain names, so a bare name there is a call on the implicit ``this``; Kotlin writes a
+call on an expression's value ``(?).name`` (only the unique-name fallback applies).
+
+Overloads (Java, Kotlin): the parser appends the arguments' types (``get/(Class, ?)``, a Kotlin
+trailing lambda as ``trailing``, a named argument as ``named``). The definitions of one qualified
+name (``get``, ``get#2``; a Kotlin class's primary constructor with its ``constructor``s;
+Kotlin's top-level functions over the files of a package) form a set; a call reaches the member
+its arguments fit by number, then by type (most specific first when every type is known), or the
+members of that arity as ``overload`` when it cannot tell. A definition that cannot take the
+arguments is not the callee.
 """
 
 from __future__ import annotations
@@ -19,7 +28,7 @@ import posixpath
 import re
 from functools import lru_cache
 
-from codebot.core.model import FileResult, Import, Parameter, Symbol
+from codebot.core.model import FUNCTION_KINDS, FileResult, Import, Parameter, Symbol
 from codebot.graph.resolvers.base import (
     DECL,
     EXACT,
@@ -39,7 +48,7 @@ from codebot.graph.resolvers.base import (
     Target,
     is_extension,
 )
-from codebot.graph.resolvers.names import CALLABLE_KINDS, TYPES, strip_duplicate
+from codebot.graph.resolvers.names import TYPES, strip_duplicate
 
 _BUILTINS = frozenset(
     # java.lang, and the Kotlin and Scala standard functions called without a receiver
@@ -210,7 +219,7 @@ class JvmResolver(Resolver):
                     continue
                 if s.parent is None and "." not in local:
                     scope.setdefault(s.name, s.id)
-                elif s.parent is None and s.kind in CALLABLE_KINDS and s.class_name:
+                elif s.parent is None and s.kind in FUNCTION_KINDS and s.class_name:
                     # `fun Route.get(...)` at top level: a name of the package, for a call
                     # without a receiver (`get("/") {}` in a lambda with a Route receiver)
                     self.extensions.setdefault(d, {}).setdefault(s.name, s.id)
@@ -228,7 +237,7 @@ class JvmResolver(Resolver):
         groups: dict[tuple[str, str], list[str]] = {}
         for f in self.files:
             for s in f.symbols:
-                if s.kind in CALLABLE_KINDS and s.id in index.local_name:
+                if s.kind in FUNCTION_KINDS and s.id in index.local_name:
                     # Kotlin's top-level functions overload over the files of their package
                     where = f"package {_dir(f)}" if s.parent is None else f.module
                     key = (where, strip_duplicate(index.local_name[s.id]))
