@@ -468,7 +468,7 @@ class JvmResolver(OverloadChooser, Resolver):
             # (`routing { }` next to a test's own `fun routing(rootPath: String)`)
             if ctx.sym.language == "kotlin" and name.isidentifier():
                 ext = self._extension_in_scope(ctx.file, name)
-                if ext is not None and self._takes(ctx, ext[1], args):
+                if ext is not None and self._overload_takes(ctx, ext[1], args):
                     return [(ext[1], EXACT)]
             return UNRESOLVED
         return list(chosen.items())
@@ -481,14 +481,14 @@ class JvmResolver(OverloadChooser, Resolver):
         group = self.overloads.get(hit) if hit is not None else None
         if group is None or ctx.sym.id not in group:
             return None
-        picked = self._pick(ctx, group, args)
+        picked = self._overload_pick(ctx, group, args)
         if not picked or ctx.sym.id in picked or name in self.stop_names:
             return None
         if not self._hierarchy_unique(ctx.cls, name):
             return None  # Java writes `x.check(...)` as `check` when `x` is an expression
         return [(p, UNIQUE if len(picked) == 1 else OVERLOAD) for p in picked]
 
-    def _params(self, sid: str) -> tuple[Parameter, ...]:
+    def _overload_params(self, sid: str) -> tuple[Parameter, ...]:
         """A member's parameters; for a Kotlin class, its primary constructor's."""
         sym = self.index.by_id[sid]
         if sym.kind not in TYPES:

@@ -27,8 +27,8 @@ _FITS: dict[str, tuple[str, ...]] = {  # most specific first
         "byte": "byte short int long float double Byte Number",
         "short": "short int long float double Short Number",
         "char": "char int long float double Character",
-        "int": "int long float double Integer Number",
-        "long": "long float double Long Number",
+        "int": "int long float double Integer Number decimal",
+        "long": "long float double Long Number decimal",
         "float": "float double Float Number",
         "double": "double Double Number",
         "boolean": "boolean Boolean",
@@ -71,8 +71,8 @@ def simple_type(type_text: str | None) -> str:
     if "->" in t:
         return "Function"
     t = re.sub(r"<.*>", "", t)
-    t = re.sub(r"^(?:(?:final|vararg|@[\w.]+)\s+)+", "", t).replace(" ", "").rstrip("?")
-    array = t.endswith("...") or is_vararg(type_text)
+    t = re.sub(r"^(?:(?:final|vararg|params|@[\w.]+)\s+)+", "", t).replace(" ", "").rstrip("?")
+    array = t.endswith("...") or (is_vararg(type_text) and not t.endswith("[]"))
     return t.removesuffix("...").rsplit(".", 1)[-1] + ("[]" if array else "")
 
 
@@ -81,7 +81,10 @@ def hidden(sym: Symbol) -> bool:
 
 
 def is_vararg(type_text: str | None) -> bool:
-    return bool(type_text) and (type_text.endswith("...") or type_text.startswith("vararg "))
+    """``String...`` (Java), ``vararg String`` (Kotlin), ``params string[]`` (C#)."""
+    return bool(type_text) and (
+        type_text.endswith("...") or type_text.startswith(("vararg ", "params "))
+    )
 
 
 class OverloadChooser:
@@ -100,9 +103,9 @@ class OverloadChooser:
         chosen: dict[str, str] = {}
         for dst, res in out:
             group = self.overloads.get(dst)
-            picked = self._pick(ctx, group, args) if group is not None else None
+            picked = self._overload_pick(ctx, group, args) if group is not None else None
             if picked is not None and len(picked) > 1:
-                picked = self._distinct(dst, picked)
+                picked = self._overload_distinct(dst, picked)
             if picked is None:
                 chosen.setdefault(dst, res)
             elif len(picked) == 1:
@@ -113,7 +116,7 @@ class OverloadChooser:
         if len(chosen) > 1:
             # An override (or a hoisted method) whose parameters do not take these arguments is
             # not the one called: `value(long)` of a subclass for `value(true)`
-            fit = {d: r for d, r in chosen.items() if self._takes(ctx, d, args)}
+            fit = {d: r for d, r in chosen.items() if self._overload_takes(ctx, d, args)}
             if fit:
                 chosen = fit
         return chosen
@@ -121,17 +124,20 @@ class OverloadChooser:
     def fits_none(self, ctx: Ctx, chosen: dict[str, str], args: list[str]) -> bool:
         """Whether no function the name reached can take these arguments: not the callee."""
         return bool(chosen) and all(
-            self.index.is_callable(d) and not self._takes(ctx, d, args) for d in chosen
+            self.index.is_callable(d) and not self._overload_takes(ctx, d, args) for d in chosen
         )
 
-    def _params(self, sid: str) -> tuple[Parameter, ...]:
+    def _overload_params(self, sid: str) -> tuple[Parameter, ...]:
         return self.index.by_id[sid].parameters
 
-    def _takes(self, ctx: Ctx, sid: str, args: list[str]) -> bool:
+    def _overload_takes(self, ctx: Ctx, sid: str, args: list[str]) -> bool:
         """Whether a function can take these arguments (their number, and types as written)."""
-        return self._pick(ctx, [sid], args) is not None and self._score(ctx, sid, args) is not None
+        return (
+            self._overload_pick(ctx, [sid], args) is not None
+            and self._overload_score(ctx, sid, args) is not None
+        )
 
-    def _distinct(self, dst: str, picked: list[str]) -> list[str]:
+    def _overload_distinct(self, dst: str, picked: list[str]) -> list[str]:
         """One member per parameter list: definitions that repeat one (the methods of anonymous
         classes or enum constants, hoisted under the type's name) are the first one's overrides,
         not overloads; the name's own definition stands for them."""
@@ -141,7 +147,7 @@ class OverloadChooser:
             seen.setdefault(tuple(simple_type(p.type) for p in by_id[sid].parameters), sid)
         return [sid for sid in picked if sid in seen.values()]
 
-    def _pick(self, ctx: Ctx, group: list[str], args: list[str]) -> list[str] | None:
+    def _overload_pick(self, ctx: Ctx, group: list[str], args: list[str]) -> list[str] | None:
         """The members of an overload set a call with ``args`` may reach: by arity (defaults
         counted; varargs only when no fixed arity fits), then by the argument types written;
         one member when the call decides, several when it does not, None when no member fits
@@ -152,22 +158,22 @@ class OverloadChooser:
         group = callable_ or group
 
         def varargs(sid: str) -> bool:
-            ps = self._params(sid)
+            ps = self._overload_params(sid)
             return bool(ps) and is_vararg(ps[-1].type)
 
         def arity(sid: str) -> bool:
-            ps = self._params(sid)
+            ps = self._overload_params(sid)
             required = sum(1 for p in ps if p.default is None)
             return required <= n <= len(ps)
 
         fits = [g for g in group if not varargs(g) and arity(g)]
         if not fits:
-            fits = [g for g in group if varargs(g) and n >= len(self._params(g)) - 1]
+            fits = [g for g in group if varargs(g) and n >= len(self._overload_params(g)) - 1]
         if len(fits) <= 1:
             return fits or None
         scores = {}
         for g in fits:
-            score = self._score(ctx, g, args)
+            score = self._overload_score(ctx, g, args)
             if score is not None:
                 scores[g] = score
         if len(scores) == 1:
@@ -179,7 +185,7 @@ class OverloadChooser:
         members = [g for g in scores if not is_extension(self.index.by_id[g], self.index)]
         if members and len(members) < len(scores):
             scores = {g: scores[g] for g in members}
-        whole = [g for g in scores if len(self._params(g)) == n]
+        whole = [g for g in scores if len(self._overload_params(g)) == n]
         if whole and len(whole) < len(scores):
             scores = {g: scores[g] for g in whole}
         if len(scores) == 1:
@@ -191,8 +197,8 @@ class OverloadChooser:
                 return top
         return list(scores)
 
-    def _score(self, ctx: Ctx, sid: str, args: list[str]) -> float | None:
-        params = self._params(sid)
+    def _overload_score(self, ctx: Ctx, sid: str, args: list[str]) -> float | None:
+        params = self._overload_params(sid)
         if not params:
             return 0.0 if not args else None
         total = 0.0
@@ -204,13 +210,13 @@ class OverloadChooser:
             p = simple_type(written)
             if is_vararg(written) and not (at == i == len(args) - 1 and arg.endswith("[]")):
                 p = p.removesuffix("[]")
-            fit = self._fit(ctx, sid, "lambda" if arg == "trailing" else arg, p)
+            fit = self._overload_fit(ctx, sid, "lambda" if arg == "trailing" else arg, p)
             if fit is None:
                 return None
             total += fit
         return total
 
-    def _fit(self, ctx: Ctx, sid: str, arg: str, param: str) -> float | None:
+    def _overload_fit(self, ctx: Ctx, sid: str, arg: str, param: str) -> float | None:
         """How an argument of type ``arg`` fits a parameter of type ``param``: 3 the same type,
         about 2 a conversion or a supertype (a closer one more), 1 unknown, None it cannot."""
         if arg in ("?", "named") or param == "?":
