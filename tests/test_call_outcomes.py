@@ -201,16 +201,17 @@ def test_reflection_in_other_languages_is_dynamic():
     by_text = {text: out for (_, text), out in got.items()}
     assert by_text["send"] == by_text["public_send"] == "dynamic"
     assert by_text["__send__"] == "dynamic"
-    # `m.invoke(target)` (m a declared Method), and `invoke` of a chain (Java keeps no receiver)
-    assert [v for k, v in by_text.items() if k.endswith("invoke")] == ["dynamic", "dynamic"]
+    # `m.invoke(target)` (m a declared Method), and `invoke` at the end of a chain; Java calls
+    # end with their arguments' types (`invoke/(Object)`)
+    assert [v for k, v in by_text.items() if k.endswith("invoke/(Object)")] == ["dynamic"] * 2
     assert by_text["reflect.ValueOf(s).MethodByName(name).Call"] == "dynamic"
     assert by_text["fns[name]"] == "dynamic"
     assert by_text["fmt.Println"] == "external"
 
 
 def test_a_name_several_classes_define_is_ambiguous():
-    """Java records `lookup(..).save(x)` as `save`: two unrelated classes define it, and
-    nothing picks one."""
+    """`lookup(..).save(x)`: the receiver is a library call's value of no written type, two
+    unrelated classes define `save`, and nothing picks one."""
     got = outcomes(
         {
             "src/Users.java": "class Users { void save(Object o) {} }",
@@ -225,8 +226,9 @@ def test_a_name_several_classes_define_is_ambiguous():
                 """,
         }
     )
-    assert got[("src.Service.Service.run", "save")] == "ambiguous"
-    assert got[("src.Service.Service.run", "flushAll")] == "external"  # defined nowhere here
+    assert got[("src.Service.Service.run", 'Registry.lookup("users").save/(int)')] == "ambiguous"
+    flush = 'Registry.lookup("users").flushAll/()'
+    assert got[("src.Service.Service.run", flush)] == "external"  # defined nowhere here
 
 
 def test_no_name_fallback_on_a_library_value():

@@ -230,6 +230,53 @@ def test_an_overload_set_is_one_symbol(make_repo):
     assert "Command.main" in callers.stdout, callers.stdout
 
 
+def test_java_overloads_are_all_found_and_callers_land_on_the_member(make_repo):
+    """gson's `TypeToken.get(Type)` and `get(Class<T>)` (issue 21): `find` lists both, `show`
+    asks which, and each member's callers are the calls its arguments fit."""
+    from codebot.core.config import Config
+    from codebot.index.build import build_index
+
+    token = (
+        "package com.google.gson.reflect;\n"
+        "import java.lang.reflect.Type;\n"
+        "public class TypeToken<T> {\n"
+        "    public static TypeToken<?> get(Type type) { return null; }\n"
+        "    public static <T> TypeToken<T> get(Class<T> type) { return null; }\n"
+        "}\n"
+    )
+    gson = (
+        "package com.google.gson;\n"
+        "import com.google.gson.reflect.TypeToken;\n"
+        "import java.lang.reflect.Type;\n"
+        "public final class Gson {\n"
+        "    public Object fromJson(String json, Class<?> classOfT) {\n"
+        "        return TypeToken.get(classOfT);\n"
+        "    }\n"
+        "    public Object fromJson(String json, Type typeOfT) {\n"
+        "        return TypeToken.get(typeOfT);\n"
+        "    }\n"
+        "}\n"
+    )
+    repo = make_repo(
+        {
+            "src/main/java/com/google/gson/reflect/TypeToken.java": token,
+            "src/main/java/com/google/gson/Gson.java": gson,
+        }
+    )
+    build_index(repo, Config(embedder="none"))
+    found = run("find", "TypeToken.get", str(repo))
+    assert found.returncode == 0, found.stderr
+    assert "TypeToken.TypeToken.get  public static TypeToken<?> get(Type type)" in found.stdout
+    assert "TypeToken.TypeToken.get#2  public static <T> TypeToken<T> get(Class<T>" in found.stdout
+    shown = run("show", "TypeToken.get", str(repo))
+    assert shown.returncode != 0 and "names 2 symbols" in shown.stderr
+    m = "src.main.java.com.google.gson.reflect.TypeToken.TypeToken"
+    by_type = run("callers", f"{m}.get", str(repo))
+    by_class = run("callers", f"{m}.get#2", str(repo))
+    assert "Gson.java:9" in by_type.stdout and "Gson.java:6" not in by_type.stdout
+    assert "Gson.java:6" in by_class.stdout and "Gson.java:9" not in by_class.stdout
+
+
 def test_callers_of_a_decorator_list_who_applies_it(make_repo):
     from codebot.core.config import Config
     from codebot.index.build import build_index

@@ -84,7 +84,9 @@ def changed_repo(make_repo):
     edit(repo, "shop/prices.py", "\n\n\ndef legacy_rate():\n    return 1\n", "\n")  # deleted
     edit(repo, "shop/cart.py", "        self.items = items\n", "        self.items = list(items)\n")
     edit(repo, "shop/cart.py", "class Cart:\n", "class Cart:\n    currency = 'EUR'\n\n")
-    edit(repo, "shop/cart.py", "from shop.prices", "import decimal\nfrom shop.prices")  # module code
+    edit(
+        repo, "shop/cart.py", "from shop.prices", "import decimal\nfrom shop.prices"
+    )  # module code
     edit(repo, "shop/hooks.py", "return x", "return x or None")  # reached as a value only
     edit(repo, "shop/shapes.py", "return 4", "return 16")  # called on a value of unknown type
     edit(repo, "shop/chain.py", "def f12(x):\n    return x", "def f12(x):\n    return x * 1")

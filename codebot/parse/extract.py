@@ -397,7 +397,9 @@ def _assign_calls(
 ) -> tuple[list[tuple[Call, ...]], list[Call]]:
     """Give each call to the innermost symbol around it; the calls outside every symbol (module
     level code) come back apart, in order. ``annotate`` writes the receiver's type into a call's
-    text where the language reads it (see languages/receivers.py).
+    text where the language reads it (see languages/receivers.py): the receiver's type or what
+    a name holds, and (Java, Kotlin, C#) the arguments' types, ``get/(Class)``, for choosing
+    among overloads.
 
     Calls are ordered by start, outer first on a tie (`a.get` and `a.get(k).map` start at one
     byte and come from the query in no fixed order). Hot loop: one pass, locals only.

@@ -46,6 +46,9 @@ def one_symbol(searcher: Searcher, name: str) -> int:
     """The row of the one symbol ``name`` names, looked up like :func:`find`. An overload set
     (Python ``@overload`` signatures and their implementation) is one symbol: its implementation,
     or its first signature when it has none."""
+    row = searcher.index.by_id.get(name.strip())
+    if row is not None and searcher.index.symbols[row].language != "python":
+        return row  # an id names its member of a Java/Kotlin/C# overload set, not the set
     matches = searcher.find(name)  # a miss raises NotFound, with suggestions
     if len(matches) > 1:
         chosen = overload_choice(matches) or _definition_over_rebinding(matches)

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from codebot.core.config import Config
 from codebot.core.errors import CodebotError, NotFound, StoreError
-from codebot.core.model import TYPE_KINDS, VALUE_KINDS, Symbol, is_overload_stub
+from codebot.core.model import FUNCTION_KINDS, TYPE_KINDS, VALUE_KINDS, Symbol, is_overload_stub
 from codebot.index.store import Index
 from codebot.index.text import is_symbol_like, query_words, split_identifier
 from codebot.query.answer import Answer, AnswerNode
@@ -290,19 +290,22 @@ class Searcher:
     # --- exact lookup -----------------------------------------------------------------------------
 
     def _overload_sets(self, found: list[Symbol]) -> list[Symbol]:
-        """``found`` with every member of the Python overload sets it names: a name reaches the
-        set's first definition (``f``); its other members are ``f#2``, ``f#3``..."""
+        """``found`` with every member of the overload sets it names: a name reaches the set's
+        first definition (``f``); its other members are ``f#2``, ``f#3``... (Python: a set with
+        ``@overload`` signatures; Java, Kotlin, C#...: methods and constructors of one name)."""
         index = self.index
         out: list[Symbol] = []
         for s in found:
             out.append(s)
-            if s.language != "python" or "#" in s.id:
+            if "#" in s.id or s.kind not in FUNCTION_KINDS:
                 continue
             members, n = [s], 2
             while (row := index.by_id.get(f"{s.id}#{n}")) is not None:
                 members.append(index.symbols[row])
                 n += 1
-            if len(members) > 1 and any(is_overload_stub(m) for m in members):
+            if len(members) > 1 and (
+                s.language != "python" or any(is_overload_stub(m) for m in members)
+            ):
                 out += [m for m in members[1:] if m not in found]
         return out
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import posixpath
 
-from codebot.core.model import FileResult, Symbol
+from codebot.core.model import FUNCTION_KINDS, FileResult, Symbol
 from codebot.graph.resolvers.base import (
     CLS,
     DECL,
@@ -40,6 +40,7 @@ from codebot.graph.resolvers.base import (
     Target,
 )
 from codebot.graph.resolvers.names import TYPES, strip_duplicate
+from codebot.graph.resolvers.overloads import ARGS, OverloadChooser
 
 
 class NamespacedResolver(Resolver):
@@ -289,7 +290,7 @@ _CSHARP_PREDEFINED = frozenset(
 )
 
 
-class CSharpResolver(NamespacedResolver):
+class CSharpResolver(OverloadChooser, NamespacedResolver):
     family = "csharp"
     dialect = Dialect(angle_generics=True, prefixes=("await ", "new "))
     self_names = frozenset({"this"})
@@ -309,6 +310,34 @@ class CSharpResolver(NamespacedResolver):
         GetAwaiter GetResult Wait Append Format Join Split Trim Replace Substring StartsWith
         EndsWith IndexOf Parse TryParse""".split()
     )
+
+    def prepare(self) -> None:
+        super().prepare()
+        # Overloads: the methods and constructors sharing one qualified name (`Save`, `Save#2`)
+        groups: dict[tuple[str, str], list[str]] = {}
+        self._file_nest: dict[str, list[str]] = {}
+        for f in self.files:
+            for s in f.symbols:
+                if s.kind in FUNCTION_KINDS and s.id in self.index.local_name:
+                    key = (f.module, strip_duplicate(self.index.local_name[s.id]))
+                    groups.setdefault(key, []).append(s.id)
+                elif s.kind in TYPES and f.path not in self._file_nest:
+                    self._file_nest[f.path] = self._nest(s)
+        self.overloads = {sid: ids for ids in groups.values() if len(ids) > 1 for sid in ids}
+
+    def repo_type(self, file: FileResult, text: str) -> str | None:
+        return self._type_name(file, self._file_nest.get(file.path, []), text)
+
+    def resolve_call(self, ctx: Ctx, text: str) -> Outcome:
+        m = ARGS.search(text) if text[-1:] == ")" else None
+        if m is None:
+            return super().resolve_call(ctx, text)
+        args = [a.strip() for a in m[1].split(",")] if m[1].strip() else []
+        out = super().resolve_call(ctx, text[: m.start()])
+        if not isinstance(out, list):
+            return out
+        chosen = self.choose(ctx, out, args)
+        return UNRESOLVED if self.fits_none(ctx, chosen, args) else list(chosen.items())
 
     def declared_type(self, ctx: Ctx, text: str) -> Target | None:
         """A local's, a field's, a property's or a parameter's type: the repository's, a
