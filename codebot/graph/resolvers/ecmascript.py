@@ -76,6 +76,7 @@ class EcmaResolver(Resolver):
     ctor_names = ("constructor",)
     stop_names = _STOP
     builtins = _GLOBALS
+    module_calls = True
 
     def prepare(self) -> None:
         self.stems: dict[str, FileResult] = {}
