@@ -239,6 +239,7 @@ def replay(files: list[FileResult], scored: set[str]) -> dict:
                     # `@register("x")`: the decorator's own call, a `decorates` edge of the scope
                     out[(s.id, "decorator-call", i)] = applied[c.name]
                 else:
+                    ctx.line = c.line
                     out[(s.id, "call", i)] = _norm(r.resolve_call(ctx, c.name))
     return out
 

@@ -102,10 +102,23 @@ class EcmaResolver(Resolver):
                 for i in range(1, len(parts)):
                     names.add(".".join(parts[:i]))
             self._prefixes[f.module] = names
+        # A name defined more than once at the file's level: functions of the same name in
+        # sibling callbacks (`describe(() => { const setup = ... })`, one per test), which the
+        # parser numbers `setup`, `setup#2`... Module code calls the nearest one above it.
+        self._repeated: dict[str, dict[str, list[tuple[int, str]]]] = {}
         for f in self.files:
             for s in f.symbols:
                 if s.kind in TYPES:
                     self._resolve_bases(s, f)
+                if s.parent is None and s.kind != "chunk" and "#" in self.index.local_name[s.id]:
+                    self._repeated.setdefault(f.module, {}).setdefault(s.name, [])
+            repeated = self._repeated.get(f.module)
+            if repeated:
+                for s in f.symbols:
+                    if s.parent is None and s.name in repeated:
+                        local = self.index.local_name[s.id]
+                        if "." not in local.split("#", 1)[0]:
+                            repeated[s.name].append((s.start_line, s.id))
 
     def base_type(self, sym: Symbol, file: FileResult, text: str) -> str | None:
         t = self._path_value(file, text.split("<", 1)[0].strip())
@@ -245,7 +258,13 @@ class EcmaResolver(Resolver):
         local = self.local(ctx, name)
         if local is not NOT_LOCAL:
             return local
-        return self._global(ctx.file, name)
+        found = self._global(ctx.file, name)
+        if found is not None and found[0] == SYM and ctx.line:
+            defs = self._repeated.get(ctx.file.module, {}).get(name)
+            if defs and any(sid == found[1] for _, sid in defs):
+                above = [sid for line, sid in defs if line <= ctx.line]
+                return (SYM, above[-1] if above else defs[0][1])
+        return found
 
     def _type(self, file: FileResult, text: str) -> str | None:
         parts = [p.strip() for p in text.split("|") if p.strip() not in ("undefined", "null")]
