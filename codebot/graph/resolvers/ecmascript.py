@@ -12,11 +12,13 @@ re-exports and its ``export *`` sources, followed through as many files as they 
 from __future__ import annotations
 
 import posixpath
+import re
 
-from codebot.core.model import FileResult, Import, Symbol
+from codebot.core.model import VALUE_KINDS, FileResult, Import, Symbol
 from codebot.graph.resolvers.base import (
     DECL,
     EXTERNAL,
+    INST,
     MOD,
     NOT_LOCAL,
     SYM,
@@ -27,6 +29,18 @@ from codebot.graph.resolvers.base import (
 )
 from codebot.graph.resolvers.names import TYPES
 
+# `export const name: Type = value`: a module variable's declared type and its value, as signed.
+_VARIABLE = re.compile(
+    r"(?:export\s+)?(?:declare\s+)?(?:const|let|var)\s+[\w$]+\s*(?::\s*(?P<type>[^=]+?))?\s*"
+    r"(?:=\s*(?P<value>.+))?",
+    re.S,
+)
+# A value the resolver can follow: `new T(...)`, `make(...)`, `a.b.make<T>(...)`, one call.
+_CALLED_VALUE = re.compile(
+    r"(?P<new>new\s+)?(?P<callee>[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*){0,3})"
+    r"\s*(?:<[^()]*>)?\s*\((?P<args>.*)\)",
+    re.S,
+)
 _EXTENSIONS = (".d.ts", ".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
 _GLOBALS = frozenset(
     """Object Array String Number Boolean Symbol BigInt Math JSON Date RegExp Error TypeError
@@ -106,6 +120,7 @@ class EcmaResolver(Resolver):
         # sibling callbacks (`describe(() => { const setup = ... })`, one per test), which the
         # parser numbers `setup`, `setup#2`... Module code calls the nearest one above it.
         self._repeated: dict[str, dict[str, list[tuple[int, str]]]] = {}
+        self._values: dict[str, Target | None] = {}
         for f in self.files:
             for s in f.symbols:
                 if s.kind in TYPES:
@@ -284,8 +299,40 @@ class EcmaResolver(Resolver):
                 return None
             module = self.index.file_of[sid].module
             hit = self.index.local.get(module, {}).get(f"{self.index.local_name[sid]}.{name}")
-            return (SYM, hit) if hit is not None else None
+            if hit is not None:
+                return (SYM, hit)
+            if self.index.by_id[sid].kind in VALUE_KINDS:
+                # `export const initTRPC = new TRPCBuilder()`: a member of the value
+                value = self.variable_value(sid)
+                return self.member(value, name) if value is not None else None
+            return None
         return super().member(target, name)
+
+    def variable_value(self, sid: str) -> Target | None:
+        """What a module variable holds, as its declaration says at a glance: its declared type
+        (`const x: T`), a `new T()`, or what one call returns (`createRouter()`, whose return
+        type is declared); None for anything else (a literal, a chain of calls)."""
+        if sid in self._values:
+            return self._values[sid]
+        self._values[sid] = None  # a variable defined through itself resolves to nothing
+        sym = self.index.by_id[sid]
+        file = self.index.file_of[sid]
+        m = _VARIABLE.fullmatch(sym.signature.strip().rstrip(";"))
+        out: Target | None = None
+        if m is not None and m.group("type"):
+            t = self._type(file, m.group("type").strip())
+            out = (DECL, t) if t is not None else None
+        elif m is not None and m.group("value") and sym.end_line == sym.start_line:
+            call = _CALLED_VALUE.fullmatch(m.group("value").strip())
+            if call is not None and _balanced(call.group("args")):
+                head = self._path_value(file, call.group("callee"))
+                if call.group("new"):
+                    ok = head is not None and head[0] == SYM and self.index.is_type(head[1])
+                    out = (INST, head[1]) if ok else None  # type: ignore[index]
+                else:
+                    out = self.call_result(head)
+        self._values[sid] = out
+        return out
 
     def returns(self, sym_id: str) -> Target | None:
         sym = self.index.by_id[sym_id]
@@ -318,6 +365,19 @@ class EcmaResolver(Resolver):
                 if isinstance(target, FileResult) and target.module in self.index.first_chunk:
                     out.append((imp.line, self.index.first_chunk[target.module]))
         return out
+
+
+def _balanced(args: str) -> bool:
+    """Whether ``args`` closes every bracket it opens: ``f(a)(b)`` is two calls, not one."""
+    depth = 0
+    for ch in args:
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+            if depth < 0:
+                return False
+    return depth == 0
 
 
 def _stem(path: str) -> str:
