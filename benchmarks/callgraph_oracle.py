@@ -60,8 +60,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from codebot.core.config import Config
-from codebot.core.model import FileResult, Symbol
-from codebot.graph.resolve import decorator_call, resolve
+from codebot.core.model import VALUE_KINDS, FileResult, Symbol
+from codebot.graph.resolve import _definitions, decorator_call, resolve
 from codebot.graph.resolvers import FAMILY, NameTable, resolver_class
 from codebot.parse.extract import parse_path
 
@@ -210,21 +210,33 @@ def attach(sites: list[Site], symbols: list[Symbol], outcomes: dict) -> None:
 
 def replay(files: list[FileResult], scored: set[str]) -> dict:
     """(symbol id, "call"|"decorator", index) -> the resolver's outcome, as ``resolve`` runs it."""
-    index = NameTable(files)
+    # As `resolve` sees them: definitions only, module variables known by id (callers, no names)
+    defs = [_definitions(f) for f in files]
+    index = NameTable(defs)
+    for f, whole in zip(defs, files):
+        if f is not whole:
+            prefix = f.module + "." if f.module else ""
+            for s in whole.symbols:
+                if s.kind in VALUE_KINDS:
+                    index.by_id[s.id] = s
+                    index.file_of[s.id] = f
+                    index.local_name[s.id] = s.id.removeprefix(prefix)
     by_family: dict[str, list[FileResult]] = defaultdict(list)
-    for f in files:
+    for f in defs:
         if f.language in FAMILY:
             by_family[FAMILY[f.language]].append(f)
     resolvers = {fam: resolver_class(fam)(index, ff) for fam, ff in by_family.items()}
     for r in resolvers.values():
         r.prepare()
     out: dict = {}
-    for f in files:
+    for f, whole in zip(defs, files):
         r = resolvers.get(FAMILY.get(f.language, ""))
         if r is None or f.path not in scored:
             continue
-        for s in f.symbols:
+        for s in whole.symbols:
             if s.kind == "chunk" and not r.module_calls:
+                continue
+            if s.kind in VALUE_KINDS and s.parent is None and not r.module_calls:
                 continue
             if not (s.calls or s.decorators):
                 continue

@@ -121,6 +121,15 @@ class EcmaResolver(Resolver):
         # parser numbers `setup`, `setup#2`... Module code calls the nearest one above it.
         self._repeated: dict[str, dict[str, list[tuple[int, str]]]] = {}
         self._values: dict[str, Target | None] = {}
+        # Module variables: no scope's names (the resolvers see definitions only), but what they
+        # hold is known when their declaration says it
+        self._variables: dict[str, dict[str, str]] = {}
+        for sid, sym in self.index.by_id.items():
+            if sym.kind in VALUE_KINDS and sym.parent is None:
+                local = self.index.local_name.get(sid, "")
+                if local and "." not in local and "#" not in local:
+                    module = self.index.file_of[sid].module
+                    self._variables.setdefault(module, {}).setdefault(sym.name, sid)
         for f in self.files:
             for s in f.symbols:
                 if s.kind in TYPES:
@@ -205,6 +214,11 @@ class EcmaResolver(Resolver):
             scope[name] = value
         if value is not None:
             return value  # type: ignore[return-value]
+        variable = self._variables.get(file.module, {}).get(name)
+        if variable is not None:
+            # `export const initTRPC = new TRPCBuilder()`: never a callee, but a receiver whose
+            # value the declaration tells
+            return self.variable_value(variable)
         if name in self._prefixes.get(file.module, ()):
             return (MOD, f"{file.module}\0{name}")  # an object literal or TS namespace
         return EXTERNAL if name in _GLOBALS else None
@@ -299,13 +313,7 @@ class EcmaResolver(Resolver):
                 return None
             module = self.index.file_of[sid].module
             hit = self.index.local.get(module, {}).get(f"{self.index.local_name[sid]}.{name}")
-            if hit is not None:
-                return (SYM, hit)
-            if self.index.by_id[sid].kind in VALUE_KINDS:
-                # `export const initTRPC = new TRPCBuilder()`: a member of the value
-                value = self.variable_value(sid)
-                return self.member(value, name) if value is not None else None
-            return None
+            return (SYM, hit) if hit is not None else None
         return super().member(target, name)
 
     def variable_value(self, sid: str) -> Target | None:
