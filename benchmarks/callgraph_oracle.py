@@ -173,7 +173,7 @@ def attach(sites: list[Site], symbols: list[Symbol], outcomes: dict) -> None:
     """Match each ast site to the raw call (or decorator) codebot recorded for it."""
     recorded: dict[tuple[str, int], list[tuple[str, str, int, str]]] = defaultdict(list)
     for s in symbols:
-        if s.kind == "chunk" and (s.id, "call", 0) not in outcomes:
+        if s.kind in ("chunk", *VALUE_KINDS) and (s.id, "call", 0) not in outcomes:
             continue  # module-level code the language's resolver does not resolve
         for i, c in enumerate(s.calls):
             key = "call" if (s.id, "call", i) in outcomes else "decorator-call"
