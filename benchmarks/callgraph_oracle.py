@@ -77,6 +77,13 @@ EXTRA_REPOS = [
         "revision": "f094eebe9bd3b4b0d77b997f69ab1d273f69a877",
         "benchmark_root": "",
     },
+    {
+        "name": "hono",
+        "language": "typescript",
+        "url": "https://github.com/honojs/hono.git",
+        "revision": "28a9c128912de19f3fb28b00ae289c9b93f6f392",
+        "benchmark_root": "src",
+    },
 ]
 _RANK = {k: i for i, k in enumerate(KINDS)}  # an edge found twice keeps the surer resolution
 TOTALS = ("all", "declared")
