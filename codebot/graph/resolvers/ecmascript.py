@@ -240,8 +240,8 @@ class EcmaResolver(Resolver):
             if name == "default":
                 return self._default(file)
             t = self._global(file, name)
-            if t is not None and t != EXTERNAL:
-                return t
+            if t is not None and (t != EXTERNAL or name in self._variables.get(file.module, ())):
+                return t  # a library's global is no export; a variable holding a library value is
             for imp in file.imports:
                 if imp.name == "*":
                     src = self._spec(file, imp.module)
