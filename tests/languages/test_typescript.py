@@ -510,3 +510,51 @@ def test_module_variable_values_only_as_declared(resolved):
     assert calls[("src.use.useChained", reset)] == "unique_name"
     # a library's value (`Object.create(null)`) is no receiver of ours: no guess
     assert ("src.use.useBlank", reset) not in calls
+
+
+LOCAL_EXPORTS = {
+    "src/utils/url.ts": """
+        export const getPath = (request: Request): string => request.url;
+    """,
+    "src/hono-base.ts": """
+        class Hono {
+          request(path: string) { return path; }
+        }
+        export { Hono as HonoBase }
+    """,
+    "src/hono.ts": """
+        import { HonoBase } from './hono-base';
+        export class Hono extends HonoBase {}
+    """,
+    "src/index.ts": """
+        import { Hono } from './hono';
+        export { Hono }
+    """,
+    "src/hono.test.ts": """
+        import { Hono } from './index';
+        import { getPath } from './utils/url';
+
+        describe('bindings', () => {
+          const app = new Hono({
+            getPath: (req) => req.headers.get('host') + getPath(req),
+          });
+          app.request('/');
+        });
+        describe('paths', () => {
+          const path = getPath(new Request('http://localhost/'));
+        });
+    """,
+}
+
+
+def test_local_export_clauses_and_object_literal_properties(resolved):
+    calls = resolved("typescript", LOCAL_EXPORTS)
+    test = "src.hono.test"
+    # `export { Hono as HonoBase }` is the base class; `export { Hono }` re-exports the import
+    assert calls[(f"{test}.<module>", "src.hono.Hono")] == "exact"
+    assert calls[(f"{test}.<module>#2", "src.hono-base.Hono.request")] == "exact"
+    # the property `getPath:` of an object passed to a call binds no name: `getPath(...)` is
+    # the imported function, from the property's arrow function and from module code
+    assert calls[(f"{test}.getPath", "src.utils.url.getPath")] == "exact"
+    assert calls[(f"{test}.<module>#2", "src.utils.url.getPath")] == "exact"
+    assert (f"{test}.<module>#2", f"{test}.getPath") not in calls

@@ -139,7 +139,7 @@ class EcmaResolver(Resolver):
             repeated = self._repeated.get(f.module)
             if repeated:
                 for s in f.symbols:
-                    if s.parent is None and s.name in repeated:
+                    if s.parent is None and s.name in repeated and _binds_name(s):
                         local = self.index.local_name[s.id]
                         if "." not in local.split("#", 1)[0]:
                             repeated[s.name].append((s.start_line, s.id))
@@ -191,16 +191,18 @@ class EcmaResolver(Resolver):
         scope = self._scopes.get(file.module)
         if scope is None:
             scope = {}
-            for imp in file.imports:
-                if imp.name == "*":
-                    continue
+            # Imports first; a local name exported (`export { Hono }`, no module) does not
+            # hide the import it re-exports
+            for imp in sorted(file.imports, key=lambda i: not i.module):
                 key = imp.alias or imp.name
-                if key:
+                if imp.name != "*" and key and (imp.module or key not in scope):
                     scope[key] = imp
             for s in file.symbols:
                 if s.parent is None and s.kind != "chunk":
                     local = self.index.local_name[s.id]
-                    if "." not in local and "#" not in local:
+                    if "." in local or "#" in local:
+                        continue
+                    if _binds_name(s):
                         scope[s.name] = (SYM, s.id)
             self._scopes[file.module] = scope
         return scope
@@ -224,6 +226,8 @@ class EcmaResolver(Resolver):
         return EXTERNAL if name in _GLOBALS else None
 
     def _import(self, file: FileResult, imp: Import) -> Target | None:
+        if not imp.module:  # `export { Hono as HonoBase }`: a name of this file, exported
+            return self._global(file, imp.name) if imp.name and imp.name != imp.alias else None
         target = self._spec(file, imp.module)
         if not isinstance(target, FileResult):
             return target
@@ -257,6 +261,8 @@ class EcmaResolver(Resolver):
         local = self.index.local.get(file.module, {})
         if "default" in local:
             return (SYM, local["default"])
+        if isinstance(self._scope(file).get("default"), Import):  # `export { app as default }`
+            return self._global(file, "default")
         for s in file.symbols:
             if s.parent is None and s.kind != "chunk" and s.signature.startswith("export default"):
                 return (SYM, s.id)
@@ -363,8 +369,8 @@ class EcmaResolver(Resolver):
     def import_targets(self, file: FileResult) -> list[tuple[int, str]]:
         out: list[tuple[int, str]] = []
         for imp in file.imports:
-            if imp.name == "*":
-                continue
+            if imp.name == "*" or not imp.module:
+                continue  # a wildcard; a local name exported (no module imported)
             t = self._import(file, imp) if imp.name or imp.alias else None
             if t is not None and t[0] == SYM:
                 out.append((imp.line, t[1]))
@@ -373,6 +379,24 @@ class EcmaResolver(Resolver):
                 if isinstance(target, FileResult) and target.module in self.index.first_chunk:
                     out.append((imp.line, self.index.first_chunk[target.module]))
         return out
+
+
+def _binds_name(sym: Symbol) -> bool:
+    """Whether a definition binds its name in a scope: not a property of an object literal
+    passed in a call (`new Hono({ getPath: (req) => ... })`, `{ async load(x) {} }`), which the
+    parser lists at the file's level but no code calls by its bare name."""
+    sig, name = sym.signature.lstrip(), sym.name
+    return not sig.startswith(
+        (
+            f"{name}:",
+            f"{name}(",
+            f"{name}<",
+            f"async {name}(",
+            f"*{name}(",
+            f"'{name}'",
+            f'"{name}"',
+        )
+    )
 
 
 def _balanced(args: str) -> bool:
