@@ -60,13 +60,31 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from codebot.core.config import Config
-from codebot.core.model import FileResult, Symbol
-from codebot.graph.resolve import decorator_call, resolve
+from codebot.core.model import VALUE_KINDS, FileResult, Symbol
+from codebot.graph.resolve import _definitions, decorator_call, resolve
 from codebot.graph.resolvers import FAMILY, NameTable, resolver_class
 from codebot.parse.extract import parse_path
 
 DEFAULT_REPOS = ["flask", "requests", "click", "httpx"]
 KINDS = ("exact", "override", "overload", "unique_name")
+# Repositories scored here that the shared ``--root/manifest.json`` does not list (a clone of
+# ``url`` at ``revision`` in ``--root/<name>``); the manifest's entry wins when it has one.
+EXTRA_REPOS = [
+    {
+        "name": "zustand",
+        "language": "typescript",
+        "url": "https://github.com/pmndrs/zustand.git",
+        "revision": "f094eebe9bd3b4b0d77b997f69ab1d273f69a877",
+        "benchmark_root": "",
+    },
+    {
+        "name": "hono",
+        "language": "typescript",
+        "url": "https://github.com/honojs/hono.git",
+        "revision": "28a9c128912de19f3fb28b00ae289c9b93f6f392",
+        "benchmark_root": "src",
+    },
+]
 _RANK = {k: i for i, k in enumerate(KINDS)}  # an edge found twice keeps the surer resolution
 TOTALS = ("all", "declared")
 CTORS = ("__init__", "__new__", "constructor")
@@ -162,7 +180,7 @@ def attach(sites: list[Site], symbols: list[Symbol], outcomes: dict) -> None:
     """Match each ast site to the raw call (or decorator) codebot recorded for it."""
     recorded: dict[tuple[str, int], list[tuple[str, str, int, str]]] = defaultdict(list)
     for s in symbols:
-        if s.kind == "chunk" and (s.id, "call", 0) not in outcomes:
+        if s.kind in ("chunk", *VALUE_KINDS) and (s.id, "call", 0) not in outcomes:
             continue  # module-level code the language's resolver does not resolve
         for i, c in enumerate(s.calls):
             key = "call" if (s.id, "call", i) in outcomes else "decorator-call"
@@ -199,21 +217,33 @@ def attach(sites: list[Site], symbols: list[Symbol], outcomes: dict) -> None:
 
 def replay(files: list[FileResult], scored: set[str]) -> dict:
     """(symbol id, "call"|"decorator", index) -> the resolver's outcome, as ``resolve`` runs it."""
-    index = NameTable(files)
+    # As `resolve` sees them: definitions only, module variables known by id (callers, no names)
+    defs = [_definitions(f) for f in files]
+    index = NameTable(defs)
+    for f, whole in zip(defs, files):
+        if f is not whole:
+            prefix = f.module + "." if f.module else ""
+            for s in whole.symbols:
+                if s.kind in VALUE_KINDS:
+                    index.by_id[s.id] = s
+                    index.file_of[s.id] = f
+                    index.local_name[s.id] = s.id.removeprefix(prefix)
     by_family: dict[str, list[FileResult]] = defaultdict(list)
-    for f in files:
+    for f in defs:
         if f.language in FAMILY:
             by_family[FAMILY[f.language]].append(f)
     resolvers = {fam: resolver_class(fam)(index, ff) for fam, ff in by_family.items()}
     for r in resolvers.values():
         r.prepare()
     out: dict = {}
-    for f in files:
+    for f, whole in zip(defs, files):
         r = resolvers.get(FAMILY.get(f.language, ""))
         if r is None or f.path not in scored:
             continue
-        for s in f.symbols:
+        for s in whole.symbols:
             if s.kind == "chunk" and not r.module_calls:
+                continue
+            if s.kind in VALUE_KINDS and s.parent is None and not r.module_calls:
                 continue
             if not (s.calls or s.decorators):
                 continue
@@ -228,6 +258,7 @@ def replay(files: list[FileResult], scored: set[str]) -> dict:
                     # `@register("x")`: the decorator's own call, a `decorates` edge of the scope
                     out[(s.id, "decorator-call", i)] = applied[c.name]
                 else:
+                    ctx.line = c.line
                     out[(s.id, "call", i)] = _norm(r.resolve_call(ctx, c.name))
     return out
 
@@ -662,7 +693,10 @@ def main() -> int:
     ap.add_argument("--out", default="benchmarks/results/callgraph-oracle.json")
     args = ap.parse_args()
 
-    manifest = {r["name"]: r for r in json.loads((Path(args.root) / "manifest.json").read_text())}
+    manifest = {r["name"]: r for r in EXTRA_REPOS}
+    manifest.update(
+        {r["name"]: r for r in json.loads((Path(args.root) / "manifest.json").read_text())}
+    )
     t0 = time.perf_counter()
     rows = []
     for name in args.repos:

@@ -160,7 +160,10 @@ def resolve(files: list[FileResult]) -> Resolution:
             calls = s.calls
             if s.decorators and calls:
                 calls = [c for c in calls if not decorator_call(s, c)]
-            outcomes = [(c.line, r.resolve_call(ctx, c.name), "calls") for c in calls]
+            outcomes = []
+            for c in calls:
+                ctx.line = c.line
+                outcomes.append((c.line, r.resolve_call(ctx, c.name), "calls"))
             decorate = getattr(r, "decorator_calls", None)
             if decorate is not None and s.decorators:
                 outcomes += [(s.start_line, out, "decorates") for _, out in decorate(ctx)]

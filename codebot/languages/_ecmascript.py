@@ -249,6 +249,8 @@ def imports(node: Node) -> list[Import]:
                 out.extend(_specifiers(child, "export_specifier"))
             elif t == "namespace_export":  # export * as ns from 'm'
                 out.append((None, text(child.named_children[-1])))
+        if not out and not module:
+            return []  # `export {}`
         if not out:
             is_star = node.type == "export_statement" and any(c.type == "*" for c in node.children)
             out.append(("*" if is_star else None, None))

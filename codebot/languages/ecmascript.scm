@@ -64,6 +64,8 @@
 ; --- imports -------------------------------------------------------------------------------------
 (import_statement) @import
 (export_statement source: (string)) @import
+; `export { Hono as HonoBase }`: a local name exported under another (module "", no source)
+(export_statement (export_clause) !source) @import
 
 ; `const x = require('m')`, `const {a, b: c} = require('m')`, `const y = require('m').y`,
 ; `const debug = require('debug')('app')`, `const m = await import('m')`

@@ -391,3 +391,61 @@ def test_module_names(parse):
     chunks = [s.signature for s in p.result.symbols if s.kind == "chunk"]
     assert len(chunks) == 2 and chunks[0].startswith("var Buffer = require")
     assert chunks[1] == "const proto = {"  # its `};` is no chunk
+
+
+# --- module-level code (issue 21) -----------------------------------------------------------------
+
+SCRIPT = {
+    "lib/application.js": """
+        var app = exports = module.exports = {};
+
+        app.init = function init() {
+          this.settings = {};
+        };
+
+        app.listen = function listen() {
+          return this.init();
+        };
+    """,
+    "lib/express.js": """
+        var proto = require('./application');
+
+        function createApplication() {
+          var app = Object.create(proto);
+          app.init();
+          return app;
+        }
+
+        exports = module.exports = createApplication;
+        exports.application = proto;
+    """,
+    "examples/hello.js": """
+        var express = require('../lib/express');
+
+        function logger(req, res, next) {
+          next();
+        }
+
+        var app = express();
+        app.use(logger);
+        describeRoutes(app);
+
+        function describeRoutes(a) {
+          a.get('/', logger);
+        }
+
+        if (!module.parent) {
+          app.listen(3000);
+          console.log('Express started on port 3000');
+        }
+    """,
+}
+
+
+def test_module_code_calls_from_its_chunk(resolved):
+    calls = resolved("javascript", SCRIPT)
+    # `describeRoutes(app)` at module level (a function declared below it): from the chunk;
+    # `app.listen(3000)` under `if (!module.parent)` is on a value made by a call of a module
+    # (`express()`), which says nothing: no guess at `app.listen` of lib/application.js
+    from_module = {k: v for k, v in calls.items() if "<module>" in k[0]}
+    assert from_module == {("examples.hello.<module>#2", "examples.hello.describeRoutes"): "exact"}

@@ -402,3 +402,159 @@ def test_module_names(parse):
     assert (
         p["src.trpc.DEFAULT_TIMEOUT"].signature == "export const DEFAULT_TIMEOUT: number = 30_000"
     )
+
+
+# --- module-level code (issue 21): tests' callbacks, module variables ------------------------------
+
+MODULE_CODE = {
+    "src/initTRPC.ts": """
+        import { createRouter } from './router';
+
+        class TRPCBuilder {
+          context() { return this; }
+          create(): RootObject { return new RootObject(); }
+        }
+        export class RootObject {
+          router = createRouter;
+        }
+        /** use this exactly once per backend */
+        export const initTRPC = new TRPCBuilder();
+    """,
+    "src/router.ts": """
+        export function createRouter(procedures: object): Router { return new Router(); }
+        export class Router {
+          createCaller(ctx: object) { return ctx; }
+        }
+    """,
+    "src/router.test.ts": """
+        import { initTRPC } from './initTRPC';
+        import { createRouter } from './router';
+
+        function hello() { return 'hi'; }
+        export const appRouter = createRouter({ greet: () => hello() });
+        const t = initTRPC.create();
+
+        describe('router', () => {
+          test('one', () => {
+            const setup = () => appRouter.createCaller({});
+            setup();
+          });
+          test('two', () => {
+            const setup = () => hello();
+            setup();
+            initTRPC.context();
+          });
+        });
+        hello();
+    """,
+}
+
+
+def test_module_code_calls_from_its_chunk_and_variables(resolved):
+    calls = resolved("typescript", MODULE_CODE)
+    test = "src.router.test"
+    # a module variable's initializer calls from the variable; through an imported variable
+    # made by `new T()`, a member of T
+    assert calls[(f"{test}.t", "src.initTRPC.TRPCBuilder.create")] == "exact"
+    assert calls[("src.initTRPC.initTRPC", "src.initTRPC.TRPCBuilder")] == "exact"
+    # calls in module code, callbacks included, from the chunk that holds them
+    assert calls[(f"{test}.<module>#2", "src.router.createRouter")] == "exact"
+    assert calls[(f"{test}.<module>#5", "src.initTRPC.TRPCBuilder.context")] == "exact"
+    assert calls[(f"{test}.<module>#5", f"{test}.hello")] == "exact"
+    # `setup` is defined in both tests: each test calls its own
+    assert calls[(f"{test}.<module>#4", f"{test}.setup")] == "exact"
+    assert calls[(f"{test}.<module>#5", f"{test}.setup#2")] == "exact"
+    assert (f"{test}.<module>#4", f"{test}.setup#2") not in calls
+    assert (f"{test}.<module>#5", f"{test}.setup") not in calls
+    # and nothing else: no edge from module code but these
+    from_module = {k for k in calls if "<module>" in k[0]}
+    assert from_module == {
+        (f"{test}.<module>#2", "src.router.createRouter"),
+        (f"{test}.<module>#4", f"{test}.setup"),
+        (f"{test}.<module>#5", f"{test}.setup#2"),
+        (f"{test}.<module>#5", "src.initTRPC.TRPCBuilder.context"),
+        (f"{test}.<module>#5", f"{test}.hello"),
+    }
+
+
+UNKNOWN_VALUES = {
+    "src/store.ts": """
+        export class Store {
+          reset(): void {}
+        }
+        export function makeStore(): Store { return new Store(); }
+        export const typed: Store = makeStore();
+        export const made = makeStore();
+        export const chained = makeStore()
+          .reset();
+        export const blank = Object.create(null);
+    """,
+    "src/use.ts": """
+        import { typed, made, chained, blank } from './store';
+
+        function useTyped() { typed.reset(); }
+        function useMade() { made.reset(); }
+        function useChained() { chained.reset(); }
+        function useBlank() { blank.reset(); }
+    """,
+}
+
+
+def test_module_variable_values_only_as_declared(resolved):
+    calls = resolved("typescript", UNKNOWN_VALUES)
+    reset = "src.store.Store.reset"
+    # `typed: Store` and `made = makeStore()` (declared `-> Store`) hold a Store
+    assert calls[("src.use.useTyped", reset)] == "exact"
+    assert calls[("src.use.useMade", reset)] == "exact"
+    # a value written over several lines says nothing: only the fallback by unique name
+    assert calls[("src.use.useChained", reset)] == "unique_name"
+    # a library's value (`Object.create(null)`) is no receiver of ours: no guess
+    assert ("src.use.useBlank", reset) not in calls
+
+
+LOCAL_EXPORTS = {
+    "src/utils/url.ts": """
+        export const getPath = (request: Request): string => request.url;
+    """,
+    "src/hono-base.ts": """
+        class Hono {
+          request(path: string) { return path; }
+        }
+        export { Hono as HonoBase }
+    """,
+    "src/hono.ts": """
+        import { HonoBase } from './hono-base';
+        export class Hono extends HonoBase {}
+    """,
+    "src/index.ts": """
+        import { Hono } from './hono';
+        export { Hono }
+    """,
+    "src/hono.test.ts": """
+        import { Hono } from './index';
+        import { getPath } from './utils/url';
+
+        describe('bindings', () => {
+          const app = new Hono({
+            getPath: (req) => req.headers.get('host') + getPath(req),
+          });
+          app.request('/');
+        });
+        describe('paths', () => {
+          const path = getPath(new Request('http://localhost/'));
+        });
+    """,
+}
+
+
+def test_local_export_clauses_and_object_literal_properties(resolved):
+    calls = resolved("typescript", LOCAL_EXPORTS)
+    test = "src.hono.test"
+    # `export { Hono as HonoBase }` is the base class; `export { Hono }` re-exports the import
+    assert calls[(f"{test}.<module>", "src.hono.Hono")] == "exact"
+    assert calls[(f"{test}.<module>#2", "src.hono-base.Hono.request")] == "exact"
+    # the property `getPath:` of an object passed to a call binds no name: `getPath(...)` is
+    # the imported function, from the property's arrow function and from module code
+    assert calls[(f"{test}.getPath", "src.utils.url.getPath")] == "exact"
+    assert calls[(f"{test}.<module>#2", "src.utils.url.getPath")] == "exact"
+    assert (f"{test}.<module>#2", f"{test}.getPath") not in calls

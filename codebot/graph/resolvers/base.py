@@ -228,6 +228,7 @@ class Ctx:
     cls: str | None  # the type whose method (or nested function) this is
     chain: list[Symbol]  # the caller, then the functions around it, innermost first
     scope: dict = field(default_factory=dict)  # per-language extras
+    line: int = 0  # the line of the call being resolved (0: not known)
 
 
 class Resolver:

@@ -12,11 +12,13 @@ re-exports and its ``export *`` sources, followed through as many files as they 
 from __future__ import annotations
 
 import posixpath
+import re
 
-from codebot.core.model import FileResult, Import, Symbol
+from codebot.core.model import VALUE_KINDS, FileResult, Import, Symbol
 from codebot.graph.resolvers.base import (
     DECL,
     EXTERNAL,
+    INST,
     MOD,
     NOT_LOCAL,
     SYM,
@@ -27,6 +29,18 @@ from codebot.graph.resolvers.base import (
 )
 from codebot.graph.resolvers.names import TYPES
 
+# `export const name: Type = value`: a module variable's declared type and its value, as signed.
+_VARIABLE = re.compile(
+    r"(?:export\s+)?(?:declare\s+)?(?:const|let|var)\s+[\w$]+\s*(?::\s*(?P<type>[^=]+?))?\s*"
+    r"(?:=\s*(?P<value>.+))?",
+    re.S,
+)
+# A value the resolver can follow: `new T(...)`, `make(...)`, `a.b.make<T>(...)`, one call.
+_CALLED_VALUE = re.compile(
+    r"(?P<new>new\s+)?(?P<callee>[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*){0,3})"
+    r"\s*(?:<[^()]*>)?\s*\((?P<args>.*)\)",
+    re.S,
+)
 _EXTENSIONS = (".d.ts", ".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
 _GLOBALS = frozenset(
     """Object Array String Number Boolean Symbol BigInt Math JSON Date RegExp Error TypeError
@@ -76,6 +90,7 @@ class EcmaResolver(Resolver):
     ctor_names = ("constructor",)
     stop_names = _STOP
     builtins = _GLOBALS
+    module_calls = True
 
     def prepare(self) -> None:
         self.stems: dict[str, FileResult] = {}
@@ -101,10 +116,33 @@ class EcmaResolver(Resolver):
                 for i in range(1, len(parts)):
                     names.add(".".join(parts[:i]))
             self._prefixes[f.module] = names
+        # A name defined more than once at the file's level: functions of the same name in
+        # sibling callbacks (`describe(() => { const setup = ... })`, one per test), which the
+        # parser numbers `setup`, `setup#2`... Module code calls the nearest one above it.
+        self._repeated: dict[str, dict[str, list[tuple[int, str]]]] = {}
+        self._values: dict[str, Target | None] = {}
+        # Module variables: no scope's names (the resolvers see definitions only), but what they
+        # hold is known when their declaration says it
+        self._variables: dict[str, dict[str, str]] = {}
+        for sid, sym in self.index.by_id.items():
+            if sym.kind in VALUE_KINDS and sym.parent is None:
+                local = self.index.local_name.get(sid, "")
+                if local and "." not in local and "#" not in local:
+                    module = self.index.file_of[sid].module
+                    self._variables.setdefault(module, {}).setdefault(sym.name, sid)
         for f in self.files:
             for s in f.symbols:
                 if s.kind in TYPES:
                     self._resolve_bases(s, f)
+                if s.parent is None and s.kind != "chunk" and "#" in self.index.local_name[s.id]:
+                    self._repeated.setdefault(f.module, {}).setdefault(s.name, [])
+            repeated = self._repeated.get(f.module)
+            if repeated:
+                for s in f.symbols:
+                    if s.parent is None and s.name in repeated and _binds_name(s):
+                        local = self.index.local_name[s.id]
+                        if "." not in local.split("#", 1)[0]:
+                            repeated[s.name].append((s.start_line, s.id))
 
     def base_type(self, sym: Symbol, file: FileResult, text: str) -> str | None:
         t = self._path_value(file, text.split("<", 1)[0].strip())
@@ -153,16 +191,18 @@ class EcmaResolver(Resolver):
         scope = self._scopes.get(file.module)
         if scope is None:
             scope = {}
-            for imp in file.imports:
-                if imp.name == "*":
-                    continue
+            # Imports first; a local name exported (`export { Hono }`, no module) does not
+            # hide the import it re-exports
+            for imp in sorted(file.imports, key=lambda i: not i.module):
                 key = imp.alias or imp.name
-                if key:
+                if imp.name != "*" and key and (imp.module or key not in scope):
                     scope[key] = imp
             for s in file.symbols:
                 if s.parent is None and s.kind != "chunk":
                     local = self.index.local_name[s.id]
-                    if "." not in local and "#" not in local:
+                    if "." in local or "#" in local:
+                        continue
+                    if _binds_name(s):
                         scope[s.name] = (SYM, s.id)
             self._scopes[file.module] = scope
         return scope
@@ -176,11 +216,18 @@ class EcmaResolver(Resolver):
             scope[name] = value
         if value is not None:
             return value  # type: ignore[return-value]
+        variable = self._variables.get(file.module, {}).get(name)
+        if variable is not None:
+            # `export const initTRPC = new TRPCBuilder()`: never a callee, but a receiver whose
+            # value the declaration tells
+            return self.variable_value(variable)
         if name in self._prefixes.get(file.module, ()):
             return (MOD, f"{file.module}\0{name}")  # an object literal or TS namespace
         return EXTERNAL if name in _GLOBALS else None
 
     def _import(self, file: FileResult, imp: Import) -> Target | None:
+        if not imp.module:  # `export { Hono as HonoBase }`: a name of this file, exported
+            return self._global(file, imp.name) if imp.name and imp.name != imp.alias else None
         target = self._spec(file, imp.module)
         if not isinstance(target, FileResult):
             return target
@@ -197,8 +244,8 @@ class EcmaResolver(Resolver):
             if name == "default":
                 return self._default(file)
             t = self._global(file, name)
-            if t is not None and t != EXTERNAL:
-                return t
+            if t is not None and (t != EXTERNAL or name in self._variables.get(file.module, ())):
+                return t  # a library's global is no export; a variable holding a library value is
             for imp in file.imports:
                 if imp.name == "*":
                     src = self._spec(file, imp.module)
@@ -214,6 +261,8 @@ class EcmaResolver(Resolver):
         local = self.index.local.get(file.module, {})
         if "default" in local:
             return (SYM, local["default"])
+        if isinstance(self._scope(file).get("default"), Import):  # `export { app as default }`
+            return self._global(file, "default")
         for s in file.symbols:
             if s.parent is None and s.kind != "chunk" and s.signature.startswith("export default"):
                 return (SYM, s.id)
@@ -244,7 +293,13 @@ class EcmaResolver(Resolver):
         local = self.local(ctx, name)
         if local is not NOT_LOCAL:
             return local
-        return self._global(ctx.file, name)
+        found = self._global(ctx.file, name)
+        if found is not None and found[0] == SYM and ctx.line:
+            defs = self._repeated.get(ctx.file.module, {}).get(name)
+            if defs and any(sid == found[1] for _, sid in defs):
+                above = [sid for line, sid in defs if line <= ctx.line]
+                return (SYM, above[-1] if above else defs[0][1])
+        return found
 
     def _type(self, file: FileResult, text: str) -> str | None:
         parts = [p.strip() for p in text.split("|") if p.strip() not in ("undefined", "null")]
@@ -267,6 +322,32 @@ class EcmaResolver(Resolver):
             return (SYM, hit) if hit is not None else None
         return super().member(target, name)
 
+    def variable_value(self, sid: str) -> Target | None:
+        """What a module variable holds, as its declaration says at a glance: its declared type
+        (`const x: T`), a `new T()`, or what one call returns (`createRouter()`, whose return
+        type is declared); None for anything else (a literal, a chain of calls)."""
+        if sid in self._values:
+            return self._values[sid]
+        self._values[sid] = None  # a variable defined through itself resolves to nothing
+        sym = self.index.by_id[sid]
+        file = self.index.file_of[sid]
+        m = _VARIABLE.fullmatch(sym.signature.strip().rstrip(";"))
+        out: Target | None = None
+        if m is not None and m.group("type"):
+            t = self._type(file, m.group("type").strip())
+            out = (DECL, t) if t is not None else None
+        elif m is not None and m.group("value") and sym.end_line == sym.start_line:
+            call = _CALLED_VALUE.fullmatch(m.group("value").strip())
+            if call is not None and _balanced(call.group("args")):
+                head = self._path_value(file, call.group("callee"))
+                if call.group("new"):
+                    ok = head is not None and head[0] == SYM and self.index.is_type(head[1])
+                    out = (INST, head[1]) if ok else None  # type: ignore[index]
+                else:
+                    out = self.call_result(head)
+        self._values[sid] = out
+        return out
+
     def returns(self, sym_id: str) -> Target | None:
         sym = self.index.by_id[sym_id]
         if not sym.return_type:
@@ -288,8 +369,8 @@ class EcmaResolver(Resolver):
     def import_targets(self, file: FileResult) -> list[tuple[int, str]]:
         out: list[tuple[int, str]] = []
         for imp in file.imports:
-            if imp.name == "*":
-                continue
+            if imp.name == "*" or not imp.module:
+                continue  # a wildcard; a local name exported (no module imported)
             t = self._import(file, imp) if imp.name or imp.alias else None
             if t is not None and t[0] == SYM:
                 out.append((imp.line, t[1]))
@@ -298,6 +379,37 @@ class EcmaResolver(Resolver):
                 if isinstance(target, FileResult) and target.module in self.index.first_chunk:
                     out.append((imp.line, self.index.first_chunk[target.module]))
         return out
+
+
+def _binds_name(sym: Symbol) -> bool:
+    """Whether a definition binds its name in a scope: not a property of an object literal
+    passed in a call (`new Hono({ getPath: (req) => ... })`, `{ async load(x) {} }`), which the
+    parser lists at the file's level but no code calls by its bare name."""
+    sig, name = sym.signature.lstrip(), sym.name
+    return not sig.startswith(
+        (
+            f"{name}:",
+            f"{name}(",
+            f"{name}<",
+            f"async {name}(",
+            f"*{name}(",
+            f"'{name}'",
+            f'"{name}"',
+        )
+    )
+
+
+def _balanced(args: str) -> bool:
+    """Whether ``args`` closes every bracket it opens: ``f(a)(b)`` is two calls, not one."""
+    depth = 0
+    for ch in args:
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+            if depth < 0:
+                return False
+    return depth == 0
 
 
 def _stem(path: str) -> str:
