@@ -23,6 +23,7 @@ from codebot.languages.base import (
     squash,
     text,
 )
+from codebot.languages.receivers import Bindings, Receivers
 
 _MIXINS = ("include", "extend", "prepend")
 _MAGIC = re.compile(
@@ -138,6 +139,56 @@ def _imports(node: Node) -> list[Import]:
     return [Import(path, level=level, line=node.start_point[0] + 1)]
 
 
+# Calls whose block runs with another ``self``: a class or module body, an object's instance.
+_SELF_CHANGING = frozenset(
+    """new instance_eval instance_exec class_eval class_exec module_eval module_exec
+    define_method""".split()
+)
+_BLOCKS = ("block", "do_block")
+_SCOPES = ("method", "singleton_method", "class", "module", "singleton_class", "program")
+
+
+def _block_calls(node: Node) -> list[str]:
+    """The calls whose blocks around ``node`` may run with another ``self``, outermost first:
+    receiver-less calls (``mock_app { ... }``, ``it "x" do``) and ``Class.new``,
+    ``instance_eval``... (as ``new``, ``instance_eval``); the blocks of ``list.each`` keep it."""
+    out: list[str] = []
+    cur = node.parent
+    while cur is not None and cur.type not in _SCOPES:
+        if cur.type in _BLOCKS and cur.parent is not None and cur.parent.type == "call":
+            call = cur.parent
+            method = text(call.child_by_field_name("method"))
+            if call.child_by_field_name("receiver") is None or method in _SELF_CHANGING:
+                out.append(method)
+        cur = cur.parent
+    return out[::-1]
+
+
+class RubyReceivers(Receivers):
+    """Ruby's call texts tell a reader's three cases apart: a receiver-less call on ``self``
+    (``save(x)``: the name alone), one inside blocks given to calls that may choose its
+    ``self``, named outermost first (``it "x" do mock_app { get "/" } end`` records
+    ``(self? it mock_app).get``; the resolver decides), and a method called on an expression the text does not show
+    (``a.b(1).c`` -> ``(?).c``)."""
+
+    def annotate(self, node: Node, text: str, cache: dict) -> str:
+        parent = node.parent
+        if node.type == "super" or parent is None or parent.type != "call":
+            return text
+        if parent.child_by_field_name("method") != node or "." in text or "::" in text:
+            return text
+        if parent.child_by_field_name("receiver") is not None:
+            return f"(?).{text}"
+        blocks = _block_calls(parent)
+        if blocks:
+            return f"(self? {' '.join(blocks)}).{text}"
+        return text
+
+
+def _no_bindings(node: Node) -> Bindings:
+    return {}
+
+
 SPEC = LanguageSpec(
     name="ruby",
     grammar="ruby",
@@ -150,4 +201,5 @@ SPEC = LanguageSpec(
     bases=_bases,
     imports=_imports,
     signature_end=_signature_end,
+    receivers=RubyReceivers({"method": _no_bindings}, frozenset({"self"})),
 )

@@ -427,8 +427,19 @@ class CResolver(NamespacedResolver):
 
 
 class RubyResolver(NamespacedResolver):
+    """Ruby's call texts (``languages/ruby.py``) say who receives a call:
+
+    - ``save(x)``, no receiver: ``self``. The method a reader finds going up the caller's class,
+      its reopened parts, the modules it includes and its ancestors is the one (``exact``).
+    - ``(self?).get``: a call without receiver in a block whose ``self`` a library chooses
+      (``mock_app { get "/" }``, ``Class.new { ... }``): the caller's hierarchy claims the name
+      only when no type outside it defines one (``unique_name``), else no edge.
+    - ``(?).c``: a method of an expression the text does not show (``a.b(1).c``): only the
+      repository's one definition of the name (``unique_name``), as for ``x.c``.
+    """
+
     family = "ruby"
-    name_only = True
+    name_only = False  # a bare name is a call on self (see the docstring)
     dialect = Dialect(separators=r"&\.|::", ident=r"[@$]{0,2}[A-Za-z_]\w*[?!]?", prefixes=())
     self_names = frozenset({"self"})
     super_names = frozenset()
@@ -453,6 +464,29 @@ class RubyResolver(NamespacedResolver):
         read close flush synchronize force_encoding""".split()
     )
 
+    def prepare(self) -> None:
+        super().prepare()
+        index = self.index
+        for f in self.files:
+            for s in f.symbols:
+                if s.kind not in TYPES:
+                    continue
+                first = strip_duplicate(index.local_name[s.id]).split(".")[0]
+                t = self.canonical.get(s.id, s.id)
+                if t != s.id:  # a class reopened: its mixins are the class's wherever written
+                    bases = index.bases.setdefault(t, [])
+                    for text in s.bases:
+                        b = self.base_type(s, f, text)
+                        if b is None or b == t:
+                            index.open_types.add(t)
+                        elif b not in bases:
+                            bases.append(b)
+                            index.subclasses[b].append(t)
+                if first not in self.qnames and first != strip_duplicate(index.local_name[s.id]):
+                    # `class Minitest::Test` where no `module Minitest` is ours: a library's
+                    # class reopened, whose other methods are the library's
+                    index.open_types.add(t)
+
     def head(self, ctx: Ctx, name: str, how: int, alone: bool) -> Target | Outcome | None:
         if alone and ctx.cls is not None:
             if name == "super":  # the method of the same name in the next type of the MRO
@@ -476,8 +510,49 @@ class RubyResolver(NamespacedResolver):
         return out
 
     def resolve_call(self, ctx: Ctx, text: str) -> Outcome:
+        if text.startswith("(self? "):
+            blocks, _, name = text[7:].partition(").")
+            if self._own_self(ctx, blocks.split()):
+                return self.resolve_call(ctx, name)
+            if ctx.cls is not None and name not in ("new", "super"):
+                out = self.implicit_member(ctx, name, True)
+                if out is not None:
+                    return out
+            return self.resolve_call(ctx, f"(?).{name}")
+        if text.startswith("(?)."):
+            out = self.member_fallback(text[4:], ctx)
+            return self.no_edge(text[4:], out) if isinstance(out, str) else out
         # `::Logger.new`: a constant from the top level, looked up as any other
         return super().resolve_call(ctx, text[2:] if text.startswith("::") else text)
+
+    def _own_self(self, ctx: Ctx, blocks: list[str]) -> bool:
+        """Whether blocks given to these calls run with the caller's ``self``: when each is a
+        library's method (a test's ``it``/``setup``, a task's ``task``), not ``Class.new`` or
+        ``instance_eval``, and not one of the repository's (``mock_app``), whose body we do not
+        follow to see what it does with the block."""
+        for b in blocks:
+            if b in _SELF_CHANGING or b in self.ctor_names:
+                return False
+            if ctx.cls is not None and self.index.find_member(ctx.cls, b)[0] is not None:
+                return False
+            if self.lookup(ctx, b) is not None:
+                return False
+        return True
+
+    def bare_fallback(self, ctx: Ctx, name: str) -> Outcome:
+        """A call without receiver that neither the caller's hierarchy nor its scopes define: a
+        library's (``Kernel``, an unresolved mixin) or a method the repository defines on
+        other types, which this self does not have: no guess."""
+        if name in self.builtins:
+            return EXTERNAL_CALL
+        if not self.index.names.get((self.family, name)):
+            return EXTERNAL_CALL
+        if ctx.cls is not None and self.index.find_member(ctx.cls, name)[1]:
+            # not in the repository's part of the hierarchy, which a library's class or
+            # module completes (`class RoutingTest < Minitest::Test` with `Rack::Test::Methods`
+            # included: `get "/"` is rack-test's)
+            return EXTERNAL_CALL
+        return self.not_found(name)
 
     def member(self, target: Target, name: str) -> Target | None:
         if name == "new" and target[0] in (SYM, CLS) and self.index.is_type(target[1]):
@@ -505,6 +580,12 @@ class SwiftResolver(NamespacedResolver):
         filter reduce compactMap flatMap forEach sorted sort joined split count isEmpty index
         description encode decode resume cancel async sync""".split()
     )
+
+
+_SELF_CHANGING = frozenset(
+    """new instance_eval instance_exec class_eval class_exec module_eval module_exec
+    define_method""".split()
+)
 
 
 def _stem(path: str) -> str:
