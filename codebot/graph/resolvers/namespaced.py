@@ -19,6 +19,7 @@ unrelated type defines it (``unique_name``).
 from __future__ import annotations
 
 import posixpath
+import re
 
 from codebot.core.model import FUNCTION_KINDS, FileResult, Symbol
 from codebot.graph.resolvers.base import (
@@ -27,6 +28,7 @@ from codebot.graph.resolvers.base import (
     EXACT,
     EXTERNAL,
     EXTERNAL_CALL,
+    INST,
     MOD,
     NOT_LOCAL,
     PLAIN,
@@ -519,6 +521,11 @@ class RubyResolver(NamespacedResolver):
                 if out is not None:
                     return out
             return self.resolve_call(ctx, f"(?).{name}")
+        if text.startswith("(@"):  # `(@app = Foo.new()).call`: see languages/ruby.py
+            m = _IVAR_TYPED.fullmatch(text)
+            if m is not None:
+                out = self._typed(ctx, (m[1], " = ", m[2], m[3]))
+                return out if out is not None else self.resolve_call(ctx, f"{m[1]}.{m[3]}")
         if text.startswith("(?)."):
             out = self.member_fallback(text[4:], ctx)
             return self.no_edge(text[4:], out) if isinstance(out, str) else out
@@ -538,6 +545,36 @@ class RubyResolver(NamespacedResolver):
             if self.lookup(ctx, b) is not None:
                 return False
         return True
+
+    def value_of(self, ctx: Ctx, text: str) -> Target | None:
+        """``Foo::Bar.new()``: an instance of the repository's class (however its
+        ``initialize`` is found), or a library's value (``StringIO.new``)."""
+        if not text.endswith(".new()") or not _CONSTANT.fullmatch(text[:-6]):
+            return super().value_of(ctx, text)
+        name = text[:-6].lstrip(":").replace("::", ".")
+        if name in ("Class", "Module", "Struct", "Data"):
+            return None  # `Class.new(Base)`: a new class, of our base perhaps
+        hit = self._qualified(ctx.file, self._nest(ctx.sym), name, types_only=True)
+        if hit is not None and self.index.is_type(hit):
+            t = self.canonical.get(hit, hit)
+            if self.index.by_id[t].kind == "module" or self.index.find_member(t, "new")[0]:
+                return None  # `Sinatra.new`: a method named `new`, returning anything
+            return (INST, t)
+        if hit is None and "." in name:
+            return EXTERNAL  # `Rack::Response` where only `module Rack` is ours: the library's
+        head = self.lookup(ctx, name)
+        return EXTERNAL if head == EXTERNAL else None
+
+    def _typed(self, ctx: Ctx, typed: tuple[str, str, str, str]) -> Outcome | None:
+        out = super()._typed(ctx, typed)
+        if out is None and typed[1] == " = " and _METHOD.fullmatch(typed[3]):
+            target = self.value_of(ctx, typed[2])
+            if target is not None and target[0] == INST:
+                # an instance of ours lacking the method: a library base's, or no such method
+                return (
+                    EXTERNAL_CALL if self.index.find_member(target[1], typed[3])[1] else UNRESOLVED
+                )
+        return out
 
     def bare_fallback(self, ctx: Ctx, name: str) -> Outcome:
         """A call without receiver that neither the caller's hierarchy nor its scopes define: a
@@ -582,6 +619,9 @@ class SwiftResolver(NamespacedResolver):
     )
 
 
+_CONSTANT = re.compile(r"(?:::)?[A-Z]\w*(?:::[A-Z]\w*)*")
+_IVAR_TYPED = re.compile(r"\((@[A-Za-z_]\w*) = ((?:::)?[A-Z][\w:]*\.new\(\))\)\.(.+)")
+_METHOD = re.compile(r"[A-Za-z_]\w*[?!=]?")
 _SELF_CHANGING = frozenset(
     """new instance_eval instance_exec class_eval class_exec module_eval module_exec
     define_method""".split()
