@@ -23,6 +23,7 @@ import re
 
 from codebot.core.model import FUNCTION_KINDS, FileResult, Symbol
 from codebot.graph.resolvers.base import (
+    AMBIGUOUS,
     CLS,
     DECL,
     EXACT,
@@ -509,42 +510,111 @@ class RubyResolver(NamespacedResolver):
         out = super().member_fallback(name, ctx)
         if isinstance(out, list) and any(d == ctx.sym.id for d, _ in out):
             return UNRESOLVED
+        recv = self._receiver
+        if isinstance(out, list) and recv is not None and not self._named_for(recv, out[0][0]):
+            # `response.status`, `uri.port`, `boom.message`: Rack's, URI's, Exception's methods
+            # share these names; a value of unknown type is one of ours only when its name
+            # says so (`request.forwarded?` -> `Request#forwarded?`)
+            return AMBIGUOUS
         return out
 
+    def _named_for(self, receiver: str, sid: str) -> bool:
+        """Whether a variable's name names the class of method ``sid``, one of its bases, or a
+        class that includes or extends it: ``request``, ``@request``, ``last_request``,
+        ``req`` for ``Request`` (and the ``Request::Helpers`` it includes), ``base`` for
+        ``Base``."""
+        owner = self.owner_type(sid)
+        if owner is None:
+            return False
+        owner = self.canonical.get(owner, owner)
+        r = receiver.lstrip("@$").lower().rstrip("0123456789")
+        types = set(self.index.mro(owner))
+        todo = [owner]
+        while todo:  # the classes that include a module, or subclass a class
+            for sub in self.index.subclasses.get(todo.pop(), ()):
+                if sub not in types:
+                    types.add(sub)
+                    todo.append(sub)
+        for t in types:
+            n = _snake(self.index.by_id[t].name)
+            if r == n or r.endswith("_" + n) or (len(r) >= 3 and n.startswith(r)):
+                return True  # `request`, `last_request`, `req` for `Request`
+        return False
+
+    _receiver: str | None = None  # the call's receiver as written: what `member_fallback` sees
+
     def resolve_call(self, ctx: Ctx, text: str) -> Outcome:
+        self._receiver = None if text.startswith("(self? ") else _receiver(text)
+        return self._resolve_ruby(ctx, text)
+
+    def _resolve_ruby(self, ctx: Ctx, text: str) -> Outcome:
         if text.startswith("(self? "):
             blocks, _, name = text[7:].partition(").")
-            if self._own_self(ctx, blocks.split()):
-                return self.resolve_call(ctx, name)
+            self_type = self._block_self(ctx, blocks.split())
+            if self_type == "":
+                return self._resolve_ruby(ctx, name)
+            if self_type is not None and name not in ("new", "super"):
+                hit, open_ = self.index.find_member(self_type, name)
+                if hit is not None:
+                    return [(hit, EXACT)]
+                if open_:
+                    return EXTERNAL_CALL
             if ctx.cls is not None and name not in ("new", "super"):
                 out = self.implicit_member(ctx, name, True)
                 if out is not None:
                     return out
-            return self.resolve_call(ctx, f"(?).{name}")
+            return self._resolve_ruby(ctx, f"(?).{name}")
         if text.startswith("(@"):  # `(@app = Foo.new()).call`: see languages/ruby.py
             m = _IVAR_TYPED.fullmatch(text)
             if m is not None:
                 out = self._typed(ctx, (m[1], " = ", m[2], m[3]))
-                return out if out is not None else self.resolve_call(ctx, f"{m[1]}.{m[3]}")
+                return out if out is not None else self._resolve_ruby(ctx, f"{m[1]}.{m[3]}")
         if text.startswith("(?)."):
             out = self.member_fallback(text[4:], ctx)
             return self.no_edge(text[4:], out) if isinstance(out, str) else out
         # `::Logger.new`: a constant from the top level, looked up as any other
         return super().resolve_call(ctx, text[2:] if text.startswith("::") else text)
 
-    def _own_self(self, ctx: Ctx, blocks: list[str]) -> bool:
-        """Whether blocks given to these calls run with the caller's ``self``: when each is a
-        library's method (a test's ``it``/``setup``, a task's ``task``), not ``Class.new`` or
-        ``instance_eval``, and not one of the repository's (``mock_app``), whose body we do not
-        follow to see what it does with the block."""
+    def _block_self(self, ctx: Ctx, blocks: list[str]) -> str | None:
+        """Whose ``self`` the blocks given to these calls (outermost first) run with: ``""``
+        the caller's (each call is a library's: a test's ``it``/``setup``), a type's id, or
+        None (not known). A block given to ``Class.new`` or ``instance_eval`` is not known; one
+        given to a repository method that takes ``&block`` and a class as a parameter's default
+        (``def mock_app(base = Sinatra::Base, &block)``) runs in that class, and so do the blocks
+        inside it given to that class's own methods (its routes: ``get "/" do ... end``)."""
+        cur = ""
         for b in blocks:
             if b in _SELF_CHANGING or b in self.ctor_names:
-                return False
-            if ctx.cls is not None and self.index.find_member(ctx.cls, b)[0] is not None:
-                return False
-            if self.lookup(ctx, b) is not None:
-                return False
-        return True
+                return None
+            if cur:
+                if self.index.find_member(cur, b)[0] is None:
+                    return None
+                continue
+            hit = self.index.find_member(ctx.cls, b)[0] if ctx.cls is not None else None
+            if hit is None:
+                found = self.lookup(ctx, b)
+                if found is not None:
+                    hit = found[1] if found[0] == SYM else None
+                    if hit is None:
+                        return None
+            if hit is not None:
+                cur = self._block_class(hit)
+                if cur is None:
+                    return None
+        return cur
+
+    def _block_class(self, sid: str) -> str | None:
+        """The class a method's ``&block`` runs in when it takes the class as a parameter's
+        default value (``def mock_app(base = Sinatra::Base, &block)``), else None."""
+        sym = self.index.by_id[sid]
+        if sym.kind not in FUNCTION_KINDS or not any(p.name[:1] == "&" for p in sym.parameters):
+            return None
+        for p in sym.parameters:
+            if p.default and _CONSTANT.fullmatch(p.default):
+                t = self._type_name(self.index.file_of[sid], self._nest(sym), p.default)
+                if t is not None and self.index.by_id[t].kind == "class":
+                    return t
+        return None
 
     def value_of(self, ctx: Ctx, text: str) -> Target | None:
         """``Foo::Bar.new()``: an instance of the repository's class (however its
@@ -621,11 +691,23 @@ class SwiftResolver(NamespacedResolver):
 
 _CONSTANT = re.compile(r"(?:::)?[A-Z]\w*(?:::[A-Z]\w*)*")
 _IVAR_TYPED = re.compile(r"\((@[A-Za-z_]\w*) = ((?:::)?[A-Z][\w:]*\.new\(\))\)\.(.+)")
+_RECEIVER = re.compile(r"\(?(@{0,2}[a-z_]\w*)(?: = |\.|&\.)")
 _METHOD = re.compile(r"[A-Za-z_]\w*[?!=]?")
 _SELF_CHANGING = frozenset(
     """new instance_eval instance_exec class_eval class_exec module_eval module_exec
     define_method""".split()
 )
+
+
+def _receiver(text: str) -> str:
+    """The variable a call's text names as its receiver (``response`` in ``response.status``,
+    ``(req = Foo.new()).x``), or "" (none: ``(?).m``, ``save``)."""
+    m = _RECEIVER.match(text)
+    return m[1] if m else ""
+
+
+def _snake(name: str) -> str:
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name).lower()
 
 
 def _stem(path: str) -> str:
