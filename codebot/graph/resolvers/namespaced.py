@@ -616,6 +616,15 @@ class RubyResolver(NamespacedResolver):
                     return t
         return None
 
+    def lookup(self, ctx: Ctx, name: str) -> Target | None:
+        found = super().lookup(ctx, name)
+        if found is not None and found[0] == SYM and found[1] in self.index.by_id:
+            f = self.index.file_of[found[1]]
+            if f is not ctx.file and f.role == "test" and not self.index.is_type(found[1]):
+                # a `def use` at the top of another spec file is that spec's helper
+                return None
+        return found
+
     def value_of(self, ctx: Ctx, text: str) -> Target | None:
         """``Foo::Bar.new()``: an instance of the repository's class (however its
         ``initialize`` is found), or a library's value (``StringIO.new``)."""
