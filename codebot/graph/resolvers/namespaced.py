@@ -402,6 +402,19 @@ class PhpResolver(NamespacedResolver):
             return [(self.constructor(ctx.cls), EXACT)]  # `new static()`
         return super().head(ctx, name, how, alone)
 
+    def resolve_call(self, ctx: Ctx, text: str) -> Outcome:
+        if text.startswith("\\"):
+            # `new \DateTimeImmutable`, `\strlen($s)`: a name from the global namespace, never
+            # the `Monolog\DateTimeImmutable` of the caller's namespace
+            path = _PHP_PATH.match(text[1:])
+            q = path[0].replace("\\", ".") if path else ""
+            if q and q not in self.qnames and q not in self.prefixes:
+                return EXTERNAL_CALL
+        return super().resolve_call(ctx, text)
+
+    def member_fallback(self, name: str, ctx: Ctx) -> Outcome:
+        return _not_into_tests(self, ctx, super().member_fallback(name, ctx))
+
 
 class CResolver(NamespacedResolver):
     family = "c"
@@ -510,6 +523,7 @@ class RubyResolver(NamespacedResolver):
         out = super().member_fallback(name, ctx)
         if isinstance(out, list) and any(d == ctx.sym.id for d, _ in out):
             return UNRESOLVED
+        out = _not_into_tests(self, ctx, out)
         recv = self._receiver
         if isinstance(out, list) and recv is not None and not self._named_for(recv, out[0][0]):
             # `response.status`, `uri.port`, `boom.message`: Rack's, URI's, Exception's methods
@@ -706,6 +720,18 @@ _SELF_CHANGING = frozenset(
     """new instance_eval instance_exec class_eval class_exec module_eval module_exec
     define_method""".split()
 )
+
+
+_PHP_PATH = re.compile(r"[A-Za-z_]\w*(?:\\[A-Za-z_]\w*)*")
+
+
+def _not_into_tests(r: Resolver, ctx: Ctx, out: Outcome) -> Outcome:
+    """A name guess from code that is no test never lands in a test (monolog's
+    ``$this->redisClient->rpush`` is Predis's, not a test double's ``rpush``)."""
+    if isinstance(out, list) and ctx.file.role != "test":
+        if any(r.index.file_of[d].role == "test" for d, _ in out):
+            return UNRESOLVED
+    return out
 
 
 def _receiver(text: str) -> str:
