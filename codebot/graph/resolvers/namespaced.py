@@ -11,9 +11,9 @@ is one type.
 The receivers these grammars keep differ: C and C++ keep the whole callee (a bare name is a
 call without receiver, on ``this`` in a method); C#, Swift, PHP and Ruby drop it only on
 complex receivers (PHP: ``$this->m``, ``$x->m``, ``self::m``, ``parent::m``, ``X::m`` are kept;
-Ruby: ``obj.m``, ``self.m``, ``X.new``). A PHP or Ruby method call on a complex receiver is
-recorded by its name alone, so a bare name there is claimed by the caller's class only when no
-unrelated type defines it (``unique_name``).
+Ruby: ``obj.m``, ``self.m``, ``X.new``). A PHP method call on a complex receiver is recorded by
+its name alone, so a bare name there is claimed by the caller's class only when no unrelated
+type defines it (``unique_name``); Ruby marks one ``(?).m`` (see ``RubyResolver``).
 """
 
 from __future__ import annotations
@@ -446,12 +446,18 @@ class RubyResolver(NamespacedResolver):
     """Ruby's call texts (``languages/ruby.py``) say who receives a call:
 
     - ``save(x)``, no receiver: ``self``. The method a reader finds going up the caller's class,
-      its reopened parts, the modules it includes and its ancestors is the one (``exact``).
-    - ``(self?).get``: a call without receiver in a block whose ``self`` a library chooses
-      (``mock_app { get "/" }``, ``Class.new { ... }``): the caller's hierarchy claims the name
-      only when no type outside it defines one (``unique_name``), else no edge.
+      its reopened parts, the modules it includes and its ancestors is the one (``exact``); a
+      name none of them defines, in a hierarchy a library completes, is the library's.
+    - ``(self? it mock_app get).body``: no receiver, in blocks given to those calls (outermost
+      first). The caller's ``self`` when each is a library's (``it``); the class a repository
+      method's ``&block`` runs in when it takes one as a parameter's default (``mock_app(base =
+      Sinatra::Base, &block)``), kept through that class's own methods (``get``); otherwise the
+      caller's hierarchy claims the name only when no type outside it defines one
+      (``unique_name``).
     - ``(?).c``: a method of an expression the text does not show (``a.b(1).c``): only the
-      repository's one definition of the name (``unique_name``), as for ``x.c``.
+      repository's one definition of the name (``unique_name``).
+    - ``x.c``, ``@x.c``: through ``x``'s type when the text records it (``(x = Foo.new()).c``);
+      else the one definition of ``c``, when ``x`` names its class (``req`` for ``Request``).
     """
 
     family = "ruby"
