@@ -936,7 +936,8 @@ def test_php_use_new_and_name_only_calls():
         "app.Models.User.App.Models.User.__construct",
         f"{c}.Controller.audit",
         "app.Support.helpers.App.Support.format_name",
-        # `$user->save()` reads `save`: two classes define it, so no edge
+        # `$user = new User('ann')` types `$user->save()` (another class's `save` is no edge)
+        "app.Models.User.App.Models.User.save",
     }
     assert _from(res, "app.Models.User.App.Models.User.findAdmin") == {
         "app.Models.User.App.Models.User.__construct"

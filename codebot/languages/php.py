@@ -11,10 +11,13 @@
 
 from __future__ import annotations
 
+import re
+
 from tree_sitter import Node
 
 from codebot.core.model import Import, Parameter
 from codebot.languages.base import LanguageSpec, field_text, query_file, squash, text
+from codebot.languages.receivers import Bindings, Receivers, valued
 
 _TYPE_NAMES = ("name", "qualified_name")
 
@@ -120,6 +123,51 @@ def _imports(node: Node) -> list[Import]:
     return [Import(squash(text(arg), 200), line=line)]
 
 
+_FUNCTIONS = ("method_declaration", "function_definition", "anonymous_function", "arrow_function")
+_VAR_CALL = re.compile(r"(\$[A-Za-z_]\w*)->([A-Za-z_]\w*)")
+
+
+def _locals(scope: Node) -> Bindings:
+    """``$x = new Foo(...)`` in a function, outside the functions nested in it: ``$x`` is a
+    Foo when every assignment to it in the function makes one of the same class; a parameter or
+    any other assignment leaves it untyped (None)."""
+    out: Bindings = {}
+    params = scope.child_by_field_name("parameters")
+    for p in params.named_children if params is not None else ():
+        name = p.child_by_field_name("name")
+        if name is not None:
+            out[text(name)] = None
+    stack = [c for c in scope.named_children if c.type != "formal_parameters"]
+    while stack:
+        node = stack.pop()
+        if node.type in _FUNCTIONS:
+            continue
+        if node.type == "assignment_expression":
+            left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+            if left is not None and left.type == "variable_name":
+                value = None
+                if right is not None and right.type == "object_creation_expression":
+                    cls = right.named_children[0] if right.named_child_count else None
+                    if cls is not None and cls.type in ("name", "qualified_name"):
+                        value = valued(text(cls), construct=True)
+                name = text(left)
+                out[name] = value if out.get(name, value) == value else None
+        stack.extend(node.named_children)
+    return out
+
+
+class PhpReceivers(Receivers):
+    """``$handler->handle`` after ``$handler = new BufferHandler(...)`` in the same function:
+    ``($handler = new BufferHandler()).handle``."""
+
+    def annotate(self, node: Node, call: str, cache: dict) -> str:
+        m = _VAR_CALL.fullmatch(call)
+        if m is None or m[1] == "$this":
+            return call
+        what = self.bound(node, m[1], cache)
+        return f"({m[1]} {what}).{m[2]}" if what else call
+
+
 SPEC = LanguageSpec(
     name="php",
     grammar="php",
@@ -131,4 +179,5 @@ SPEC = LanguageSpec(
     bases=_bases,
     imports=_imports,
     signature_end=_signature_end,
+    receivers=PhpReceivers(dict.fromkeys(_FUNCTIONS, _locals), frozenset({"$this"})),
 )

@@ -23,6 +23,7 @@ from codebot.languages.base import (
     squash,
     text,
 )
+from codebot.languages.receivers import Bindings, Receivers, valued
 
 _MIXINS = ("include", "extend", "prepend")
 _MAGIC = re.compile(
@@ -138,6 +139,135 @@ def _imports(node: Node) -> list[Import]:
     return [Import(path, level=level, line=node.start_point[0] + 1)]
 
 
+# Calls whose block runs with another ``self``: a class or module body, an object's instance.
+_SELF_CHANGING = frozenset(
+    """new instance_eval instance_exec class_eval class_exec module_eval module_exec
+    define_method""".split()
+)
+_BLOCKS = ("block", "do_block")
+# A literal receiver, as the resolver reads one (a method of the language's): `"#{a}".strip`
+_LITERALS = {
+    **dict.fromkeys(
+        (
+            "string",
+            "simple_symbol",
+            "delimited_symbol",
+            "regex",
+            "heredoc_beginning",
+            "chained_string",
+            "subshell",
+            "character",
+        ),
+        '""',
+    ),
+    **dict.fromkeys(("array", "string_array", "symbol_array"), "[]"),
+    "hash": "{}",
+    **dict.fromkeys(("integer", "float", "rational", "complex"), "0"),
+}
+_SCOPES = ("method", "singleton_method", "class", "module", "singleton_class", "program")
+
+
+def _block_calls(node: Node) -> list[str]:
+    """The calls whose blocks around ``node`` may run with another ``self``, outermost first:
+    receiver-less calls (``mock_app { ... }``, ``it "x" do``) and ``Class.new``,
+    ``instance_eval``... (as ``new``, ``instance_eval``); the blocks of ``list.each`` keep it."""
+    out: list[str] = []
+    cur = node.parent
+    while cur is not None and cur.type not in _SCOPES:
+        if cur.type in _BLOCKS and cur.parent is not None and cur.parent.type == "call":
+            call = cur.parent
+            method = text(call.child_by_field_name("method"))
+            if call.child_by_field_name("receiver") is None or method in _SELF_CHANGING:
+                out.append(method)
+        cur = cur.parent
+    return out[::-1]
+
+
+_NESTED = ("method", "singleton_method", "class", "module", "singleton_class")  # method first
+_CONSTANT = re.compile(r"(?:::)?[A-Z]\w*(?:::[A-Z]\w*)*")
+_IVAR_CALL = re.compile(r"(@[A-Za-z_]\w*)\.([A-Za-z_]\w*[?!]?)")
+
+
+def _made(value: Node | None) -> str | None:
+    """``= Foo::Bar.new()`` for a value made by ``Foo::Bar.new(...)``, else None."""
+    if value is None or value.type != "call" or text(value.child_by_field_name("method")) != "new":
+        return None
+    recv = value.child_by_field_name("receiver")
+    if recv is None or not _CONSTANT.fullmatch(text(recv)):
+        return None
+    return valued(f"{text(recv)}.new")
+
+
+def _assigned(scope: Node, kind: str) -> Bindings:
+    """Names of ``kind`` (``identifier``, ``instance_variable``) assigned in ``scope``, outside
+    the definitions nested in it, with the value when every assignment makes one of one class
+    (``x = Foo.new``, ``@x ||= Foo.new``); None: assigned something else, or differently."""
+    out: Bindings = {}
+    stack = list(scope.named_children)
+    while stack:
+        node = stack.pop()
+        if node.type in (_NESTED if kind == "identifier" else _NESTED[1:]):
+            continue  # an instance variable is the object's in each instance method
+        if node.type in ("assignment", "operator_assignment"):
+            left = node.child_by_field_name("left")
+            if left is not None and left.type == kind:
+                name, value = text(left), _made(node.child_by_field_name("right"))
+                out[name] = value if out.get(name, value) == value else None
+        stack.extend(node.named_children)
+    return out
+
+
+def _locals(scope: Node) -> Bindings:
+    found = _assigned(scope, "identifier")
+    if scope.type in _BLOCKS:
+        params = scope.child_by_field_name("parameters")
+        for p in params.named_children if params is not None else ():
+            found[text(p.child_by_field_name("name") or p)] = None
+    return found
+
+
+class RubyReceivers(Receivers):
+    """Ruby's call texts tell a reader's three cases apart: a receiver-less call on ``self``
+    (``save(x)``: the name alone; on a literal, ``"".strip``, ``[].each``), one inside blocks given to calls that may choose its
+    ``self``, named outermost first (``it "x" do mock_app { get "/" } end`` records
+    ``(self? it mock_app).get``; the resolver decides), and a method called on an expression the text does not show
+    (``a.b(1).c`` -> ``(?).c``)."""
+
+    def annotate(self, node: Node, text: str, cache: dict) -> str:
+        if "." in text and text[0] == "@":
+            return self._instance_variable(node, text, cache)
+        if "." in text:
+            return self._typed(node, text, cache)  # `req.params` after `req = Request.new`
+        parent = node.parent
+        if node.type == "super" or parent is None or parent.type != "call":
+            return text
+        if parent.child_by_field_name("method") != node or "." in text or "::" in text:
+            return text
+        recv = parent.child_by_field_name("receiver")
+        if recv is not None:
+            return f"{_LITERALS.get(recv.type, '(?)')}.{text}"
+        blocks = _block_calls(parent)
+        if blocks:
+            return f"(self? {' '.join(blocks)}).{text}"
+        return text
+
+    def _instance_variable(self, node: Node, call: str, cache: dict) -> str:
+        """``@app.call`` where the class assigns ``@app`` only ``Foo.new(...)`` values (in
+        ``initialize`` or anywhere): ``(@app = Foo.new()).call``."""
+        m = _IVAR_CALL.fullmatch(call)
+        cls = node.parent
+        while cls is not None and cls.type not in ("class", "module", "program"):
+            cls = cls.parent
+        if m is None or cls is None or cls.type == "program":
+            return call
+        key = (cls.start_byte, cls.end_byte, "@")
+        found = cache.get(key)
+        if found is None:
+            found = cache[key] = _assigned(cls, "instance_variable")
+        what = found.get(m[1])
+        return f"({m[1]} {what}).{m[2]}" if what else call
+
+
 SPEC = LanguageSpec(
     name="ruby",
     grammar="ruby",
@@ -150,4 +280,8 @@ SPEC = LanguageSpec(
     bases=_bases,
     imports=_imports,
     signature_end=_signature_end,
+    receivers=RubyReceivers(
+        {k: _locals for k in ("method", "singleton_method", "block", "do_block", "program")},
+        frozenset({"self"}),
+    ),
 )

@@ -27,8 +27,9 @@
  (#match? @_recv "^(::)?[@$]{0,2}[A-Za-z_][A-Za-z0-9_:]*$"))
 ((call receiver: (_) @_recv method: (_) @call !arguments block: (_)) @call.expr
  (#match? @_recv "^(::)?[@$]{0,2}[A-Za-z_][A-Za-z0-9_:]*$"))
-; - else the method name: on a receiver that is an expression (`a.b(1).c` -> `c`), whose text says
-;   nothing of its type.
+; - else the method name: on a receiver that is an expression (`a.b(1).c`), whose text says
+;   nothing of its type; SPEC.receivers (ruby.py) writes it `(?).c` (`"".c` on a literal), and a
+;   call without receiver inside blocks that may change `self` `(self? it mock_app).c`.
 ((call receiver: (_) @_recv method: (_) @call)
  (#not-match? @_recv "^(::)?[@$]{0,2}[A-Za-z_][A-Za-z0-9_:]*$"))
 

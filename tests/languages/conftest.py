@@ -9,6 +9,7 @@ import pytest
 from codebot.core.model import FileResult, Symbol
 from codebot.graph.resolve import resolve
 from codebot.parse.extract import module_id, parse_source
+from codebot.parse.files import role_for_path
 
 
 class Parsed:
@@ -49,7 +50,13 @@ def resolved():
 
     def _resolved(language: str, files: dict[str, str]) -> dict[tuple[str, str], str]:
         parsed = [
-            parse_source(p, textwrap.dedent(c).lstrip("\n").encode(), language, module=module_id(p))
+            parse_source(
+                p,
+                textwrap.dedent(c).lstrip("\n").encode(),
+                language,
+                role=role_for_path(p, language),  # a test's role, as `codebot index` gives it
+                module=module_id(p),
+            )
             for p, c in files.items()
         ]
         return {(e.src, e.dst): e.resolution for e in resolve(parsed).edges if e.kind == "calls"}

@@ -342,3 +342,69 @@ def test_constants_resolve_and_are_no_callees(resolved):
         },
     )
     assert edges == {}
+
+
+def test_new_types_a_local_and_global_names_stay_global(resolved):
+    """``$handler = new BufferHandler(...)`` types ``$handler->handle()`` (to the method
+    inherited); ``new \\DateTimeImmutable`` is PHP's class even where the namespace defines its
+    own ``DateTimeImmutable``; a guess from library code never lands in a test's class."""
+    edges = resolved(
+        "php",
+        {
+            "src/Monolog/Handler/AbstractHandler.php": """<?php
+            namespace Monolog\\Handler;
+            abstract class AbstractHandler
+            {
+                public function handle(array $record): bool { return true; }
+                public function close(): void {}
+            }
+            class BufferHandler extends AbstractHandler
+            {
+                public function flush(): void {}
+            }
+            class NullHandler extends AbstractHandler
+            {
+                public function handle(array $record): bool { return false; }
+            }
+            """,
+            "src/Monolog/DateTimeImmutable.php": """<?php
+            namespace Monolog;
+            class DateTimeImmutable extends \\DateTimeImmutable
+            {
+                public function __construct(bool $micro) {}
+            }
+            """,
+            "src/Monolog/Handler/RedisHandler.php": """<?php
+            namespace Monolog\\Handler;
+            class RedisHandler
+            {
+                public function write(array $record): void
+                {
+                    $this->redisClient->rpush($record);
+                }
+            }
+            """,
+            "tests/Monolog/Handler/BufferHandlerTest.php": """<?php
+            namespace Monolog\\Handler;
+            class BufferHandlerTest
+            {
+                public function testHandle()
+                {
+                    $handler = new BufferHandler();
+                    $handler->handle([]);
+                    $handler->flush();
+                    $at = new \\DateTimeImmutable('@0');
+                    $mock = new class { public function rpush($x) {} };
+                }
+            }
+            """,
+        },
+    )
+    h = "src.Monolog.Handler.AbstractHandler.Monolog.Handler"
+    t = "tests.Monolog.Handler.BufferHandlerTest.Monolog.Handler.BufferHandlerTest.testHandle"
+    assert {dst: r for (src, dst), r in edges.items() if src == t} == {
+        f"{h}.BufferHandler": "exact",  # no constructor: the class
+        f"{h}.AbstractHandler.handle": "exact",  # not NullHandler's
+        f"{h}.BufferHandler.flush": "exact",
+    }
+    assert not [e for e in edges if e[0].endswith("RedisHandler.write")]

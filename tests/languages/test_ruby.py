@@ -213,10 +213,10 @@ def test_calls(parse):
         "Role.find_by",
         "user.tap",
     ]
-    assert p.calls(f"{U}.full_name") == ["strip"]
+    assert p.calls(f"{U}.full_name") == ['"".strip']  # a literal's method
     assert p.calls(f"{U}.<=>") == ["other.full_name"]
     # Blocks are not symbols: their calls belong to the method around them.
-    assert p.calls("app.models.user.App.Models.Admin.permissions") == ["each", "grant"]
+    assert p.calls("app.models.user.App.Models.Admin.permissions") == ["[].each", "grant"]
     assert [c.line for c in p[f"{U}.save"].calls] == [30, 31, 32, 33, 34]
 
 
@@ -266,7 +266,7 @@ def test_module_functions_and_singletons(parse):
     slug = p["lib.util.text.Util.Text.slug"]
     assert (slug.kind, slug.class_name) == ("method", "Text")
     assert slug.parameters == (Parameter("s"), Parameter("sep:", None, '"-"'))
-    assert p.calls(slug.id) == ["s.downcase", "gsub"]
+    assert p.calls(slug.id) == ["s.downcase", "(?).gsub"]  # a method of an expression
     assert p["lib.util.text.Util.Text"].bases == ()
     assert p["lib.util.text.Util"].docstring == "Small helpers."
 
@@ -310,7 +310,7 @@ def test_constants(parse):
     ignore = p[f"{m}.Sinatra.Base.CALLERS_TO_IGNORE"]
     assert (ignore.start_line, ignore.end_line) == (6, 8)
     assert ignore.signature == "CALLERS_TO_IGNORE = ["  # a value's first line
-    assert p.calls(ignore.id) == ["freeze"]
+    assert p.calls(ignore.id) == ["[].freeze"]  # a literal's method
 
 
 def test_a_constant_calls_what_its_value_calls(resolved):
@@ -337,3 +337,182 @@ def test_a_constant_calls_what_its_value_calls(resolved):
     m = "lib.sinatra.base.Sinatra.Request"
     # From the constant, as the class body's resolution gives it (the class called it before).
     assert set(edges) == {(f"{m}.HEADER_PARAM", f"{m}.build_param")}
+
+
+# --- who receives a call (issue 21): self, the block's self, typed variables -------------------
+
+SINATRA_BASE = """
+module Sinatra
+  module Helpers
+    def body(value = nil)
+      @body = value
+    end
+  end
+
+  class Request < Rack::Request
+    def forwarded?
+      true
+    end
+  end
+
+  class Base
+    include Helpers
+
+    def call(env)
+      status(200)
+    end
+
+    def status(value = nil)
+      @status = value
+    end
+
+    class << self
+      def get(path, opts = {}, &block)
+        route("GET", path, opts, &block)
+      end
+
+      def route(verb, path, options = {}, &block)
+        [verb, path]
+      end
+    end
+  end
+
+  def self.new(base = Base, &block)
+    base = Class.new(base)
+    base.class_eval(&block) if block_given?
+    base
+  end
+end
+"""
+
+TEST_HELPER = """
+class Minitest::Test
+  include Rack::Test::Methods
+
+  def mock_app(base = Sinatra::Base, &block)
+    @app = Sinatra.new(base, &block)
+  end
+
+  def assert_body(value)
+    assert_equal value, last_response.body
+  end
+end
+"""
+
+
+def test_calls_on_self_and_in_dsl_blocks(resolved):
+    """A call without receiver is on self: through the class, the library class it reopens
+    and the modules included. A block given to a method of ours taking ``&block`` and a class
+    default (sinatra's ``mock_app``) runs in that class, its route blocks in its instances; a
+    test's ``it`` block keeps the test's self; rack-test's ``get`` is no edge."""
+    edges = resolved(
+        "ruby",
+        {
+            "lib/sinatra/base.rb": SINATRA_BASE,
+            "test/test_helper.rb": TEST_HELPER,
+            "test/routing_test.rb": """
+            class RoutingTest < Minitest::Test
+              it "routes" do
+                mock_app { get("/") { body "hi" } }
+                assert_body "hi"
+              end
+
+              def test_request
+                get "/"
+              end
+            end
+            """,
+        },
+    )
+    t, s = "test.routing_test.RoutingTest", "lib.sinatra.base.Sinatra"
+    assert {dst: r for (src, dst), r in edges.items() if src == t} == {
+        "test.test_helper.Minitest.Test.mock_app": "exact",
+        f"{s}.Base.get": "exact",  # in mock_app's block: the app class
+        f"{s}.Helpers.body": "exact",  # in a route's block: the app
+        "test.test_helper.Minitest.Test.assert_body": "exact",  # in `it`: the test
+    }
+    # `get "/"` in a test method: rack-test's (Minitest::Test includes Rack::Test::Methods)
+    assert not [e for e in edges if e[0] == f"{t}.test_request"]
+    # Inside the library: `status(200)` is Base#status; `route(...)` in `class << self`
+    assert edges[(f"{s}.Base.call", f"{s}.Base.status")] == "exact"
+    assert edges[(f"{s}.Base.get", f"{s}.Base.route")] == "exact"
+    # `Class.new(base)`, `base.class_eval`: no method of ours
+    assert not [e for e in edges if e[0] == f"{s}.new"]
+
+
+def test_typed_variables_and_library_values(resolved):
+    """``x = Foo.new`` and ``@x = Foo.new`` (anywhere in the class) type ``x.m``; a library
+    class's instance (``StringIO.new``) binds nothing by name; neither does a method of an
+    expression (``make(1).rewind``) or a variable whose name does not name the class
+    (``response.status``, where ``request.forwarded?`` does)."""
+    edges = resolved(
+        "ruby",
+        {
+            "lib/sinatra/base.rb": SINATRA_BASE,
+            "lib/tape.rb": """
+            class Tape
+              def rewind
+                0
+              end
+            end
+            """,
+            "lib/runner.rb": """
+            class Runner
+              def initialize
+                @app = Sinatra::Base.new
+                @io = StringIO.new
+                @cache = Hash.new
+              end
+
+              def run(env, response, request)
+                req = Sinatra::Request.new(env)
+                req.forwarded?
+                @app.call(env)
+                @io.rewind
+                error = StringIO.new
+                error.rewind
+                make(1).rewind
+                response.status
+                request.forwarded?
+              end
+            end
+            """,
+        },
+    )
+    s = "lib.sinatra.base.Sinatra"
+    assert {dst: r for (src, dst), r in edges.items() if src == "lib.runner.Runner.run"} == {
+        f"{s}.Request": "exact",  # the constructor: the class (no initialize of its own)
+        f"{s}.Request.forwarded?": "exact",  # req.forwarded? (and request.forwarded?, by name)
+        f"{s}.Base.call": "exact",
+    }
+    # `Sinatra::Base.new` is the class's constructor; `StringIO.new`, `Hash.new` are no calls
+    # of Runner#initialize (the wrong edges of before)
+    assert {dst for (src, dst) in edges if src == "lib.runner.Runner.initialize"} == {f"{s}.Base"}
+
+
+def test_call_texts_say_who_receives(parse):
+    p = parse(
+        "ruby",
+        "test/t.rb",
+        """
+        class T < Minitest::Test
+          it "x" do
+            mock_app { get("/") { body "x" } }
+            list.each { |x| check(x) }
+            make(1).run
+            "a b".split
+          end
+        end
+        """,
+    )
+    assert p.calls("test.t.T") == [
+        "it",
+        "(self? it).mock_app",
+        "(self? it mock_app).get",
+        "(self? it mock_app get).body",
+        "list.each",
+        "(self? it).check",
+        "(self? it).make",
+        "(?).run",
+        '"".split',
+    ]

@@ -11,22 +11,25 @@ is one type.
 The receivers these grammars keep differ: C and C++ keep the whole callee (a bare name is a
 call without receiver, on ``this`` in a method); C#, Swift, PHP and Ruby drop it only on
 complex receivers (PHP: ``$this->m``, ``$x->m``, ``self::m``, ``parent::m``, ``X::m`` are kept;
-Ruby: ``obj.m``, ``self.m``, ``X.new``). A PHP or Ruby method call on a complex receiver is
-recorded by its name alone, so a bare name there is claimed by the caller's class only when no
-unrelated type defines it (``unique_name``).
+Ruby: ``obj.m``, ``self.m``, ``X.new``). A PHP method call on a complex receiver is recorded by
+its name alone, so a bare name there is claimed by the caller's class only when no unrelated
+type defines it (``unique_name``); Ruby marks one ``(?).m`` (see ``RubyResolver``).
 """
 
 from __future__ import annotations
 
 import posixpath
+import re
 
 from codebot.core.model import FUNCTION_KINDS, FileResult, Symbol
 from codebot.graph.resolvers.base import (
+    AMBIGUOUS,
     CLS,
     DECL,
     EXACT,
     EXTERNAL,
     EXTERNAL_CALL,
+    INST,
     MOD,
     NOT_LOCAL,
     PLAIN,
@@ -399,6 +402,19 @@ class PhpResolver(NamespacedResolver):
             return [(self.constructor(ctx.cls), EXACT)]  # `new static()`
         return super().head(ctx, name, how, alone)
 
+    def resolve_call(self, ctx: Ctx, text: str) -> Outcome:
+        if text.startswith("\\"):
+            # `new \DateTimeImmutable`, `\strlen($s)`: a name from the global namespace, never
+            # the `Monolog\DateTimeImmutable` of the caller's namespace
+            path = _PHP_PATH.match(text[1:])
+            q = path[0].replace("\\", ".") if path else ""
+            if q and q not in self.qnames and q not in self.prefixes:
+                return EXTERNAL_CALL
+        return super().resolve_call(ctx, text)
+
+    def member_fallback(self, name: str, ctx: Ctx) -> Outcome:
+        return _not_into_tests(self, ctx, super().member_fallback(name, ctx))
+
 
 class CResolver(NamespacedResolver):
     family = "c"
@@ -427,8 +443,25 @@ class CResolver(NamespacedResolver):
 
 
 class RubyResolver(NamespacedResolver):
+    """Ruby's call texts (``languages/ruby.py``) say who receives a call:
+
+    - ``save(x)``, no receiver: ``self``. The method a reader finds going up the caller's class,
+      its reopened parts, the modules it includes and its ancestors is the one (``exact``); a
+      name none of them defines, in a hierarchy a library completes, is the library's.
+    - ``(self? it mock_app get).body``: no receiver, in blocks given to those calls (outermost
+      first). The caller's ``self`` when each is a library's (``it``); the class a repository
+      method's ``&block`` runs in when it takes one as a parameter's default (``mock_app(base =
+      Sinatra::Base, &block)``), kept through that class's own methods (``get``); otherwise the
+      caller's hierarchy claims the name only when no type outside it defines one
+      (``unique_name``).
+    - ``(?).c``: a method of an expression the text does not show (``a.b(1).c``): only the
+      repository's one definition of the name (``unique_name``).
+    - ``x.c``, ``@x.c``: through ``x``'s type when the text records it (``(x = Foo.new()).c``);
+      else the one definition of ``c``, when ``x`` names its class (``req`` for ``Request``).
+    """
+
     family = "ruby"
-    name_only = True
+    name_only = False  # a bare name is a call on self (see the docstring)
     dialect = Dialect(separators=r"&\.|::", ident=r"[@$]{0,2}[A-Za-z_]\w*[?!]?", prefixes=())
     self_names = frozenset({"self"})
     super_names = frozenset()
@@ -453,6 +486,29 @@ class RubyResolver(NamespacedResolver):
         read close flush synchronize force_encoding""".split()
     )
 
+    def prepare(self) -> None:
+        super().prepare()
+        index = self.index
+        for f in self.files:
+            for s in f.symbols:
+                if s.kind not in TYPES:
+                    continue
+                first = strip_duplicate(index.local_name[s.id]).split(".")[0]
+                t = self.canonical.get(s.id, s.id)
+                if t != s.id:  # a class reopened: its mixins are the class's wherever written
+                    bases = index.bases.setdefault(t, [])
+                    for text in s.bases:
+                        b = self.base_type(s, f, text)
+                        if b is None or b == t:
+                            index.open_types.add(t)
+                        elif b not in bases:
+                            bases.append(b)
+                            index.subclasses[b].append(t)
+                if first not in self.qnames and first != strip_duplicate(index.local_name[s.id]):
+                    # `class Minitest::Test` where no `module Minitest` is ours: a library's
+                    # class reopened, whose other methods are the library's
+                    index.open_types.add(t)
+
     def head(self, ctx: Ctx, name: str, how: int, alone: bool) -> Target | Outcome | None:
         if alone and ctx.cls is not None:
             if name == "super":  # the method of the same name in the next type of the MRO
@@ -473,11 +529,166 @@ class RubyResolver(NamespacedResolver):
         out = super().member_fallback(name, ctx)
         if isinstance(out, list) and any(d == ctx.sym.id for d, _ in out):
             return UNRESOLVED
+        out = _not_into_tests(self, ctx, out)
+        recv = self._receiver
+        if isinstance(out, list) and recv is not None and not self._named_for(recv, out[0][0]):
+            # `response.status`, `uri.port`, `boom.message`: Rack's, URI's, Exception's methods
+            # share these names; a value of unknown type is one of ours only when its name
+            # says so (`request.forwarded?` -> `Request#forwarded?`)
+            return AMBIGUOUS
         return out
 
+    def _named_for(self, receiver: str, sid: str) -> bool:
+        """Whether a variable's name names the class of method ``sid``, one of its bases, or a
+        class that includes or extends it: ``request``, ``@request``, ``last_request``,
+        ``req`` for ``Request`` (and the ``Request::Helpers`` it includes), ``base`` for
+        ``Base``."""
+        owner = self.owner_type(sid)
+        if owner is None:
+            return False
+        owner = self.canonical.get(owner, owner)
+        r = receiver.lstrip("@$").lower().rstrip("0123456789")
+        types = set(self.index.mro(owner))
+        todo = [owner]
+        while todo:  # the classes that include a module, or subclass a class
+            for sub in self.index.subclasses.get(todo.pop(), ()):
+                if sub not in types:
+                    types.add(sub)
+                    todo.append(sub)
+        for t in types:
+            n = _snake(self.index.by_id[t].name)
+            if r == n or r.endswith("_" + n) or (len(r) >= 3 and n.startswith(r)):
+                return True  # `request`, `last_request`, `req` for `Request`
+        return False
+
+    _receiver: str | None = None  # the call's receiver as written: what `member_fallback` sees
+
     def resolve_call(self, ctx: Ctx, text: str) -> Outcome:
+        self._receiver = None if text.startswith("(self? ") else _receiver(text)
+        return self._resolve_ruby(ctx, text)
+
+    def _resolve_ruby(self, ctx: Ctx, text: str) -> Outcome:
+        if text.startswith("(self? "):
+            blocks, _, name = text[7:].partition(").")
+            self_type = self._block_self(ctx, blocks.split())
+            if self_type == "":
+                return self._resolve_ruby(ctx, name)
+            if self_type is not None and name not in ("new", "super"):
+                hit, open_ = self.index.find_member(self_type, name)
+                if hit is not None:
+                    return [(hit, EXACT)]
+                if open_:
+                    return EXTERNAL_CALL
+            if ctx.cls is not None and name not in ("new", "super"):
+                out = self.implicit_member(ctx, name, True)
+                if out is not None:
+                    return out
+            return self._resolve_ruby(ctx, f"(?).{name}")
+        if text.startswith("(@"):  # `(@app = Foo.new()).call`: see languages/ruby.py
+            m = _IVAR_TYPED.fullmatch(text)
+            if m is not None:
+                out = self._typed(ctx, (m[1], " = ", m[2], m[3]))
+                return out if out is not None else self._resolve_ruby(ctx, f"{m[1]}.{m[3]}")
+        if text.startswith("(?)."):
+            out = self.member_fallback(text[4:], ctx)
+            return self.no_edge(text[4:], out) if isinstance(out, str) else out
         # `::Logger.new`: a constant from the top level, looked up as any other
         return super().resolve_call(ctx, text[2:] if text.startswith("::") else text)
+
+    def _block_self(self, ctx: Ctx, blocks: list[str]) -> str | None:
+        """Whose ``self`` the blocks given to these calls (outermost first) run with: ``""``
+        the caller's (each call is a library's: a test's ``it``/``setup``), a type's id, or
+        None (not known). A block given to ``Class.new`` or ``instance_eval`` is not known; one
+        given to a repository method that takes ``&block`` and a class as a parameter's default
+        (``def mock_app(base = Sinatra::Base, &block)``) runs in that class, and so do the blocks
+        inside it given to that class's own methods (its routes: ``get "/" do ... end``)."""
+        cur = ""
+        for b in blocks:
+            if b in _SELF_CHANGING or b in self.ctor_names:
+                return None
+            if cur:
+                if self.index.find_member(cur, b)[0] is None:
+                    return None
+                continue
+            hit = self.index.find_member(ctx.cls, b)[0] if ctx.cls is not None else None
+            if hit is None:
+                found = self.lookup(ctx, b)
+                if found is not None:
+                    hit = found[1] if found[0] == SYM else None
+                    if hit is None:
+                        return None
+            if hit is not None:
+                cur = self._block_class(hit)
+                if cur is None:
+                    return None
+        return cur
+
+    def _block_class(self, sid: str) -> str | None:
+        """The class a method's ``&block`` runs in when it takes the class as a parameter's
+        default value (``def mock_app(base = Sinatra::Base, &block)``), else None."""
+        sym = self.index.by_id[sid]
+        if sym.kind not in FUNCTION_KINDS or not any(p.name[:1] == "&" for p in sym.parameters):
+            return None
+        for p in sym.parameters:
+            if p.default and _CONSTANT.fullmatch(p.default):
+                t = self._type_name(self.index.file_of[sid], self._nest(sym), p.default)
+                if t is not None and self.index.by_id[t].kind == "class":
+                    return t
+        return None
+
+    def lookup(self, ctx: Ctx, name: str) -> Target | None:
+        found = super().lookup(ctx, name)
+        if found is not None and found[0] == SYM and found[1] in self.index.by_id:
+            f = self.index.file_of[found[1]]
+            if f is not ctx.file and f.role == "test" and not self.index.is_type(found[1]):
+                # a `def use` at the top of another spec file is that spec's helper
+                return None
+        return found
+
+    def value_of(self, ctx: Ctx, text: str) -> Target | None:
+        """``Foo::Bar.new()``: an instance of the repository's class (however its
+        ``initialize`` is found), or a library's value (``StringIO.new``)."""
+        if not text.endswith(".new()") or not _CONSTANT.fullmatch(text[:-6]):
+            return super().value_of(ctx, text)
+        name = text[:-6].lstrip(":").replace("::", ".")
+        if name in ("Class", "Module", "Struct", "Data"):
+            return None  # `Class.new(Base)`: a new class, of our base perhaps
+        hit = self._qualified(ctx.file, self._nest(ctx.sym), name, types_only=True)
+        if hit is not None and self.index.is_type(hit):
+            t = self.canonical.get(hit, hit)
+            if self.index.by_id[t].kind == "module" or self.index.find_member(t, "new")[0]:
+                return None  # `Sinatra.new`: a method named `new`, returning anything
+            return (INST, t)
+        if hit is None and "." in name:
+            return EXTERNAL  # `Rack::Response` where only `module Rack` is ours: the library's
+        head = self.lookup(ctx, name)
+        return EXTERNAL if head == EXTERNAL else None
+
+    def _typed(self, ctx: Ctx, typed: tuple[str, str, str, str]) -> Outcome | None:
+        out = super()._typed(ctx, typed)
+        if out is None and typed[1] == " = " and _METHOD.fullmatch(typed[3]):
+            target = self.value_of(ctx, typed[2])
+            if target is not None and target[0] == INST:
+                # an instance of ours lacking the method: a library base's, or no such method
+                return (
+                    EXTERNAL_CALL if self.index.find_member(target[1], typed[3])[1] else UNRESOLVED
+                )
+        return out
+
+    def bare_fallback(self, ctx: Ctx, name: str) -> Outcome:
+        """A call without receiver that neither the caller's hierarchy nor its scopes define: a
+        library's (``Kernel``, an unresolved mixin) or a method the repository defines on
+        other types, which this self does not have: no guess."""
+        if name in self.builtins:
+            return EXTERNAL_CALL
+        if not self.index.names.get((self.family, name)):
+            return EXTERNAL_CALL
+        if ctx.cls is not None and self.index.find_member(ctx.cls, name)[1]:
+            # not in the repository's part of the hierarchy, which a library's class or
+            # module completes (`class RoutingTest < Minitest::Test` with `Rack::Test::Methods`
+            # included: `get "/"` is rack-test's)
+            return EXTERNAL_CALL
+        return self.not_found(name)
 
     def member(self, target: Target, name: str) -> Target | None:
         if name == "new" and target[0] in (SYM, CLS) and self.index.is_type(target[1]):
@@ -505,6 +716,39 @@ class SwiftResolver(NamespacedResolver):
         filter reduce compactMap flatMap forEach sorted sort joined split count isEmpty index
         description encode decode resume cancel async sync""".split()
     )
+
+
+_CONSTANT = re.compile(r"(?:::)?[A-Z]\w*(?:::[A-Z]\w*)*")
+_IVAR_TYPED = re.compile(r"\((@[A-Za-z_]\w*) = ((?:::)?[A-Z][\w:]*\.new\(\))\)\.(.+)")
+_RECEIVER = re.compile(r"\(?(@{0,2}[a-z_]\w*)(?: = |\.|&\.)")
+_METHOD = re.compile(r"[A-Za-z_]\w*[?!=]?")
+_SELF_CHANGING = frozenset(
+    """new instance_eval instance_exec class_eval class_exec module_eval module_exec
+    define_method""".split()
+)
+
+
+_PHP_PATH = re.compile(r"[A-Za-z_]\w*(?:\\[A-Za-z_]\w*)*")
+
+
+def _not_into_tests(r: Resolver, ctx: Ctx, out: Outcome) -> Outcome:
+    """A name guess from code that is no test never lands in a test (monolog's
+    ``$this->redisClient->rpush`` is Predis's, not a test double's ``rpush``)."""
+    if isinstance(out, list) and ctx.file.role != "test":
+        if any(r.index.file_of[d].role == "test" for d, _ in out):
+            return UNRESOLVED
+    return out
+
+
+def _receiver(text: str) -> str:
+    """The variable a call's text names as its receiver (``response`` in ``response.status``,
+    ``(req = Foo.new()).x``), or "" (none: ``(?).m``, ``save``)."""
+    m = _RECEIVER.match(text)
+    return m[1] if m else ""
+
+
+def _snake(name: str) -> str:
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name).lower()
 
 
 def _stem(path: str) -> str:
