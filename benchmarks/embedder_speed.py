@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import ast
 import importlib.util
+import json
 import random
 import statistics
 import subprocess
@@ -78,13 +79,17 @@ def repo_texts(repo: Path) -> list[str]:
     return recorder.texts
 
 
-def old_embedder_class(rev: str) -> type:
-    source = subprocess.run(
-        ["git", "-C", str(ROOT), "show", f"{rev}:codebot/embed/builtin.py"],
+def git_show(rev: str, path: str) -> str:
+    return subprocess.run(
+        ["git", "-C", str(ROOT), "show", f"{rev}:{path}"],
         capture_output=True,
         text=True,
         check=True,
     ).stdout
+
+
+def old_embedder_class(rev: str) -> type:
+    source = git_show(rev, "codebot/embed/builtin.py")
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "builtin_old.py"
         path.write_text(source, encoding="utf-8")
@@ -110,13 +115,21 @@ def main() -> None:
     texts = repo_texts(args.repo) if args.repo else stdlib_functions(args.stdlib, args.n)
     source = str(args.repo) if args.repo else f"{len(texts)} functions from {args.stdlib}"
     old_cls = old_embedder_class(args.old)
-    kw = {"threads": args.threads, "max_tokens": args.max_tokens}
+    # Each at its own default truncation unless --max-tokens sets both: the old one's from
+    # model.json as it was at that revision.
+    old_meta = json.loads(git_show(args.old, "codebot/embed/models/minilm-l6-v2/model.json"))
+    old_max = args.max_tokens or old_meta["max_tokens"]
     # The same model file for both: the old module would look beside its own (temporary) path.
-    embedders = {"old": old_cls(model_dir=MODEL_DIR, **kw), "new": BuiltinEmbedder(**kw)}
+    embedders = {
+        "old": old_cls(threads=args.threads, max_tokens=old_max, model_dir=MODEL_DIR),
+        "new": BuiltinEmbedder(threads=args.threads, max_tokens=args.max_tokens),
+    }
     tokens = [len(embedders["new"]._tokenizer.encode(t).ids) for t in texts]
+    limits = {name: emb.identity.max_tokens for name, emb in embedders.items()}
     print(
         f"{len(texts)} texts ({source}), {len(set(texts))} distinct, mean {np.mean(tokens):.0f}"
-        f" tokens; old = builtin.py at {args.old}; threads {args.threads or 'default'};"
+        f" tokens at most {limits['new']}; old = builtin.py at {args.old} (at most"
+        f" {limits['old']} tokens); threads {args.threads or 'default'};"
         f" {args.rounds} rounds, old and new in turn"
     )
     vectors = {}
@@ -140,7 +153,8 @@ def main() -> None:
     med_ratio = statistics.median(wall["new"]) / statistics.median(wall["old"])
     print(f"new time / old time: {ratio:.2f} (best), {med_ratio:.2f} (median)")
     diff = float(np.abs(vectors["new"] - vectors["old"]).max())
-    print(f"max |new - old| over all vectors: {diff:.3g}")
+    cos = (vectors["new"] * vectors["old"]).sum(axis=1)
+    print(f"max |new - old| over all vectors: {diff:.3g}; cosine min {cos.min():.4f}")
 
 
 if __name__ == "__main__":
