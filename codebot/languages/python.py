@@ -251,13 +251,29 @@ def _bind_target(scope: Scope, target: Node, value: Node | None) -> None:
             if value is not None and value.type in ("expression_list", "tuple", "list")
             else None
         )
+        stars = [i for i, a in enumerate(items) if a.type == "list_splat_pattern"]
         if (
             values is not None
-            and len(values) == len(items)
-            and all(v.type not in ("list_splat", "list_splat_pattern") for v in (*items, *values))
+            and len(stars) <= 1
+            and len(values) >= len(items) - len(stars)
+            and (stars or len(values) == len(items))
+            and all(v.type != "list_splat" for v in values)
         ):
-            for a, b in zip(items, values):
+            # `a, *rest, z = f, g, h, k`: rest is the list of the values in between
+            s = stars[0] if stars else len(items)
+            tail = len(items) - s - 1
+            for a, b in zip(items[:s], values[:s]):
                 _bind_target(scope, a, b)
+            if stars:
+                star = items[s].named_children[0] if items[s].named_child_count else None
+                middle = values[s : len(values) - tail]
+                if star is not None and star.type == "identifier":
+                    for i, b in enumerate(middle):
+                        _bind(scope, text(star), str(i), b)
+                    if not middle:
+                        scope[text(star)] = _OTHER
+                for a, b in zip(items[s + 1 :], values[len(values) - tail :]):
+                    _bind_target(scope, a, b)
         else:
             for a in items:
                 if a.type == "identifier":
@@ -509,12 +525,13 @@ def _values(node: Node, cache: dict, depth: int = 0) -> list[str]:
         return _values(node.named_children[0], cache, depth)
     if t == "call":
         fn = node.child_by_field_name("function")
-        if fn is None or fn.type not in _DOTTED or not _pure_dotted(fn):
+        if fn is None:
             return []
-        if fn.type == "identifier":
-            returned = _returned(fn, cache, depth)
-            if returned is not None:
-                return returned
+        returned = _returned(fn, cache, depth)
+        if returned is not None:
+            return returned
+        if fn.type not in _DOTTED or not _pure_dotted(fn):
+            return []
         return [text(fn) + "()"]
     return []
 
@@ -548,18 +565,97 @@ def _items(node: Node, cache: dict, depth: int) -> list[str]:
 
 
 def _returned(fn: Node, cache: dict, depth: int) -> list[str] | None:
-    """``f()`` where ``f`` is a def of this file that returns names: what those may hold (a
-    nested def as ``f.<locals>.inner``); None when ``f`` is no such def."""
-    kind, _, scope = _find(fn, text(fn), cache)
-    if kind != _DEF or scope is None:
+    """What calling ``fn`` returns, where it is a function of this file that returns names (a
+    nested def as ``f.<locals>.inner``): ``f()``, ``alias()`` (``alias = f``), ``f()()``, and a
+    method ``x.m()`` of an instance of a class of this file (``x = C()``; ``return self.g`` is
+    ``C().g``). None when no such function is known."""
+    if depth > _MAX_DEPTH:
         return None
-    d = _def_in(scope if scope.type == "module" else scope.child_by_field_name("body"), text(fn))
-    if d is None:
+    t = fn.type
+    if t == "identifier":
+        kind, _, scope = _find(fn, text(fn), cache)
+        if kind == _DEF and scope is not None:
+            block = scope if scope.type == "module" else scope.child_by_field_name("body")
+            d = _def_in(block, text(fn))
+            return (_def_returns(d, None, cache, depth) or None) if d is not None else None
+        if kind != "assigned":
+            return None
+        callees = _values(fn, cache, depth)
+    elif t == "call":
+        inner = fn.child_by_field_name("function")
+        callees = _returned(inner, cache, depth + 1) if inner is not None else None
+    elif t == "attribute" and _pure_dotted(fn):
+        callees = _values(fn, cache, depth)
+    else:
         return None
     out: list[str] = []
-    for ret in _returns(d.child_by_field_name("body")):
-        out.extend(v for v in _values(ret, cache, depth + 1) if v not in out)
+    root = _root(fn)
+    for callee in callees or ():
+        out.extend(v for v in _text_returns(root, callee, cache, depth) if v not in out)
     return out or None
+
+
+def _text_returns(root: Node, callee: str, cache: dict, depth: int) -> list[str]:
+    """What calling ``callee`` (a value as ``_values`` writes it: ``f``, ``f.<locals>.g``,
+    ``C().m``) returns, when it names a function of this file."""
+    if callee.endswith("()") or "(" in callee.split(").", 1)[-1]:
+        return []
+    if "()." in callee:
+        cname, _, method = callee.partition("().")
+        cls = _class_in(root, cname)
+        d = _method_in(root, cls, method, 0) if cls is not None and "." not in method else None
+        return _def_returns(d, f"{cname}()", cache, depth) if d is not None else []
+    outer, _, inner = callee.partition(".<locals>.")
+    if not outer.isidentifier():
+        return []
+    d = _def_in(root, outer)
+    if inner:
+        d = _def_in(d.child_by_field_name("body"), inner) if d is not None else None
+    elif d is None:
+        return []
+    return _def_returns(d, None, cache, depth) if d is not None else []
+
+
+def _def_returns(d: Node, self_value: str | None, cache: dict, depth: int) -> list[str]:
+    """The values a def's ``return`` statements give; in a method, ``self`` as ``self_value``."""
+    out: list[str] = []
+    self_name = None
+    if self_value is not None:
+        params = _names(d, cache)
+        self_name = params[0] if params else None
+    for ret in _returns(d.child_by_field_name("body")):
+        for v in _values(ret, cache, depth + 1):
+            if self_name is not None and (v == self_name or v.startswith(self_name + ".")):
+                v = self_value + v[len(self_name) :]
+            elif self_name is not None and v.split(".")[0] == self_name:
+                continue
+            if v not in out:
+                out.append(v)
+    return out
+
+
+def _class_in(root: Node, name: str) -> Node | None:
+    for st in root.named_children:
+        d = st.child_by_field_name("definition") if st.type == "decorated_definition" else st
+        if d is not None and d.type == "class_definition":
+            n = d.child_by_field_name("name")
+            if n is not None and text(n) == name:
+                return d
+    return None
+
+
+def _method_in(root: Node, cls: Node, name: str, depth: int) -> Node | None:
+    """The def ``name`` of a class of this file, or of its bases in this file (depth first)."""
+    found = _def_in(cls.child_by_field_name("body"), name)
+    if found is not None or depth > _MAX_DEPTH:
+        return found
+    supers = cls.child_by_field_name("superclasses")
+    for base in supers.named_children if supers is not None else ():
+        b = _class_in(root, text(base)) if base.type == "identifier" else None
+        found = _method_in(root, b, name, depth + 1) if b is not None else None
+        if found is not None:
+            return found
+    return None
 
 
 def _param_values(fn: Node, name: str, cache: dict, depth: int) -> list[str]:
@@ -816,7 +912,7 @@ def _annotate(node: Node, raw: str, cache: dict) -> str:
         key, rest = _key(node.child_by_field_name("subscript")) or "*", ""
     elif t == "call":  # make()(): what make returns
         fn = node.child_by_field_name("function")
-        if fn is None or fn.type != "identifier":
+        if fn is None:
             return raw
         return _written(raw, _returned(fn, cache, 1) or [], "") or raw
     else:
