@@ -547,6 +547,8 @@ def _all(
             values = _items(v, cache, depth)
         elif (key == "*" and k is not None) or k == key or (key is not None and k == "?"):
             values = _values(v, cache, depth)
+        elif key == "*" and k is None and v.type == "call":  # xs = map(f, ys): f's results
+            values = _items(v, cache, depth)
         else:
             continue
         out.extend(val for val in values if val not in out)
@@ -561,6 +563,14 @@ def _items(node: Node, cache: dict, depth: int) -> list[str]:
         return out
     if node.type == "identifier":
         return _name_values(node, text(node), "*", cache, depth, head=True)
+    fn = node.child_by_field_name("function") if node.type == "call" else None
+    args = node.child_by_field_name("arguments")
+    if fn is not None and text(fn) == "map" and args is not None and args.type == "argument_list":
+        if _find(fn, "map", cache)[0] == "free":  # map(f, xs): what f returns
+            root, out = _root(node), []
+            for f in _called_args(args, "*", "map", cache):
+                out.extend(v for v in _text_returns(root, f, cache, depth) if v not in out)
+            return out
     return []
 
 
@@ -880,7 +890,7 @@ def _annotate(node: Node, raw: str, cache: dict) -> str:
         if names[0].split("[", 1)[0] not in bound or (
             names[0] == "self" and (len(names) < 2 or names[1] not in bound)
         ):
-            return raw  # nothing in the file binds its head (or the field after self)
+            return _calling(node, raw, cache) if raw in _CALLING else raw
     if t == "identifier":
         head, key, rest = node, None, ""
     elif t == "attribute":
@@ -919,6 +929,36 @@ def _annotate(node: Node, raw: str, cache: dict) -> str:
         return raw
     values = _name_values(node, text(head), key, cache, 0, head=True)
     return _written(text(node) if key is not None else text(head), values, rest) or raw
+
+
+# Builtins that call a function they are given, during the call: which arguments ("*": every
+# positional one, else the keyword's name).
+_CALLING = {"map": "*", "filter": "*", "sorted": "key", "min": "key", "max": "key"}
+
+
+def _calling(node: Node, raw: str, cache: dict) -> str:
+    """``map(f, xs)``, ``sorted(xs, key=f)``: the builtin runs ``f`` during the call, so the call
+    reaches it too: ``(map = map | f)``. Only where the file binds no other ``map``."""
+    call = node.parent
+    args = call.child_by_field_name("arguments") if call is not None else None
+    if args is None or args.type != "argument_list" or _find(node, raw, cache)[0] != "free":
+        return raw
+    values = _called_args(args, _CALLING[raw], raw, cache)
+    return (_written(raw, [raw, *values], "") or raw) if values else raw
+
+
+def _called_args(args: Node, which: str, raw: str, cache: dict) -> list[str]:
+    values: list[str] = []
+    for a in args.named_children:
+        if which == "*" and a.type in _DOTTED:
+            arg: Node | None = a
+        elif a.type == "keyword_argument" and text(a.child_by_field_name("name")) == which:
+            arg = a.child_by_field_name("value")
+        else:
+            continue
+        if arg is not None and arg.type in _DOTTED:
+            values.extend(v for v in _values(arg, cache, 1) if v not in values and v != raw)
+    return values
 
 
 def _written(expr: str, values: list[str], rest: str) -> str | None:
