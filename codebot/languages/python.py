@@ -434,6 +434,44 @@ def _fields(cls: Node, cache: dict) -> Scope:
     return fields
 
 
+def _subclass_fields(cls: Node, name: str, cache: dict) -> list[tuple[str | None, Node]]:
+    """``self.x`` in a class that stores no ``x`` and whose bases are the file's own classes:
+    what the file's subclasses of it store in ``x`` (``self`` is one of them when it runs)."""
+    root = _root(cls)
+    own = cls.child_by_field_name("name")
+    if own is None or _scope_of(cls) is None or _scope_of(cls).type != "module":
+        return []
+    for base in _base_names(cls):
+        if _class_in(root, base) is None:
+            return []  # a base of another module may store it
+    if _def_in(cls.child_by_field_name("body"), name) is not None:
+        return []
+    out: list[tuple[str | None, Node]] = []
+    todo, seen = [text(own)], {text(own)}
+    while todo:
+        parent = todo.pop()
+        for st in root.named_children:
+            sub = st.child_by_field_name("definition") if st.type == "decorated_definition" else st
+            if sub is None or sub.type != "class_definition" or parent not in _base_names(sub):
+                continue
+            sname = text(sub.child_by_field_name("name"))
+            if sname in seen:
+                continue
+            seen.add(sname)
+            todo.append(sname)
+            bound = _fields(sub, cache).get(name)
+            if bound and not isinstance(bound, str):
+                out.extend(bound)
+    return out
+
+
+def _base_names(cls: Node) -> list[str]:
+    supers = cls.child_by_field_name("superclasses")
+    return [
+        text(b) for b in (supers.named_children if supers is not None else ()) if b.type in _DOTTED
+    ]
+
+
 def _find(node: Node, name: str, cache: dict) -> tuple[str, object, Node | None]:
     """How ``name`` is bound at ``node``, in the innermost scope around it that binds it:
     ("assigned", its assignments, scope), (_PARAM | _DEF | _OTHER, None, scope), or ("free",
@@ -519,6 +557,15 @@ def _values(node: Node, cache: dict, depth: int = 0) -> list[str]:
         rest = text(node)[len(text(root)) :]
         if rest[:1] != ".":
             return []
+        cls = _self_class(root, text(root), cache)
+        first = root.parent.child_by_field_name("attribute")
+        if cls is not None and first is not None:  # self.x: what the class's methods store in x
+            if _def_in(cls.child_by_field_name("body"), text(first)) is None:
+                bound = _fields(cls, cache).get(text(first))
+                if bound and not isinstance(bound, str):
+                    after = rest[len(text(first)) + 1 :]
+                    values = _all(bound, None, cache, depth + 1)  # type: ignore[arg-type]
+                    return [v + after for v in values if not (after and ".<locals>." in v)]
         roots = _name_values(root, text(root), None, cache, depth, head=False)
         return [r + rest for r in roots if ".<locals>." not in r]
     if t == "parenthesized_expression" and node.named_child_count == 1:
@@ -564,6 +611,14 @@ def _items(node: Node, cache: dict, depth: int) -> list[str]:
     if node.type == "identifier":
         return _name_values(node, text(node), "*", cache, depth, head=True)
     fn = node.child_by_field_name("function") if node.type == "call" else None
+    if fn is not None and fn.type == "identifier":  # a generator function: what it yields
+        kind, _, scope = _find(fn, text(fn), cache)
+        d = _def_in(scope, text(fn)) if kind == _DEF and scope is not None else None
+        if d is not None and scope.type == "module":
+            out = []
+            for y in _yields(d.child_by_field_name("body")):
+                out.extend(v for v in _values(y, cache, depth + 1) if v not in out)
+            return out
     args = node.child_by_field_name("arguments")
     if fn is not None and text(fn) == "map" and args is not None and args.type == "argument_list":
         if _find(fn, "map", cache)[0] == "free":  # map(f, xs): what f returns
@@ -708,7 +763,7 @@ def _param_values_of(fn: Node, name: str, cache: dict, depth: int) -> list[str]:
         callee = call.child_by_field_name("function")
         if cls is not None:
             recv = callee.child_by_field_name("object") if callee.type == "attribute" else None
-            if recv is None or _self_class(call, text(recv), cache) != cls:
+            if recv is None or not _instance_of(recv, cls, call, cache):
                 continue
         elif callee.type != "identifier" or _find(callee, text(fname), cache)[0] != _DEF:
             continue
@@ -725,6 +780,17 @@ def _param_values_of(fn: Node, name: str, cache: dict, depth: int) -> list[str]:
     if default is not None:
         out.extend(v for v in _values(default, cache, depth) if v not in out)
     return out
+
+
+def _instance_of(recv: Node, cls: Node, call: Node, cache: dict) -> bool:
+    """Whether ``recv`` is the method's own ``self`` or holds an instance of ``cls`` (a class at
+    the module level: ``x = C()``, ``x.m(f)``)."""
+    if _self_class(call, text(recv), cache) == cls:
+        return True
+    name = cls.child_by_field_name("name")
+    if recv.type != "identifier" or name is None or _scope_of(cls).type != "module":
+        return False
+    return f"{text(name)}()" in _values(recv, cache, 1)
 
 
 def _root(node: Node) -> Node:
@@ -881,6 +947,24 @@ def _returns(block: Node | None) -> list[Node]:
     return out
 
 
+def _yields(block: Node | None) -> list[Node]:
+    """The values a generator's ``yield`` statements give (not ``yield from``)."""
+    out: list[Node] = []
+    stack = [block] if block is not None else []
+    while stack:
+        n = stack.pop()
+        for c in n.named_children:
+            if c.type in ("expression_statement", "yield"):
+                for e in c.named_children if c.type != "yield" else (c,):
+                    if e.type == "yield" and e.named_child_count == 1 and "from" not in [
+                        x.type for x in e.children
+                    ]:
+                        out.append(e.named_children[0])
+            elif c.type == "block" or c.type in _COMPOUND:
+                stack.append(c)
+    return out
+
+
 def _annotate(node: Node, raw: str, cache: dict) -> str:
     """The call text with what its head name is bound to, where the scopes around tell."""
     t = node.type
@@ -910,7 +994,9 @@ def _annotate(node: Node, raw: str, cache: dict) -> str:
             if first is not None and (
                 node != head.parent or _def_in(cls.child_by_field_name("body"), text(first)) is None
             ):
-                bound = _fields(cls, cache).get(text(first))
+                bound = _fields(cls, cache).get(text(first)) or _subclass_fields(
+                    cls, text(first), cache
+                )
                 if bound and not isinstance(bound, str):
                     values = _all(bound, None, cache, 1)  # type: ignore[arg-type]
                     after = rest[len(text(first)) + 1 :]

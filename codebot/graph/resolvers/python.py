@@ -328,7 +328,27 @@ class PythonResolver(Resolver):
                 if out is not None:
                     return out
                 text = expr + rest
-        return super().resolve_call(ctx, text)
+        return self._written(ctx, text)
+
+    def _written(self, ctx: Ctx, text: str) -> Outcome:
+        """A call as written (no bound value in it)."""
+        out = super().resolve_call(ctx, text)
+        if out == UNRESOLVED:
+            return self._subclass_members(ctx, text) or out
+        return out
+
+    def _subclass_members(self, ctx: Ctx, text: str) -> Outcome | None:
+        """``self.m()`` in a class that has no ``m`` (and no base that might): the ``m`` its
+        subclasses define, one of which ``self`` must be when the call runs. The fan-out to
+        subclasses is this one place."""
+        head, dot, name = text.partition(".")
+        if not dot or not name.isidentifier() or not ctx.chain:
+            return None
+        target = self.lookup(ctx, head)
+        if target is None or target[0] not in (DECL, CLS) or not self.index.is_type(target[1]):
+            return None
+        more = self.index.overrides(target[1], name)
+        return [(o, EXACT) for o in more] or None
 
     def _through(self, ctx: Ctx, values: list[str], rest: str) -> Outcome | None:
         edges: list[tuple[str, str]] = []
@@ -337,7 +357,7 @@ class PythonResolver(Resolver):
             if ".<locals>." in value:
                 out = self._nested(ctx, value) if not rest else UNRESOLVED
             else:
-                out = super().resolve_call(ctx, value + rest)
+                out = self._written(ctx, value + rest)
             if isinstance(out, list):
                 edges += [e for e in out if e not in edges]
             elif out == EXTERNAL_CALL:
