@@ -503,15 +503,31 @@ def _name_values(
         if not head and _self_class(at, name, cache) is not None:
             return [name]  # `self`: the caller's own, read in the caller's method
         return _param_values(scope, name, cache, depth + 1)
+    if kind == _DEF and key is None and scope is not None and scope.type != "class_definition":
+        dd = _decorated_def(scope, name)  # @dec over def f: f is what dec returns
+        applied = _applied(dd, 0, cache, depth) if dd is not None else None
+        if applied is not None:
+            return applied
     if head or key is not None:
         return []
     if kind == "free" or (scope is not None and scope.type == "module"):
         return [name]
     if kind == _DEF and scope is not None and scope.type == "function_definition":
-        outer = _scope_of(scope)
-        if outer is not None and outer.type == "module":  # a closure of a module-level def
-            return [f"{text(scope.child_by_field_name('name'))}.<locals>.{name}"]
+        path = _local_path(scope)  # a closure of a module-level def (or of one of its closures)
+        return [f"{path}.<locals>.{name}"] if path else []
     return []
+
+
+def _local_path(fn: Node) -> str | None:
+    """``outer.<locals>.inner`` for a def nested in module-level defs only; None otherwise."""
+    names: list[str] = []
+    cur: Node | None = fn
+    while cur is not None and cur.type == "function_definition" and len(names) <= _MAX_DEPTH:
+        names.append(text(cur.child_by_field_name("name")))
+        cur = _scope_of(cur)
+    if cur is None or cur.type != "module":
+        return None
+    return ".<locals>.".join(reversed(names))
 
 
 def _straight(node: Node, scope: Node) -> bool:
@@ -670,14 +686,7 @@ def _text_returns(root: Node, callee: str, cache: dict, depth: int) -> list[str]
         cls = _class_in(root, cname)
         d = _method_in(root, cls, method, 0) if cls is not None and "." not in method else None
         return _def_returns(d, f"{cname}()", cache, depth) if d is not None else []
-    outer, _, inner = callee.partition(".<locals>.")
-    if not outer.isidentifier():
-        return []
-    d = _def_in(root, outer)
-    if inner:
-        d = _def_in(d.child_by_field_name("body"), inner) if d is not None else None
-    elif d is None:
-        return []
+    d = _def_by_text(root, callee)
     return _def_returns(d, None, cache, depth) if d is not None else []
 
 
@@ -756,8 +765,9 @@ def _param_values_of(fn: Node, name: str, cache: dict, depth: int) -> list[str]:
                 if arg is not None:
                     out.extend(v for v in _values(arg, cache, depth) if v not in out)
     if pos == 0 and cls is None:  # @fname over a def: fname(the def)
-        for d, dname in _decorated_by(fn, text(fname), cache):
-            values = _name_values(d, dname, None, cache, depth, head=False)
+        path = _local_path(fn)
+        for d, i in _decorated_by(fn, path if path else text(fname), cache):
+            values = _applied(d, i + 1, cache, depth) or []  # the def, or the wrapper below
             out.extend(v for v in values if v not in out)
     for call in _sites(fn, cache).get(text(fname), ()):
         callee = call.child_by_field_name("function")
@@ -812,22 +822,108 @@ def _aliases(fn: Node, name: str, cache: dict) -> list[str]:
     return out
 
 
-def _decorated_by(fn: Node, name: str, cache: dict) -> list[tuple[Node, str]]:
-    """The names of the defs of this file decorated ``@name`` (the decorator's argument)."""
+def _decorated_by(fn: Node, name: str, cache: dict) -> list[tuple[Node, int]]:
+    """The defs of this file decorated ``@name``: (the decorated definition, the decorator's
+    index, outermost first)."""
     found = cache.get("decorated")
     if found is None:
         found = cache["decorated"] = {}
         for d in _captures(fn, cache).get("d", ()):
-            dec = next((c for c in d.named_children if c.type == "decorator"), None)
-            target = d.child_by_field_name("definition")
-            inner = dec.named_children[0] if dec is not None and dec.named_child_count else None
-            last = [c for c in d.named_children if c.type == "decorator"][-1]
-            if inner is None or target is None or inner.type != "identifier" or dec != last:
-                continue  # a factory call, or not the decorator applied first
-            tname = target.child_by_field_name("name")
-            if tname is not None:
-                found.setdefault(text(inner), []).append((d, text(tname)))
+            for i, dec in enumerate(c for c in d.named_children if c.type == "decorator"):
+                inner = dec.named_children[0] if dec.named_child_count else None
+                if inner is not None and inner.type == "identifier":
+                    found.setdefault(text(inner), []).append((d, i))
+                elif inner is not None and inner.type == "call":  # @factory(...): what it returns
+                    fn = inner.child_by_field_name("function")
+                    for v in (_returned(fn, cache, 1) or []) if fn is not None else ():
+                        found.setdefault(v, []).append((d, i))
     return found.get(name, [])
+
+
+def _def_value(dd: Node) -> list[str]:
+    """A def (under its decorators) as a value, undecorated: ``f``, ``outer.<locals>.f``."""
+    d = dd.child_by_field_name("definition") if dd.type == "decorated_definition" else dd
+    name = d.child_by_field_name("name") if d is not None else None
+    scope = _scope_of(dd)
+    if name is None or scope is None:
+        return []
+    if scope.type == "module":
+        return [text(name)]
+    path = _local_path(scope) if scope.type == "function_definition" else None
+    return [f"{path}.<locals>.{text(name)}"] if path else []
+
+
+def _applied(dd: Node, start: int, cache: dict, depth: int) -> list[str] | None:
+    """What a def's name holds once its decorators from ``start`` on (outermost first) are
+    applied, innermost first: what each decorator returns (its wrapper ``dec.<locals>.inner``,
+    or the function it was given). None when a decorator is no function of this file returning
+    such a value (a library's, a factory we cannot follow)."""
+    key = ("applied", dd.start_byte, start)
+    if key in cache:
+        return cache[key]
+    cache[key] = None  # a cycle: unknown
+    decorators = [c for c in dd.named_children if c.type == "decorator"]
+    values: list[str] | None = _def_value(dd)
+    for dec in reversed(decorators[start:]):
+        if not values or depth > _MAX_DEPTH:
+            values = None
+            break
+        values = _apply(dec, values, cache, depth + 1)
+    cache[key] = values
+    return values
+
+
+def _apply(dec: Node, given: list[str], cache: dict, depth: int) -> list[str] | None:
+    expr = dec.named_children[0] if dec.named_child_count else None
+    if expr is None:
+        return None
+    if expr.type == "identifier":
+        funcs = _values(expr, cache, depth)
+    elif expr.type == "call":  # @factory(...): what the factory returns is the decorator
+        funcs = _returned(expr.child_by_field_name("function"), cache, depth) or []
+    else:
+        return None
+    root = _root(dec)
+    out: list[str] = []
+    for f in funcs:
+        d = _def_by_text(root, f)
+        if d is None:
+            return None
+        params = _names(d, cache)
+        returns = _returns(d.child_by_field_name("body"))
+        if not params or not returns:
+            return None
+        for ret in returns:
+            if ret.type == "identifier" and text(ret) == params[0]:
+                values = given  # the function it was given
+            else:
+                values = _values(ret, cache, depth)
+                if not values or any(_def_by_text(root, v) is None for v in values):
+                    return None
+            out.extend(v for v in values if v not in out)
+    return out or None
+
+
+def _def_by_text(root: Node, value: str) -> Node | None:
+    """The function of this file a value names: ``f`` (module level), ``f.<locals>.g``."""
+    names = value.split(".<locals>.")
+    if not all(n.isidentifier() for n in names):
+        return None
+    d = _def_in(root, names[0])
+    for inner in names[1:]:
+        d = _def_in(d.child_by_field_name("body"), inner) if d is not None else None
+    return d
+
+
+def _decorated_def(scope: Node, name: str) -> Node | None:
+    block = scope if scope.type == "module" else scope.child_by_field_name("body")
+    for st in block.named_children if block is not None else ():
+        if st.type == "decorated_definition":
+            d = st.child_by_field_name("definition")
+            n = d.child_by_field_name("name") if d is not None else None
+            if n is not None and text(n) == name and d.type == "function_definition":
+                return st
+    return None
 
 
 def _argument(call: Node, pos: int, name: str) -> Node | None:
@@ -886,6 +982,11 @@ def _bound_names(node: Node, cache: dict) -> set[str]:
     if found is None:
         caps = _captures(node, cache)
         found = cache["bound"] = {text(n) for n in caps.get("a", ())}
+        for d in caps.get("d", ()):  # a decorated def: bound to what its decorators return
+            n = d.child_by_field_name("definition")
+            n = n.child_by_field_name("name") if n is not None else None
+            if n is not None:
+                found.add(text(n))
         stack = list(caps.get("l", ()))
         while stack:
             n = stack.pop()
@@ -956,9 +1057,11 @@ def _yields(block: Node | None) -> list[Node]:
         for c in n.named_children:
             if c.type in ("expression_statement", "yield"):
                 for e in c.named_children if c.type != "yield" else (c,):
-                    if e.type == "yield" and e.named_child_count == 1 and "from" not in [
-                        x.type for x in e.children
-                    ]:
+                    if (
+                        e.type == "yield"
+                        and e.named_child_count == 1
+                        and "from" not in [x.type for x in e.children]
+                    ):
                         out.append(e.named_children[0])
             elif c.type == "block" or c.type in _COMPOUND:
                 stack.append(c)

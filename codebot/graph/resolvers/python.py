@@ -367,12 +367,15 @@ class PythonResolver(Resolver):
         return EXTERNAL_CALL if external else None
 
     def _nested(self, ctx: Ctx, value: str) -> Outcome:
-        """``make.<locals>.inner``: the function ``make`` defines as ``inner`` (and returns)."""
-        outer, _, name = value.partition(".<locals>.")
+        """``make.<locals>.inner``: the function ``make`` defines as ``inner`` (and returns);
+        ``a.<locals>.b.<locals>.c`` for one nested deeper."""
+        outer, *names = value.split(".<locals>.")
         t = self.value_of(ctx, outer)
         if t is None or t[0] != SYM or not self.index.is_callable(t[1]):
             return UNRESOLVED
-        hit = self.index.children.get(t[1], {}).get(name)
+        hit: str | None = t[1]
+        for name in names:
+            hit = self.index.children.get(hit, {}).get(name) if hit is not None else None
         return [(hit, EXACT)] if hit is not None else UNRESOLVED
 
     def head(self, ctx: Ctx, name: str, how: int, alone: bool) -> Target | Outcome | None:
