@@ -167,6 +167,7 @@ _OTHER = "other"  # bound otherwise (a loop variable, an import, global): unknow
 _PARAM = "param"  # a parameter: what the function's callers in the file pass
 _DEF = "def"  # a def or class statement: the resolver finds it by name
 _MAX_VALUES = 8
+_NO_SCOPE = object()
 _MAX_DEPTH = 3
 _DOTTED = frozenset({"identifier", "attribute"})
 
@@ -206,7 +207,17 @@ def _key(node: Node | None) -> str | None:
     return None
 
 
-def _scope_of(node: Node) -> Node | None:
+def _scope_of(node: Node, cache: dict | None = None) -> Node | None:
+    """The scope around ``node``; memoised per file when ``cache`` is given (walking up to a
+    parent is not cheap in tree-sitter)."""
+    if cache is not None:
+        memo = cache.get("scope_of")
+        if memo is None:
+            memo = cache["scope_of"] = {}
+        found = memo.get(node, _NO_SCOPE)
+        if found is _NO_SCOPE:
+            found = memo[node] = _scope_of(node)
+        return found  # type: ignore[return-value]
     cur = node.parent
     while cur is not None and cur.type not in _SCOPES:
         cur = cur.parent
@@ -477,7 +488,7 @@ def _find(node: Node, name: str, cache: dict) -> tuple[str, object, Node | None]
     ("assigned", its assignments, scope), (_PARAM | _DEF | _OTHER, None, scope), or ("free",
     None, None). In the scope's own straight-line code an assignment is undone by the next one
     before ``node`` (``d["a"] = g`` after ``d = {"a": f}``), and one after ``node`` misses it."""
-    scope = _scope_of(node)
+    scope = _scope_of(node, cache)
     first = True
     while scope is not None:
         if scope.type != "class_definition" or first:
@@ -487,7 +498,7 @@ def _find(node: Node, name: str, cache: dict) -> tuple[str, object, Node | None]
             if found is not None:
                 return "assigned", _live(found, node, scope) if first else found, scope
         first = False
-        scope = _scope_of(scope)
+        scope = _scope_of(scope, cache)
     return "free", None, None
 
 
@@ -811,15 +822,20 @@ def _root(node: Node) -> Node:
 
 def _aliases(fn: Node, name: str, cache: dict) -> list[str]:
     """Module-level names assigned the module-level def ``name`` (``c = func``)."""
-    if _scope_of(fn) is None or _scope_of(fn).type != "module":
+    if _scope_of(fn, cache) is None or _scope_of(fn, cache).type != "module":
         return []
-    out = []
-    for alias, entries in _bindings(_root(fn), cache).items():
-        if not isinstance(entries, str) and any(
-            k is None and v.type == "identifier" and text(v) == name for k, v in entries
-        ):
-            out.append(alias)
-    return out
+    found = cache.get("aliases")
+    if found is None:  # def name -> the names assigned it, read once per file
+        found = cache["aliases"] = {}
+        for alias, entries in _bindings(_root(fn), cache).items():
+            if isinstance(entries, str):
+                continue
+            for k, v in entries:
+                if k is None and v.type == "identifier":
+                    names = found.setdefault(text(v), [])
+                    if alias not in names:
+                        names.append(alias)
+    return found.get(name, [])
 
 
 def _decorated_by(fn: Node, name: str, cache: dict) -> list[tuple[Node, int]]:
@@ -1158,9 +1174,9 @@ def _written(expr: str, values: list[str], rest: str) -> str | None:
 
 def _self_class(node: Node, name: str, cache: dict) -> Node | None:
     """The class whose method binds ``name`` as its first parameter, around ``node``."""
-    fn = _scope_of(node)
+    fn = _scope_of(node, cache)
     while fn is not None and (fn.type == "lambda" or fn.type in _COMPREHENSIONS):
-        fn = _scope_of(fn)
+        fn = _scope_of(fn, cache)
     if fn is None or fn.type != "function_definition":
         return None
     params = _names(fn, cache)
