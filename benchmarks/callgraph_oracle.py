@@ -25,7 +25,9 @@ An oracle answer is one of: ``repo`` (one or more definitions of the repository)
 cannot see through), ``unmapped`` (a definition of the repository that is no codebot symbol: a
 lambda, a variable).
 
-Figures, per repository and per resolution kind (``exact``, ``unique_name``):
+Figures, per repository and per resolution kind (``exact``, ``override``, ``overload``,
+``unique_name``; ``all``, and ``declared``: all but ``override``, the edges a reader takes for
+the callee the code names):
 
 - link precision: of the (call site, callee) pairs codebot gave where the oracle answers
   ``repo``, the share whose callee is the oracle's; pairs where the oracle is ``external`` or
@@ -64,7 +66,9 @@ from codebot.graph.resolvers import FAMILY, NameTable, resolver_class
 from codebot.parse.extract import parse_path
 
 DEFAULT_REPOS = ["flask", "requests", "click", "httpx"]
-KINDS = ("exact", "unique_name")
+KINDS = ("exact", "override", "overload", "unique_name")
+_RANK = {k: i for i, k in enumerate(KINDS)}  # an edge found twice keeps the surer resolution
+TOTALS = ("all", "declared")
 CTORS = ("__init__", "__new__", "constructor")
 FANOUT = "self.method fan-out to an override"
 
@@ -476,7 +480,8 @@ def score_repo(name: str, language: str, root: Path, bench_root: str, args) -> d
     for (sid, what, _), out in outcomes.items():
         if what == "call" and not isinstance(out, str):  # decorators make `decorates` edges
             for dst, r in out:
-                if replayed.get((sid, dst)) != "exact":
+                old = replayed.get((sid, dst))
+                if old is None or _RANK.get(r, 0) < _RANK.get(old, 0):
                     replayed[(sid, dst)] = r
     replay_ok = replayed == graph
 
@@ -498,7 +503,7 @@ def score_repo(name: str, language: str, root: Path, bench_root: str, args) -> d
             s.oracle = "unmapped"
 
     # Scoring.
-    links = {k: Counter() for k in (*KINDS, "all")}
+    links = {k: Counter() for k in (*KINDS, *TOTALS)}
     cats: dict[str, list[Site | tuple]] = defaultdict(list)
     edge_verdict: dict[tuple[str, str], set[str]] = defaultdict(set)
     recall = {"sites": 0, "hit": 0, "by_where": Counter(), "hit_by_where": Counter()}
@@ -511,14 +516,14 @@ def score_repo(name: str, language: str, root: Path, bench_root: str, args) -> d
             else:
                 verdict = {"external": "external"}.get(s.oracle, "silent")
             edge_verdict[(s.sym, dst)].add(verdict)
-            for k in (r, "all"):
+            for k in _totals(r):
                 links[k][verdict] += 1
                 links[k][f"{s.kind}:{verdict}"] += 1
             if verdict == "wrong":
                 cat = classify_wrong(s, dst, r, syms)
                 cats["wrong: " + cat].append((s, dst, r))
                 if cat == FANOUT:
-                    for k in (r, "all"):
+                    for k in _totals(r):
                         links[k]["fanout"] += 1
             elif verdict == "external":
                 head = "decorator" if s.kind == "decorator" else f"{r}"
@@ -536,12 +541,11 @@ def score_repo(name: str, language: str, root: Path, bench_root: str, args) -> d
             else:
                 cats["missed: " + classify_miss(s, syms)].append((s, None, None))
 
-    edges = {k: Counter() for k in (*KINDS, "all")}
+    edges = {k: Counter() for k in (*KINDS, *TOTALS)}
     for key, verdicts in edge_verdict.items():
         v = next(x for x in ("right", "wrong", "external", "silent") if x in verdicts)
-        r = graph.get(key, "exact")
-        edges[r][v] += 1
-        edges["all"][v] += 1
+        for k in _totals(graph.get(key, "exact")):
+            edges[k][v] += 1
 
     rng = random.Random(args.seed)
     categories = []
@@ -588,6 +592,11 @@ def _under(path: str, root: str) -> bool:
 
 def _div(a: int, b: int) -> float | None:
     return round(a / b, 3) if b else None
+
+
+def _totals(resolution: str) -> tuple[str, ...]:
+    """The rows a link or an edge of ``resolution`` counts in."""
+    return (resolution, "all") if resolution == "override" else (resolution, *TOTALS)
 
 
 def _ratio(c: Counter, fanout: bool = False) -> dict:
@@ -705,6 +714,8 @@ def _print_row(row: dict) -> None:
     )
     for what in ("links", "edges"):
         for k, v in row[what].items():
+            if not any(v[x] for x in ("right", "wrong", "external", "silent")):
+                continue  # a resolution this repository has no edge of
             extra = ""
             if "fanout" in v:
                 extra = f" {v['fanout']:6d} {_fmt(v['precision_fanout_allowed']):>11s}"

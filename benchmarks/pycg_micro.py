@@ -11,7 +11,8 @@ in-process (``parse_source`` + ``resolve``, what ``codebot index`` runs), alone,
 and ``decorates`` edges are mapped onto PyCG's names:
 
 - a symbol id is its node (``main.Class.method``; a redefinition's ``#2`` dropped), a module's
-  chunks (``main.<module>``, ``main.<module>#2``) are the module node ``main``;
+  chunks (``main.<module>``, ``main.<module>#2``) and its variables' values (``main.app``) are
+  the module node ``main``;
 - an edge to a class stands for its instantiation: PyCG records the ``__init__`` that runs, or
   nothing when the class has none, and codebot already binds a call to ``__init__`` when there
   is one; an edge to a class is dropped (as PyCG does);
@@ -106,8 +107,9 @@ def codebot_edges(case: Path) -> tuple[set[tuple[str, str]], set[str]]:
 def _node(sid: str, syms: dict) -> str:
     sym = syms.get(sid)
     base = sid.split("#", 1)[0]
-    if sym is not None and sym.kind == "chunk":
-        return base.rsplit(".", 1)[0]  # main.<module> -> main
+    if sym is not None and sym.kind in ("chunk", "variable", "constant"):
+        # module-level code: a chunk (main.<module>) or a name's value (main.app = create_app())
+        return base.rsplit(".", 1)[0]
     return base
 
 

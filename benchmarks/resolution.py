@@ -6,7 +6,9 @@
 For each repository (a checked-out plain directory): parse with ``parse_path(root, Config())``,
 ``resolve`` the files, and print the share of calls resolved (of all calls, and of the calls that
 are not into a library or builtin), edges by kind and resolution, external and unresolved counts,
-and the time taken. Then a seeded random sample of ``unique_name`` edges (split evenly over the
+and the time taken; then the same per language over all the repositories, with the reasons of
+the calls without an edge (external, dynamic, ambiguous, unknown) and resolved / (calls -
+external - dynamic). Then a seeded random sample of ``unique_name`` edges (split evenly over the
 repositories), each with the line of the call and both endpoints' path:line, to be checked by
 hand (results in benchmarks/RESOLUTION.md). ``--synthetic`` also times a generated repository of
 50,000 symbols and 300,000 calls.
@@ -24,7 +26,7 @@ from pathlib import Path
 
 from codebot.core.config import Config
 from codebot.core.model import Call, FileResult, Import, Symbol
-from codebot.graph.resolve import resolve
+from codebot.graph.resolve import internal_rate, resolve
 from codebot.parse.extract import parse_path
 
 DEFAULT_REPOS = ["aiohttp", "trpc", "gin"]  # one large Python, one TypeScript, one Go
@@ -55,10 +57,11 @@ def measure(root: Path) -> tuple[dict, list[tuple[str, object, object, object]]]
         "unresolved": s["unresolved"],
         "ignored": s["ignored"],
         "rate_all": s["resolved"] / max(s["calls"], 1),
-        "rate_internal": s["resolved"] / max(s["calls"] - s["external"], 1),
+        "rate_internal": internal_rate(s),
         "edges": dict(sorted((f"{k}/{r}", n) for (k, r), n in edges.items())),
         "parse_s": t1 - t0,
         "resolve_s": t2 - t1,
+        "by_language": res.by_language,
     }
     unique = [
         (root.name, e, by_id[e.src], by_id[e.dst])
@@ -139,13 +142,28 @@ def main() -> int:
             f"{r['external']:8d} {r['unresolved']:8d} {r['rate_all']:7.3f} {r['rate_internal']:7.3f} "
             f"{r['parse_s']:5.1f}s {r['resolve_s']:6.2f}s"
         )
-    print("\nres/all = resolved / all calls; res/int = resolved / (all - external)")
+    print("\nres/all = resolved / all calls; res/int = resolved / (all - external - dynamic)")
     print("calls resolved only by the unique-name fallback:")
     for r in rows:
         print(f"  {r['repo']}: {r['unique_name_calls']} of {r['resolved']}")
     print("\nedges by kind/resolution:")
     for r in rows:
         print(f"  {r['repo']}: " + ", ".join(f"{k} {n}" for k, n in r["edges"].items()))
+
+    languages: dict[str, Counter[str]] = {}
+    for r in rows:
+        for lang, counts in r["by_language"].items():
+            languages.setdefault(lang, Counter()).update(counts)
+    print("\nper language (all repositories):")
+    cols = ("calls", "resolved", "exact", "override", "overload", "unique_name")
+    cols += ("external", "dynamic", "ambiguous", "unknown")
+    print(f"{'language':11s} " + " ".join(f"{c[:9]:>9s}" for c in cols) + f" {'res/int':>7s}")
+    for lang, c in sorted(languages.items(), key=lambda kv: -kv[1]["calls"]):
+        if not c["calls"]:
+            continue
+        line = " ".join(f"{c[k]:9d}" for k in cols)
+        print(f"{lang:11s} {line} {internal_rate(c):7.3f}")
+    print("res/int = resolved / (calls - external - dynamic - ignored)")
 
     if args.synthetic:
         elapsed, stats = synthetic()

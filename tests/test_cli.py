@@ -230,6 +230,53 @@ def test_an_overload_set_is_one_symbol(make_repo):
     assert "Command.main" in callers.stdout, callers.stdout
 
 
+def test_java_overloads_are_all_found_and_callers_land_on_the_member(make_repo):
+    """gson's `TypeToken.get(Type)` and `get(Class<T>)` (issue 21): `find` lists both, `show`
+    asks which, and each member's callers are the calls its arguments fit."""
+    from codebot.core.config import Config
+    from codebot.index.build import build_index
+
+    token = (
+        "package com.google.gson.reflect;\n"
+        "import java.lang.reflect.Type;\n"
+        "public class TypeToken<T> {\n"
+        "    public static TypeToken<?> get(Type type) { return null; }\n"
+        "    public static <T> TypeToken<T> get(Class<T> type) { return null; }\n"
+        "}\n"
+    )
+    gson = (
+        "package com.google.gson;\n"
+        "import com.google.gson.reflect.TypeToken;\n"
+        "import java.lang.reflect.Type;\n"
+        "public final class Gson {\n"
+        "    public Object fromJson(String json, Class<?> classOfT) {\n"
+        "        return TypeToken.get(classOfT);\n"
+        "    }\n"
+        "    public Object fromJson(String json, Type typeOfT) {\n"
+        "        return TypeToken.get(typeOfT);\n"
+        "    }\n"
+        "}\n"
+    )
+    repo = make_repo(
+        {
+            "src/main/java/com/google/gson/reflect/TypeToken.java": token,
+            "src/main/java/com/google/gson/Gson.java": gson,
+        }
+    )
+    build_index(repo, Config(embedder="none"))
+    found = run("find", "TypeToken.get", str(repo))
+    assert found.returncode == 0, found.stderr
+    assert "TypeToken.TypeToken.get  public static TypeToken<?> get(Type type)" in found.stdout
+    assert "TypeToken.TypeToken.get#2  public static <T> TypeToken<T> get(Class<T>" in found.stdout
+    shown = run("show", "TypeToken.get", str(repo))
+    assert shown.returncode != 0 and "names 2 symbols" in shown.stderr
+    m = "src.main.java.com.google.gson.reflect.TypeToken.TypeToken"
+    by_type = run("callers", f"{m}.get", str(repo))
+    by_class = run("callers", f"{m}.get#2", str(repo))
+    assert "Gson.java:9" in by_type.stdout and "Gson.java:6" not in by_type.stdout
+    assert "Gson.java:6" in by_class.stdout and "Gson.java:9" not in by_class.stdout
+
+
 def test_callers_of_a_decorator_list_who_applies_it(make_repo):
     from codebot.core.config import Config
     from codebot.index.build import build_index
@@ -281,3 +328,62 @@ def test_progress_bars_on_a_terminal_only_and_quiet_silences_them(make_repo):
     assert "file/s" not in quiet and "3/3" not in quiet
     piped = run("index", "--embedder", "none", str(repo))  # stderr is a pipe: no bar
     assert piped.returncode == 0 and "file/s" not in piped.stderr
+
+
+# click's shell_completion.py, cut down: module-level names are symbols (issue 21).
+COMPLETION = {
+    "src/click/shell_completion.py": '''
+import os
+
+_SOURCE_BASH = """\\
+%(complete_func)s() {
+    local IFS=$'\\\\n'
+    COMPREPLY=()
+}
+"""
+_available_shells = {"bash": "BashComplete"}
+
+
+def get_completion_class(shell):
+    """Look up a registered completion class."""
+    return _available_shells.get(shell)
+
+
+get_completion_class = cached(get_completion_class)
+''',
+}
+
+
+def test_module_level_names_are_found_shown_and_searched(make_repo, validate):
+    from codebot.core.config import Config
+    from codebot.index.build import build_index
+
+    repo = make_repo(COMPLETION)
+    build_index(repo, Config(embedder="none"))
+    found = run("find", "_SOURCE_BASH", str(repo), "--json")
+    assert found.returncode == 0, found.stderr
+    [bash] = json.loads(found.stdout)
+    validate(bash, "symbol.schema.json")
+    assert (bash["id"], bash["kind"]) == ("src.click.shell_completion._SOURCE_BASH", "constant")
+    assert (bash["start_line"], bash["end_line"]) == (4, 9)
+    shown = run("show", "_SOURCE_BASH", str(repo))
+    assert shown.returncode == 0, shown.stderr
+    assert "COMPREPLY=()" in shown.stdout and "def get_completion_class" not in shown.stdout
+    # A near miss suggests the constant.
+    missed = run("find", "SOURCE_BASH", str(repo))
+    assert missed.returncode == 1
+    assert "did you mean: _SOURCE_BASH" in missed.stderr
+    # A function rebound at module level: find lists both, show picks the definition.
+    both = run("find", "get_completion_class", str(repo))
+    assert both.stdout.splitlines()[0].endswith("def get_completion_class(shell):")
+    assert "variable  src.click.shell_completion.get_completion_class#2" in both.stdout
+    shown = run("show", "get_completion_class", str(repo))
+    assert shown.returncode == 0, shown.stderr
+    assert "Look up a registered completion class." in shown.stdout
+    # Search returns the constant once: its text is no chunk's any more.
+    hits = run("search", "complete_func COMPREPLY", str(repo), "--json")
+    assert hits.returncode == 0, hits.stderr
+    results = json.loads(hits.stdout)["results"]
+    assert results[0]["id"] == "src.click.shell_completion._SOURCE_BASH"
+    chunks = [(h["start_line"], h["end_line"]) for h in results if h["kind"] == "chunk"]
+    assert chunks == [(2, 2)]  # `import os`

@@ -84,7 +84,9 @@ def changed_repo(make_repo):
     edit(repo, "shop/prices.py", "\n\n\ndef legacy_rate():\n    return 1\n", "\n")  # deleted
     edit(repo, "shop/cart.py", "        self.items = items\n", "        self.items = list(items)\n")
     edit(repo, "shop/cart.py", "class Cart:\n", "class Cart:\n    currency = 'EUR'\n\n")
-    edit(repo, "shop/cart.py", "from shop.prices", "TAX = 0.2\nfrom shop.prices")  # module code
+    edit(
+        repo, "shop/cart.py", "from shop.prices", "import decimal\nfrom shop.prices"
+    )  # module code
     edit(repo, "shop/hooks.py", "return x", "return x or None")  # reached as a value only
     edit(repo, "shop/shapes.py", "return 4", "return 16")  # called on a value of unknown type
     edit(repo, "shop/chain.py", "def f12(x):\n    return x", "def f12(x):\n    return x * 1")
@@ -137,7 +139,7 @@ def test_changes_are_counted_as_a_reader_counts_them(make_repo, validate):
     assert files["docs/guide.md"] == {
         "path": "docs/guide.md", "status": "M", "code": False, "lines_added": 1, "lines_removed": 1,
     }  # fmt: skip
-    assert files["shop/cart.py"]["other_lines"] == 1  # TAX = 0.2: counted, not a definition
+    assert files["shop/cart.py"]["other_lines"] == 1  # import decimal: counted, not a definition
     assert not any(e["path"].endswith(".md") for e in doc["definitions"])
     # The committed index was not moved to the head: impact works on throwaway views.
     assert read_manifest(repo / ".git" / "codebot").commit == base

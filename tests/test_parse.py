@@ -71,7 +71,8 @@ def test_deeply_nested_code_does_not_crash():
     assert "deep.f" in ids(r)
     nested = "x = " + "[" * 3000 + "]" * 3000 + "\n"
     r = parse_source("brackets.py", nested.encode(), "python")
-    assert r.symbols and r.symbols[0].kind == "chunk"
+    assert r.symbols and r.symbols[0].kind == "variable"
+    assert r.symbols[0].signature == "x = " + "[" * 395 + "…"
 
 
 def test_language_without_grammar_becomes_line_chunks():
@@ -86,8 +87,8 @@ def test_language_without_grammar_becomes_line_chunks():
 
 
 def test_oversized_module_code_is_split_and_small_pieces_merged():
-    constants = "".join(f"NAME_{i} = {i}\n" for i in range(400))  # ~5.6 KB of loose statements
-    code = f"import os\n\n{constants}\ndef f():\n    pass\n\nTAIL = 1\n".encode()
+    constants = "".join(f"NAME[{i}] = {i}\n" for i in range(400))  # ~5.6 KB of loose statements
+    code = f"import os\n\n{constants}\ndef f():\n    pass\n\nprint(1)\n".encode()
     r = parse_source("conf.py", code, "python", limits=ChunkLimits(max_chars=1000))
     chunks = [s for s in r.symbols if s.kind == "chunk"]
     assert len(chunks) >= 6

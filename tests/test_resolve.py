@@ -1245,17 +1245,18 @@ def test_python_module_level_calls_come_from_the_chunk():
             """,
         }
     )
-    chunks = {s.id: s for f in files for s in f.symbols if s.kind == "chunk"}
-    # `a()` records what `a` was assigned: the value of a call of func (an int: no edge)
-    assert [c.name for c in chunks["pkg.run.<module>#2"].calls] == [
-        "func",
-        "(a = func())",
-        "create_app",
-    ]
+    # `a = func()` and `app = create_app()` are variables: each calls what its value does; the
+    # bare `a()` stays in a chunk, and records what `a` holds: the value of a call of func (an
+    # int: no edge).
+    symbols = {s.id: s for f in files for s in f.symbols}
+    assert symbols["pkg.run.a"].kind == symbols["pkg.run.app"].kind == "variable"
+    assert [c.name for c in symbols["pkg.run.a"].calls] == ["func"]
+    assert [c.name for c in symbols["pkg.run.<module>#2"].calls] == ["(a = func())"]
     res = resolve(files)
     calls = _calls(res)
-    assert calls[("pkg.run.<module>#2", "pkg.run.func")] == "exact"
-    assert calls[("pkg.run.<module>#2", "pkg.factory.create_app")] == "exact"
+    assert calls[("pkg.run.a", "pkg.run.func")] == "exact"
+    assert calls[("pkg.run.app", "pkg.factory.create_app")] == "exact"
+    assert not any(dst in ("pkg.run.a", "pkg.run.app") for _, dst in calls)
     assert _from(res, "pkg.run.<module>#3") == {"pkg.run.main"}
     assert (
         res.stats["calls"]

@@ -155,6 +155,37 @@ def test_history_of_real_changes_stays_identical_to_a_rebuild(make_repo, tmp_pat
     assert "web.a.js.f" in symbols and "web.a.ts.f" in symbols
 
 
+def test_constants_and_variables_follow_edits(make_repo, tmp_path):
+    """Module-level names are symbols: an edit that removes one removes the symbol, one that
+    adds or renames one adds it, in an update as in the overlay (issue 21)."""
+    config = Config(embedder="none")
+    settings = (
+        "import os\n\nTIMEOUT = 5\nRETRIES = 3\nsession = make_session()\n\n\n"
+        "def fetch(url):\n    return session.get(url, timeout=TIMEOUT)\n"
+    )
+    repo = make_repo({"pkg/__init__.py": "", "pkg/settings.py": settings})
+    build_index(repo, config)
+    before = open_index(repo, config, worktree=False).by_id
+    assert {"pkg.settings.TIMEOUT", "pkg.settings.RETRIES", "pkg.settings.session"} <= set(before)
+
+    edited = settings.replace("RETRIES = 3\n", "").replace("session =", "client =")
+    (repo / "pkg/settings.py").write_text(edited.replace("TIMEOUT = 5", "TIMEOUT = 5\nLIMIT = 10"))
+    # The uncommitted edit, seen through the overlay.
+    overlay = Searcher(open_index(repo, config))
+    assert overlay.find("LIMIT")[0].kind == "constant"
+    with pytest.raises(NotFound):
+        overlay.find("RETRIES")
+    sha = commit(repo, "drop RETRIES, add LIMIT, rename session")
+    update_index(repo, config, to=sha)
+    updated = assert_same_as_build(repo, tmp_path, None, sha)
+    searcher = Searcher(updated)
+    assert [s.kind for s in searcher.find("LIMIT")] == ["constant"]
+    assert [s.kind for s in searcher.find("client")] == ["variable"]
+    for gone in ("RETRIES", "session"):
+        with pytest.raises(NotFound):
+            searcher.find(gone)
+
+
 def test_jump_to_any_commit_detached_or_on_another_branch(make_repo, tmp_path):
     embedder = HashingEmbedder()
     repo = make_repo({**REAL, "pkg/shapes.py": SHAPES})

@@ -24,6 +24,7 @@ __all__ = [
     "RESOLUTIONS",
     "Symbol",
     "TYPE_KINDS",
+    "VALUE_KINDS",
     "paused_gc",
     "is_overload_stub",
     "printable",
@@ -31,10 +32,13 @@ __all__ = [
 
 # Kinds of symbol. Classes and their relatives keep their own name so ranking and rendering can tell
 # a trait from an enum; ``chunk`` is code outside any definition (module-level code, or a whole file
-# in a language without a grammar).
+# in a language without a grammar). A name bound at module level (or a type's static constant) is
+# a ``constant`` (declared immutable, or named in ALL_CAPS) or a ``variable``: found by name and
+# searched, never the target of a call.
 FUNCTION_KINDS = ("function", "method")
 TYPE_KINDS = ("class", "struct", "interface", "trait", "enum", "module")
-KINDS = FUNCTION_KINDS + TYPE_KINDS + ("chunk",)
+VALUE_KINDS = ("constant", "variable")
+KINDS = FUNCTION_KINDS + TYPE_KINDS + ("chunk",) + VALUE_KINDS
 
 ROLES = ("source", "test", "example", "vendor", "generated", "docs", "config")
 
@@ -123,7 +127,7 @@ class ParseIssue:
 # New kinds and resolutions go at the end: a stored graph carries its own code tables, so an
 # older index reads on (graph/io.py recodes it).
 EDGE_KINDS = ("calls", "contains", "inherits", "imports", "decorates")
-RESOLUTIONS = ("exact", "unique_name", "overload")
+RESOLUTIONS = ("exact", "unique_name", "overload", "override")
 
 
 def is_overload_stub(sym: Symbol) -> bool:
@@ -139,7 +143,9 @@ class Edge:
     """A resolved relation between two symbols. ``resolution`` says how sure it is: ``exact``
     (through an import, self/cls, the MRO...), ``unique_name`` (the only symbol of that name) or
     ``overload`` (one of the ``@overload`` signatures of a set with no implementation, such as a
-    ``.pyi`` stub: which one applies is not known). ``decorates``: the enclosing scope (a class,
+    ``.pyi`` stub: which one applies is not known) or ``override`` (a method overriding the one a
+    call names on a value of a declared type, ``self.m()`` -> a subclass's ``m``: a possible
+    runtime target; the declared method is the ``exact`` edge). ``decorates``: the enclosing scope (a class,
     a module's chunk) applies a decorator to a definition; ``line`` is the definition's."""
 
     src: str

@@ -8,9 +8,12 @@
     bases, ``super()``, a name in the module or an enclosing function, a typed parameter, a class
     instantiated (-> its constructor, or the class when it has none). A call on a value of a
     declared type (``self``, a typed parameter) also reaches the overrides of the method in the
-    type's subclasses. ``unique_name`` is the fallback for a call on a value of unknown type: the
-    method of that name is the only definition of the name in the repository (in the caller's
-    language family), and the name is no common library method. An ambiguous name makes no edge.
+    type's subclasses: those edges are ``override`` (a possible runtime target; the declared
+    method keeps ``exact``, or an abstract one none at all). ``unique_name`` is the fallback
+    for a call on a value of unknown type: the method of that name is the only definition of
+    the name in the repository (in the caller's language family), and the name is no common
+    library method; never on a value known to be a library's (a declared library type, a
+    literal). An ambiguous name makes no edge.
     Module-level code (Python) calls from its chunk (``<module>``, ``<module>#2``...): a script's
     ``main()``, ``app = create_app()``. An overload set (Python ``@overload``) is reached at its
     implementation; with none (a ``.pyi``), at every signature, resolution ``overload``.
@@ -30,9 +33,13 @@
     module it imports (Python, JavaScript/TypeScript, Java/Kotlin/Scala); a file without module
     level code has no chunk and no ``imports`` edges.
 
-Calls into libraries and builtins make no edge and are counted per caller in ``external``;
-calls that could not be resolved are counted in ``unresolved``. Per-language rules live in
-:mod:`codebot.graph.resolvers`.
+A call without an edge has a reason (``codebot.graph.resolvers.base.NO_EDGE``): ``external``
+(a library's, a builtin, the standard library's, or a method of a value of a library type),
+``dynamic`` (reflection, a call of a subscript or of a computed expression), ``ambiguous`` (several
+definitions share the name and no rule picks one), ``unknown`` (the rest). Per caller, calls into
+libraries are counted in ``external``, the others in ``unresolved``; per language, every call
+site is counted by outcome in ``Resolution.by_language`` (``codebot stats``). Per-language rules
+live in :mod:`codebot.graph.resolvers`.
 """
 
 from __future__ import annotations
@@ -40,27 +47,66 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from codebot.core.model import Call, Edge, FileResult, Symbol
+from codebot.core.model import VALUE_KINDS, Call, Edge, FileResult, Symbol
 from codebot.graph.resolvers import FAMILY, NameTable, Resolver, resolver_class
-from codebot.graph.resolvers.base import EXTERNAL_CALL, IGNORED, UNRESOLVED
+from codebot.graph.resolvers.base import (
+    DYNAMIC,
+    EXACT,
+    EXTERNAL_CALL,
+    IGNORED,
+    NO_EDGE,
+    OVERLOAD,
+    OVERRIDE,
+    UNIQUE,
+)
 
-__all__ = ["Resolution", "decorator_call", "resolve"]
+__all__ = ["CALL_SITE_KEYS", "Resolution", "decorator_call", "internal_rate", "resolve"]
+
+# How sure an edge is, surest first: a call site counts as resolved by its surest edge, and an
+# edge found twice keeps the surer resolution.
+_RANK = {EXACT: 0, OVERRIDE: 1, OVERLOAD: 2, UNIQUE: 3}
+# Call-site counts (see Resolution.stats), in the order reports list them.
+CALL_SITE_KEYS = ("calls", "resolved", *_RANK, *NO_EDGE, "unresolved", IGNORED)
 
 
 @dataclass
 class Resolution:
     edges: list[Edge]
     external: dict[str, int]  # symbol id -> calls into libraries and builtins (no edge)
-    unresolved: dict[str, int]  # symbol id -> calls that could not be resolved (no edge)
-    # Call-site counts: calls (all raw calls and decorators), resolved (gave at least one edge),
-    # external, unresolved, ignored (a property setter decorator...), unique_name (resolved only by
-    # the fallback).
+    unresolved: dict[str, int]  # symbol id -> other calls without an edge (dynamic, ambiguous...)
+    # Call-site counts (CALL_SITE_KEYS): calls (every raw call and decorator), resolved (gave at
+    # least one edge), of them by their surest edge's resolution (exact, override, overload,
+    # unique_name), the reasons of the others (external, dynamic, ambiguous, unknown), unresolved
+    # (dynamic + ambiguous + unknown), ignored (a property setter decorator: no call).
     stats: dict[str, int] = field(default_factory=dict)
+    by_language: dict[str, dict[str, int]] = field(default_factory=dict)  # the same, per language
+
+
+def internal_rate(counts: dict[str, int]) -> float:
+    """Of the calls that can have an edge (all but external, dynamic and ignored ones), the
+    share resolved; 1.0 when there are none."""
+    into_repo = counts.get("calls", 0) - sum(counts.get(k, 0) for k in (EXTERNAL_CALL, DYNAMIC))
+    into_repo -= counts.get(IGNORED, 0)
+    return round(counts.get("resolved", 0) / into_repo, 4) if into_repo > 0 else 1.0
 
 
 def resolve(files: list[FileResult]) -> Resolution:
-    """Resolve the raw calls, bases and imports of parsed files into edges."""
+    """Resolve the raw calls, bases and imports of parsed files into edges.
+
+    The resolvers see the definitions only: a constant or variable is never a callee, a base or
+    a scope's name (``a = func; a()`` is data flow). Its initializer's calls are resolved like
+    code around it: a type's static field like the type's code, a module's like its chunks'."""
+    every = files
+    files = [_definitions(f) for f in files]
     index = NameTable(files)
+    for f, whole in zip(files, every):  # a value is known as a caller, by no name
+        if f is not whole:
+            prefix = f.module + "." if f.module else ""
+            for s in whole.symbols:
+                if s.kind in VALUE_KINDS:
+                    index.by_id[s.id] = s
+                    index.file_of[s.id] = f
+                    index.local_name[s.id] = s.id.removeprefix(prefix)
     by_family: dict[str, list[FileResult]] = {}
     for f in files:
         family = FAMILY.get(f.language)
@@ -81,19 +127,26 @@ def resolve(files: list[FileResult]) -> Resolution:
                 chunks.setdefault(f.module, []).append((s.start_line, s.id))
     external: Counter[str] = Counter()
     unresolved: Counter[str] = Counter()
-    stats: Counter[str] = Counter()
+    by_language: dict[str, Counter[str]] = {}
 
     def add(src: str, dst: str, kind: str, line: int, resolution: str = "exact") -> None:
         key = (src, dst, kind)
-        if key not in edges:
+        old = edges.get(key)
+        if old is None:
             edges[key] = Edge(src, dst, kind, line, resolution)
-        elif resolution == "exact" and edges[key].resolution != "exact":
-            edges[key] = Edge(src, dst, kind, edges[key].line, resolution)
+        elif _RANK.get(resolution, 0) < _RANK.get(old.resolution, 0):
+            edges[key] = Edge(src, dst, kind, old.line, resolution)
 
-    for f in files:
+    for f, whole in zip(files, every):
         r = resolvers.get(FAMILY.get(f.language, ""))
-        for s in f.symbols:
+        for s in whole.symbols:
             if s.kind == "chunk" and not (s.calls and r is not None and r.module_calls):
+                continue
+            if (
+                s.kind in VALUE_KINDS
+                and s.parent is None
+                and not (r is not None and r.module_calls)
+            ):
                 continue
             if s.parent is not None and s.parent in index.by_id:
                 add(s.parent, s.id, "contains", s.start_line)
@@ -111,18 +164,23 @@ def resolve(files: list[FileResult]) -> Resolution:
             decorate = getattr(r, "decorator_calls", None)
             if decorate is not None and s.decorators:
                 outcomes += [(s.start_line, out, "decorates") for _, out in decorate(ctx)]
+            stats = by_language.get(s.language)
+            if stats is None:
+                stats = by_language[s.language] = Counter()
             for line, out, kind in outcomes:
                 stats["calls"] += 1
                 if isinstance(out, str):
                     stats[out] += 1
                     if out == EXTERNAL_CALL:
                         external[s.id] += 1
-                    elif out == UNRESOLVED:
+                    elif out != IGNORED:
                         unresolved[s.id] += 1
                     continue
                 stats["resolved"] += 1
-                if all(res == "unique_name" for _, res in out):
-                    stats["unique_name"] += 1
+                if len(out) == 1:
+                    stats[out[0][1]] += 1
+                else:  # by the surest edge (none: an abstract method without overrides)
+                    stats[min((r for _, r in out), key=_RANK.__getitem__, default=EXACT)] += 1
                 src = s.id if kind == "calls" else _applier(s, index.by_id, chunks.get(f.module))
                 for dst, res in out:
                     add(src, dst, kind, line, res)
@@ -132,9 +190,29 @@ def resolve(files: list[FileResult]) -> Resolution:
                 for line, dst in r.import_targets(f):
                     if dst != chunk:
                         add(chunk, dst, "imports", line)
-    for key in ("calls", "resolved", "unique_name", EXTERNAL_CALL, UNRESOLVED, IGNORED):
-        stats.setdefault(key, 0)
-    return Resolution(list(edges.values()), dict(external), dict(unresolved), dict(stats))
+    langs = {lang: _complete(c) for lang, c in sorted(by_language.items())}
+    total: Counter[str] = Counter()
+    for c in langs.values():
+        total.update(c)
+    return Resolution(
+        list(edges.values()), dict(external), dict(unresolved), _complete(total), langs
+    )
+
+
+def _complete(counts: Counter[str]) -> dict[str, int]:
+    out = {key: int(counts.get(key, 0)) for key in CALL_SITE_KEYS}
+    out["unresolved"] = sum(out[k] for k in NO_EDGE if k != EXTERNAL_CALL)
+    return out
+
+
+def _definitions(f: FileResult) -> FileResult:
+    """``f`` as the resolvers see it: without its constants and variables."""
+    if not any(s.kind in VALUE_KINDS for s in f.symbols):
+        return f
+    kept = [s for s in f.symbols if s.kind not in VALUE_KINDS]
+    return FileResult(
+        f.path, f.language, f.role, f.module, kept, f.imports, f.issues, f.content_hash
+    )
 
 
 def decorator_call(sym: Symbol, call: Call) -> bool:

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from codebot.core.config import Config
-from codebot.core.model import TYPE_KINDS, FileResult, paused_gc
+from codebot.core.model import TYPE_KINDS, VALUE_KINDS, FileResult, paused_gc
 from codebot.git.repo import short_commit
 from codebot.git.workspace import Workspace
 from codebot.index.embedding import chosen, record
@@ -38,6 +38,9 @@ __all__ = [
 ]
 
 Progress = Callable[[int, int, str], None]
+# A constant or variable is indexed by its first lines, up to this many characters: a literal
+# table of a thousand lines is one symbol, not a thousand lines of words that outrank the code.
+VALUE_TEXT_CHARS = 1500
 _EMBED_CHUNK = 256  # texts handed to an embedder at once (an interrupted build loses one chunk)
 
 
@@ -81,7 +84,8 @@ def indexed_code(f: FileResult, data: bytes) -> list[str]:
 
     A type is indexed by its own code: its header, docstring and fields, with each member cut
     down to its first line. The members are symbols of their own, and a class that repeated all
-    their bodies would outrank the one method a question is about.
+    their bodies would outrank the one method a question is about. A constant or variable is
+    indexed by its first :data:`VALUE_TEXT_CHARS` characters, cut at a line's end.
     """
     lines = data.splitlines(keepends=True)
     members: dict[str, list[tuple[int, int]]] = {}
@@ -93,8 +97,20 @@ def indexed_code(f: FileResult, data: bytes) -> list[str]:
         kept = lines[s.start_line - 1 : s.end_line]
         if s.kind in TYPE_KINDS and s.id in members:
             kept = outline_lines(kept, s.start_line, members[s.id])
+        elif s.kind in VALUE_KINDS:
+            kept = _first_chars(kept, VALUE_TEXT_CHARS)
         out.append(b"".join(kept).decode("utf-8", "replace"))
     return out
+
+
+def _first_chars(lines: list[bytes], limit: int) -> list[bytes]:
+    """The first lines up to ``limit`` bytes in all (at least one line, itself cut to it)."""
+    size = 0
+    for i, line in enumerate(lines):
+        size += len(line)
+        if size > limit:
+            return lines[:i] if i else [line[:limit]]
+    return lines
 
 
 def build_index(

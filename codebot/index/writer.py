@@ -113,8 +113,10 @@ class GenerationWriter:
         graph = build_graph(
             symbols, resolution.edges, resolution.external, resolution.unresolved, carry=carry
         )
-        # Call-site counts (an edge merges every call from one symbol to another): for `stats`.
+        # Call-site counts (an edge merges every call from one symbol to another), in all and
+        # per language, by outcome and reason: for `stats`.
         graph.meta["call_sites"] = {k: int(v) for k, v in resolution.stats.items()}
+        graph.meta["call_sites_by_language"] = resolution.by_language
         self.save_graph(graph)
         return {
             "edges": len(graph),

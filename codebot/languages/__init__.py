@@ -11,9 +11,18 @@ The query file uses these capture names (the engine in ``codebot.parse.extract``
 ``@definition.<kind>`` + ``@name``
     a symbol; ``<kind>`` is one of function, method, class, struct, interface, trait, enum, module.
     A function nested directly in a type becomes a method of it.
+``@definition.constant`` / ``@definition.variable`` + ``@name``
+    a name bound outside any function: at module level, or a type's static constant (Java's
+    ``static final``, Ruby's ``CONSTANT``). A variable named in ALL_CAPS is a constant, unless
+    captured as ``@definition.variable.mutable`` (Rust's ``static mut``). One
+    inside a function's body, one that holds a definition, or one that is also an ``@import``
+    makes no symbol. Its id never takes a definition's: ``f = wrap(f)`` after ``def f`` is ``f#2``.
 ``@scope.namespace`` + ``@name``
     a named nesting that is not a symbol (a C++ namespace, a Rust inline ``mod``): it prefixes the
     ids of what it contains.
+``@scope.value`` + ``@name``
+    a binding whose value may hold definitions (JavaScript's ``const api = { get() {} }``): a
+    namespace when it holds one, else a ``@definition.variable``.
 ``@scope.type`` + ``@name``
     a nesting that adds members to a type defined elsewhere (a Rust ``impl``, a Swift
     ``extension``): it prefixes ids, and the functions directly inside it are methods of that type.

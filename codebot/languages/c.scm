@@ -28,6 +28,16 @@
   type: (enum_specifier !name body: (_))
   declarator: (type_identifier) @name) @definition.enum
 
+; Names outside functions: an object-like `#define MAX 100` (with a value; not a header guard)
+; and a `const`/`constexpr` declaration are constants, another initialized declaration
+; (`int counter = 0;`) a variable; the first name of a declaration.
+(preproc_def name: (identifier) @name value: (_)) @definition.constant
+((declaration
+   (type_qualifier) @_const
+   declarator: (init_declarator declarator: (identifier) @name)) @definition.constant
+ (#match? @_const "^(const|constexpr)$"))
+(declaration declarator: (init_declarator declarator: (identifier) @name)) @definition.variable
+
 ; Calls as written: `printf`, `p->next->cmp`, `(*cb)`.
 (call_expression function: (_) @call)
 

@@ -51,6 +51,16 @@
 ; Namespaces prefix ids; `namespace a::b` is two levels, an anonymous namespace none.
 (namespace_definition name: (_) @name body: (declaration_list)) @scope.namespace
 
+; Names outside functions: an object-like `#define MAX 100` (with a value; not a header guard)
+; and a `const`/`constexpr` declaration are constants, another initialized declaration
+; (`int counter = 0;`) a variable; the first name of a declaration.
+(preproc_def name: (identifier) @name value: (_)) @definition.constant
+((declaration
+   (type_qualifier) @_const
+   declarator: (init_declarator declarator: (identifier) @name)) @definition.constant
+ (#match? @_const "^(const|constexpr)$"))
+(declaration declarator: (init_declarator declarator: (identifier) @name)) @definition.variable
+
 ; Calls as written: `helper`, `std::make_unique<T>`, `p->init`, `this->run`, `Widget::helper`;
 ; `new Widget<T>(n)` calls the constructor of `Widget<T>`.
 (call_expression function: (_) @call)

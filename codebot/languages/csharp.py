@@ -204,6 +204,76 @@ def _foreach(node: Node) -> Bindings:
     return {text(left): declared(text(type_)) if typed else None}
 
 
+# --- arguments: the types a reader sees, for choosing among overloads -------------------------
+
+_LITERALS = {
+    "string_literal": "string",
+    "verbatim_string_literal": "string",
+    "raw_string_literal": "string",
+    "interpolated_string_expression": "string",
+    "boolean_literal": "bool",
+    "character_literal": "char",
+    "null_literal": "null",
+    "typeof_expression": "Type",
+    "lambda_expression": "lambda",
+    "anonymous_method_expression": "lambda",
+}
+
+
+def _argument_type(node: Node, bound) -> str:
+    kind = node.type
+    if kind in _LITERALS:
+        return _LITERALS[kind]
+    if kind == "integer_literal":
+        t = text(node).lower()
+        return "long" if t.endswith("l") else "?" if t.endswith("u") else "int"
+    if kind == "real_literal":
+        t = text(node)[-1:].lower()
+        return {"f": "float", "m": "decimal"}.get(t, "double")
+    if kind == "identifier":
+        what = bound(node, text(node))
+        if what is not None and what.startswith(": "):
+            t = what[2:].split("<", 1)[0].strip().rstrip("?").rsplit(".", 1)[-1]
+            return t if t.isidentifier() else "?"
+        return "?"
+    if kind in ("object_creation_expression", "cast_expression"):
+        t = (field_text(node, "type") or "").split("<", 1)[0].strip().rsplit(".", 1)[-1]
+        return t if t.isidentifier() else "?"
+    if kind == "parenthesized_expression" and node.named_child_count == 1:
+        return _argument_type(node.named_children[0], bound)
+    return "?"
+
+
+def _arguments(node: Node, bound) -> str | None:
+    """``(string, ?)``: the arguments of the call whose name is ``node``; a named argument
+    (``name: value``) as ``named``; None for ``out``/``ref``/``in`` ones."""
+    call = node.parent
+    for _ in range(3):  # the callee, `a.Name`, `a?.Name`
+        if call is None or call.type in ("invocation_expression", "object_creation_expression"):
+            break
+        call = call.parent
+    if call is None or call.type not in ("invocation_expression", "object_creation_expression"):
+        return None
+    callee = call.child_by_field_name("function") or call.child_by_field_name("type")
+    if callee is None or not (callee.start_byte <= node.start_byte < callee.end_byte):
+        return None
+    args = call.child_by_field_name("arguments")
+    if args is None:
+        return None
+    types: list[str] = []
+    for a in args.named_children:
+        if a.type != "argument":
+            continue
+        if any(c.type in ("ref", "out", "in") for c in a.children):
+            return None
+        if any(c.type == ":" for c in a.children):
+            types.append("named")
+            continue
+        value = a.named_children[-1] if a.named_children else None
+        types.append(_argument_type(value, bound) if value is not None else "?")
+    return f"({', '.join(types)})"
+
+
 _RECEIVERS = Receivers(
     scopes={
         "block": _block,
@@ -215,6 +285,7 @@ _RECEIVERS = Receivers(
         "declaration_list": _members,
     },
     member_scopes=frozenset({"declaration_list"}),
+    arguments=_arguments,
 )
 
 SPEC = LanguageSpec(

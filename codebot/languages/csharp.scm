@@ -15,6 +15,18 @@
 (interface_declaration name: (identifier) @name) @definition.interface
 (enum_declaration name: (identifier) @name) @definition.enum
 
+; Constants: `const` and `static readonly` fields (the first name of a declaration). Other fields
+; belong to their type's code.
+(field_declaration
+  (modifier "const")
+  (variable_declaration (variable_declarator name: (identifier) @name))) @definition.constant
+(field_declaration
+  (modifier "static") (modifier "readonly")
+  (variable_declaration (variable_declarator name: (identifier) @name))) @definition.constant
+(field_declaration
+  (modifier "readonly") (modifier "static")
+  (variable_declaration (variable_declarator name: (identifier) @name))) @definition.constant
+
 ; Members. Constructors are named after the class; the owner hook names destructors `~T`,
 ; operators `operator +` and indexers `this[]`. Only properties with code (an accessor body or
 ; `=> expr`) are symbols; auto-properties stay part of their type.

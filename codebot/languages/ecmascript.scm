@@ -33,8 +33,9 @@
   key: (property_identifier) @name
   value: [(arrow_function) (function_expression) (generator_function)]) @definition.function
 
-; `const api = { get() {...}, post: async () => {...} }`: the object prefixes its methods' ids.
-(variable_declarator name: (identifier) @name value: (object)) @scope.namespace
+; `const api = { get() {...}, post: async () => {...} }`: the object prefixes its methods' ids
+; (`scope.value`: an object holding no function is a variable, `const DEFAULTS = {...}`).
+(variable_declarator name: (identifier) @name value: (object)) @scope.value
 
 ; Anonymous `export default function () {}` / `export default () => {}` / `export default class {}`:
 ; the `default` keyword is the name, so the definition is the export statement that holds both.
@@ -42,6 +43,18 @@
   "default" @name
   value: [(arrow_function) (function_expression) (generator_function)]) @definition.function
 (export_statement "default" @name value: (class)) @definition.class
+
+; Module-level names, after the functions and classes above (the first capture of a node wins):
+; `const MAX = 10` (ALL_CAPS: a constant), `export let count = 0`, `var app = express()`. An
+; import (`const x = require('x')`) stays an import.
+(program (lexical_declaration (variable_declarator name: (identifier) @name) @definition.variable))
+(program (variable_declaration (variable_declarator name: (identifier) @name) @definition.variable))
+(program
+  (export_statement
+    declaration: (lexical_declaration (variable_declarator name: (identifier) @name) @definition.variable)))
+(program
+  (export_statement
+    declaration: (variable_declaration (variable_declarator name: (identifier) @name) @definition.variable)))
 
 ; --- calls: the callee as written (`f`, `this.repo.save`, `super`), `new Foo()` ---------------------
 (call_expression

@@ -40,11 +40,19 @@ def _owner(node: Node, name: str) -> tuple[tuple[str, ...], str]:
     return (), name
 
 
+_DECLARATION = {
+    "type_spec": "type_declaration",
+    "const_spec": "const_declaration",
+    "var_spec": "var_declaration",
+}
+
+
 def _outer(node: Node) -> Node:
-    # `type X struct{}` spans its `type` keyword; a grouped `type ( ... )` keeps each spec alone.
+    # `type X struct{}` and `const Max = 10` span their keyword; a grouped `type ( ... )` or
+    # `const ( ... )` keeps each spec alone.
     parent = node.parent
-    if node.type == "type_spec" and parent is not None and parent.type == "type_declaration":
-        if sum(c.type == "type_spec" for c in parent.named_children) == 1:
+    if parent is not None and parent.type == _DECLARATION.get(node.type):
+        if sum(c.type == node.type for c in parent.named_children) == 1:
             return parent
     return node
 

@@ -11,6 +11,13 @@
 ; Interface methods: functions directly inside an interface, so methods of it.
 (method_elem name: (field_identifier) @name) @definition.function
 
+; Package-level names: `const Max = 10` and each name of a `const ( ... )` group are constants,
+; `var cache = ...` a variable (its first name when it binds several).
+(source_file (const_declaration (const_spec name: (identifier) @name) @definition.constant))
+(source_file (var_declaration (var_spec name: (identifier) @name) @definition.variable))
+(source_file
+  (var_declaration (var_spec_list (var_spec name: (identifier) @name) @definition.variable)))
+
 ; Calls: the callee as written (`fmt.Println`, `s.repo.Save`), not an immediately called
 ; `func() {...}()`. A call of an instantiated generic function (`Map[int](xs)`) parses as a
 ; conversion to a generic type.

@@ -1,12 +1,15 @@
 """Java: annotations as decorators, Javadoc above, ``extends``/``implements`` as bases, imports.
 
 Constructors are named after their class (overloads get ``#2``); records are classes and annotation
-types (``@interface``) interfaces. Calls are recorded by method name only (``save`` for
-``this.repo.save(o)``): the grammar has no node spanning the callee without its arguments.
+types (``@interface``) interfaces. A call on a plain name or on a call is recorded as written
+(``this.repo.save``, ``new GsonBuilder().create``), on any other expression by its method name
+only; every call ends with its arguments' types (``save/(Order, ?)``), for choosing overloads.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from dataclasses import replace
 
 from tree_sitter import Node
@@ -114,11 +117,14 @@ def _declarators(node: Node, out: Bindings) -> None:
             continue
         what = declared(text(type_node)) if type_node is not None else None
         value = d.child_by_field_name("value")
-        if what is None and value is not None and value.type == "object_creation_expression":
+        if value is not None and value.type == "object_creation_expression":
             made = value.child_by_field_name("type")
             if made is not None and made.type == "generic_type":
                 made = made.named_children[0] if made.named_children else None
-            what = valued(text(made), construct=True) if made is not None else None
+            same = what is not None and _simple_type(what[2:]) == _simple_type(text(made))
+            if made is not None and (what is None or same):
+                # `var r = new T()`, `T r = new T()`: exactly a T (no override of a subclass)
+                what = valued(text(made), construct=True)
         out[text(name)] = what
 
 
@@ -153,9 +159,139 @@ def _lambda(node: Node) -> Bindings:
     return {text(c): None for c in params.named_children if c.type == "identifier"}
 
 
+def _catch(node: Node) -> Bindings:
+    """`catch (IOException e)`: `e` of that type; a multi-catch's, of none we can name."""
+    param = child_of_type(node, "catch_formal_parameter")
+    if param is None:
+        return {}
+    name = param.child_by_field_name("name")
+    types = child_of_type(param, "catch_type")
+    kinds = types.named_children if types is not None else []
+    what = declared(text(kinds[0])) if len(kinds) == 1 else None
+    return {text(name): what} if name is not None else {}
+
+
 def _for_each(node: Node) -> Bindings:
     name, type_node = node.child_by_field_name("name"), node.child_by_field_name("type")
     return {text(name): declared(text(type_node))} if name is not None else {}
+
+
+# --- arguments: the types a reader sees, for choosing among overloads -------------------------
+
+_LITERALS = {
+    "string_literal": "String",
+    "text_block": "String",
+    "character_literal": "char",
+    "true": "boolean",
+    "false": "boolean",
+    "null_literal": "null",
+    "class_literal": "Class",
+}
+_INTEGERS = ("decimal_integer_literal", "hex_integer_literal", "octal_integer_literal")
+_COMPARISONS = frozenset("== != < > <= >= && || instanceof".split())
+# Methods of Object whose result type no override changes.
+_OBJECT_METHODS = {
+    "toString": "String",
+    "getClass": "Class",
+    "hashCode": "int",
+    "equals": "boolean",
+}
+_CLASSES = ("class_declaration", "enum_declaration", "record_declaration", "interface_declaration")
+
+
+def _simple_type(type_text: str | None) -> str:
+    """``java.util.List<String>`` -> ``List``; ``final byte[]`` -> ``byte[]``; ``?`` when
+    there is nothing to read."""
+    if not type_text:
+        return "?"
+    t = re.sub(r"<.*>", "", " ".join(type_text.split()))
+    t = re.sub(r"^(?:(?:final|@[\w.]+)\s+)+", "", t).replace(" ", "")
+    dots = t.endswith("...")
+    t = t.removesuffix("...").rsplit(".", 1)[-1] + ("..." if dots else "")
+    return t if re.fullmatch(r"[\w$]+(?:\[\])*(?:\.\.\.)?", t) else "?"
+
+
+def _argument_type(node: Node, bound: Callable[[Node, str], str | None]) -> str:
+    kind = node.type
+    if kind in _LITERALS:
+        return _LITERALS[kind]
+    if kind in _INTEGERS or kind == "binary_integer_literal":
+        return "long" if text(node)[-1:] in "lL" else "int"
+    if kind == "decimal_floating_point_literal":
+        return "float" if text(node)[-1:] in "fF" else "double"
+    if kind == "identifier":
+        what = bound(node, text(node))
+        if what is not None and what.startswith(": "):
+            return _simple_type(what[2:])
+        if what is not None and what.startswith("= new "):
+            return _simple_type(what[len("= new ") : -2])
+        return "?"
+    if kind in ("object_creation_expression", "cast_expression"):
+        return _simple_type(field_text(node, "type"))
+    if kind == "parenthesized_expression" and node.named_child_count == 1:
+        return _argument_type(node.named_children[0], bound)
+    if kind in ("lambda_expression", "method_reference"):
+        return "lambda"  # a functional interface's instance
+    if kind == "method_invocation":
+        return _OBJECT_METHODS.get(text(node.child_by_field_name("name")), "?")
+    if kind == "unary_expression":
+        operand = node.child_by_field_name("operand")
+        op = text(node.child_by_field_name("operator"))
+        if op == "!":
+            return "boolean"
+        return _argument_type(operand, bound) if operand is not None and op in "+-" else "?"
+    if kind == "this":
+        up = node.parent
+        while up is not None and up.type not in _CLASSES and up.type != "class_body":
+            up = up.parent
+        if up is not None and up.type == "class_body":
+            up = up.parent  # the body of a class declaration, or of an anonymous class
+        if up is None or up.type not in _CLASSES:
+            return "?"
+        return text(up.child_by_field_name("name")) or "?"
+    if kind == "array_creation_expression":
+        dims = sum(text(c).count("[") for c in node.children if c.type == "dimensions")
+        dims += sum(1 for c in node.children if c.type == "dimensions_expr")
+        return f"{_simple_type(field_text(node, 'type'))}{'[]' * max(dims, 1)}"
+    if kind == "ternary_expression":
+        sides = {
+            _argument_type(c, bound)
+            for c in (
+                node.child_by_field_name("consequence"),
+                node.child_by_field_name("alternative"),
+            )
+            if c is not None
+        }
+        return sides.pop() if len(sides) == 1 else "?"
+    if kind == "binary_expression":
+        op = node.child_by_field_name("operator")
+        if op is not None and text(op) in _COMPARISONS:
+            return "boolean"
+        if op is not None and text(op) == "+":
+            sides = [_argument_type(c, bound) for c in node.named_children]
+            if "String" in sides:
+                return "String"
+    return "?"
+
+
+def _arguments(node: Node, bound: Callable[[Node, str], str | None]) -> str | None:
+    """``(String, ?)``: the arguments of the call whose name (or constructed type) is ``node``,
+    each by the type a reader sees (a literal's, a local's declared type, a `new`, a cast) or
+    ``?``."""
+    call = node.parent
+    if call is not None and call.type == "generic_type":
+        call = call.parent
+    if call is None or call.type not in (
+        "method_invocation",
+        "object_creation_expression",
+        "explicit_constructor_invocation",
+    ):
+        return None
+    args = call.child_by_field_name("arguments")
+    if args is None:
+        return None
+    types = [_argument_type(a, bound) for a in args.named_children if "comment" not in a.type]
+    return f"({', '.join(types)})"
 
 
 _RECEIVERS = Receivers(
@@ -167,9 +303,11 @@ _RECEIVERS = Receivers(
         "constructor_declaration": _params,
         "lambda_expression": _lambda,
         "enhanced_for_statement": _for_each,
+        "catch_clause": _catch,
         "class_body": _fields,
         "enum_body_declarations": _fields,
     },
     member_scopes=frozenset({"class_body", "enum_body_declarations"}),
+    arguments=_arguments,
 )
 SPEC = replace(SPEC, receivers=_RECEIVERS)

@@ -12,12 +12,26 @@
 (compact_constructor_declaration name: (identifier) @name) @definition.function
 (annotation_type_element_declaration name: (identifier) @name) @definition.function
 
+; Constants: `static final` fields (the first name of a declaration) and an interface's fields.
+; Other fields belong to their type's code.
+(field_declaration
+  (modifiers "static" "final")
+  declarator: (variable_declarator name: (identifier) @name)) @definition.constant
+(field_declaration
+  (modifiers "final" "static")
+  declarator: (variable_declarator name: (identifier) @name)) @definition.constant
+(constant_declaration declarator: (variable_declarator name: (identifier) @name)) @definition.constant
+
 ; Calls. A method_invocation has no node spanning just `this.repo.save` (object and name are
 ; siblings of the arguments). When the receiver is a plain name (`this.repo`, `repo`,
 ; `OrderService`, `super`), `@call.expr` marks the whole call and the engine records the text
 ; from its start to the end of `@call` (`this.repo.save`); otherwise just the method name.
+; A chain on a call (`new GsonBuilder().create()`, `gson.toJsonTree(x).getAsJsonObject()`) is
+; recorded whole too: the resolver follows the declared return types along it.
 ((method_invocation object: (_) @_obj name: (identifier) @call) @call.expr
  (#match? @_obj "^[A-Za-z0-9_$.]+$"))
+(method_invocation object: [(method_invocation) (object_creation_expression)]
+ name: (identifier) @call) @call.expr
 ((method_invocation object: (_) @_obj name: (identifier) @call)
  (#not-match? @_obj "^[A-Za-z0-9_$.]+$"))
 (method_invocation !object name: (identifier) @call)

@@ -141,6 +141,9 @@ def _variable(decl: Node | None, value: Node | None, out: Bindings) -> None:
         return
     type_ = child_of_type(decl, *_TYPES)
     what = declared(text(type_)) if type_ is not None else None
+    if what is None and value is not None and value.type in _LITERALS:
+        literal = _LITERALS[value.type]
+        what = f": {literal}" if literal not in ("?", "lambda", "null") else None
     if what is None and value is not None and value.type == "call_expression":
         callee = value.named_children[0] if value.named_children else None
         if callee is not None and callee.type in ("simple_identifier", "navigation_expression"):
@@ -197,6 +200,100 @@ def _loop(node: Node) -> Bindings:
     return out
 
 
+# --- arguments: the types a reader sees, for choosing among overloads -------------------------
+
+_LITERALS = {
+    "string_literal": "String",
+    "line_string_literal": "String",
+    "multi_line_string_literal": "String",
+    "character_literal": "Char",
+    "boolean_literal": "Boolean",
+    "null_literal": "null",
+    "long_literal": "Long",
+    "integer_literal": "Int",
+    "hex_literal": "Int",
+    "bin_literal": "Int",
+    "unsigned_literal": "?",
+    "lambda_literal": "lambda",
+    "anonymous_function": "lambda",
+    "callable_reference": "lambda",
+}
+# Calls whose result type no definition changes.
+_CONVERSIONS = {
+    "toString": "String",
+    "toByteArray": "ByteArray",
+    "toInt": "Int",
+    "toLong": "Long",
+    "toDouble": "Double",
+}
+
+
+def _type_of(what: str | None) -> str:
+    """A binding (`: T`, `= T()`) as an argument's type: the simple name, `?` when unknown."""
+    if what is None:
+        return "?"
+    if what.startswith(": "):
+        t = what[2:].split("<", 1)[0].strip().rstrip("?").rsplit(".", 1)[-1]
+    else:  # `= T()`: a constructor call when the callee's name is capitalized
+        t = what[2:].removesuffix("()").rsplit(".", 1)[-1]
+        if not t[:1].isupper():
+            return "?"
+    return t if t.isidentifier() else "?"
+
+
+def _argument_type(node: Node, bound) -> str:
+    kind = node.type
+    if kind in _LITERALS:
+        return _LITERALS[kind]
+    if kind == "real_literal":
+        return "Float" if text(node)[-1:] in "fF" else "Double"
+    if kind == "simple_identifier":
+        return _type_of(bound(node, text(node)))
+    if kind == "call_expression" and node.named_children:
+        callee = node.named_children[0]
+        if callee.type == "navigation_expression" and callee.named_children:
+            suffix = callee.named_children[-1]
+            name = child_of_type(suffix, "simple_identifier")
+            if name is not None and text(name) in _CONVERSIONS:
+                return _CONVERSIONS[text(name)]
+    if kind == "prefix_expression" and node.named_children:
+        return _argument_type(node.named_children[-1], bound)
+    if kind == "parenthesized_expression" and node.named_child_count == 1:
+        return _argument_type(node.named_children[0], bound)
+    return "?"
+
+
+def _arguments(node: Node, bound) -> str | None:
+    """``(String, lambda)``: the arguments of the call whose callee is ``node``, a trailing
+    lambda last (``trailing``), a named one as ``named``; None when one is spread (the resolver
+    then does not choose)."""
+    call = node.parent
+    for _ in range(3):  # the callee, or the name inside `a.b().name`
+        if call is None or call.type == "call_expression":
+            break
+        call = call.parent
+    if call is None or call.type != "call_expression":
+        return None
+    suffix = child_of_type(call, "call_suffix")
+    if suffix is None or call.named_children[0].end_byte > node.end_byte:
+        return None
+    types: list[str] = []
+    args = child_of_type(suffix, "value_arguments")
+    for a in args.named_children if args is not None else ():
+        if a.type != "value_argument":
+            continue
+        if any(c.type == "*" for c in a.children):
+            return None  # `f(*xs)`: any number
+        if any(c.type == "=" for c in a.children):
+            types.append("named")  # `f(name = x)`: counted, not matched by position
+            continue
+        value = a.named_children[-1] if a.named_children else None
+        types.append(_argument_type(value, bound) if value is not None else "?")
+    if child_of_type(suffix, "annotated_lambda") is not None:
+        types.append("trailing")
+    return f"({', '.join(types)})"
+
+
 _RECEIVERS = Receivers(
     scopes={
         "statements": _statements,
@@ -210,6 +307,8 @@ _RECEIVERS = Receivers(
         "for_statement": _loop,
     },
     member_scopes=frozenset({"class_body", "class_declaration"}),
+    arguments=_arguments,
+    on_expression=frozenset({"navigation_suffix"}),
 )
 
 SPEC = LanguageSpec(

@@ -14,6 +14,14 @@
 (function_declaration (simple_identifier) @name) @definition.function
 (secondary_constructor "constructor" @name) @definition.function
 
+; `const val` (at top level or in an object) is a constant; a top-level `val`/`var` a variable
+; (ALL_CAPS: a constant). A class's properties belong to its code.
+((property_declaration
+   (modifiers (property_modifier) @_const)
+   (variable_declaration (simple_identifier) @name)) @definition.constant
+ (#eq? @_const "const"))
+(source_file (property_declaration (variable_declaration (simple_identifier) @name)) @definition.variable)
+
 ; Calls: the callee as written when it is a path of names (`this.repo.save`, `super.init`,
 ; `OrderService.create`, `Order` for a constructor call, `repo?.find`); the member name when the
 ; receiver is an expression (`let` for `repo.findById(id)?.let { }`, `doFinal` for

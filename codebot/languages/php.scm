@@ -39,3 +39,14 @@
 (require_once_expression) @import
 (include_expression) @import
 (include_once_expression) @import
+
+; Constants: `const X = 1` (at top level or in a class; the first of a list) and a top-level
+; `define('X', 1)`. Properties belong to their class's code.
+(const_declaration (const_element (name) @name)) @definition.constant
+((program
+   (expression_statement
+     (function_call_expression
+       function: (name) @_define
+       arguments: (arguments . (argument (string (string_content) @name)))))
+   @definition.constant)
+ (#eq? @_define "define"))

@@ -12,3 +12,6 @@
 ; `raise Error` (no call written) instantiates the class: its constructor runs.
 ((raise_statement . [(identifier) (attribute)] @call)
   (#match? @call "(^|\\.)[A-Z][A-Za-z0-9_]*$"))
+; Module-level names: `MAX = 10`, `app = Flask(__name__)`, `T: TypeAlias = int` (ALL_CAPS is a
+; constant). Only statements of the module itself, one plain name bound; not in a class body.
+(module (assignment left: (identifier) @name) @definition.variable)

@@ -69,7 +69,51 @@ class Receivers:
     self_names: frozenset[str] = frozenset({"this"})
     member_scopes: frozenset[str] = field(default_factory=frozenset)
 
+    # `(node, cache) -> "(String, ?)"`: the argument types of the call at ``node``, for the
+    # resolver to choose among overloads (Java); None where the language does not say.
+    arguments: Callable[[Node, Callable[[Node, str], str | None]], str | None] | None = None
+
+    # Node types of a call name's parent that mean the call is on an expression's value the
+    # text does not show (Kotlin's `a.b().name` records `name`): the text becomes `(?).name`.
+    on_expression: frozenset[str] = field(default_factory=frozenset)
+
     def annotate(self, node: Node, text: str, cache: dict) -> str:
+        out = self._typed(node, text, cache) if "." in text else text
+        parent = node.parent
+        if self.on_expression and parent is not None and parent.type in self.on_expression:
+            out = f"(?).{out}"
+        if self.arguments is not None:
+            try:
+                args = self.arguments(node, lambda at, name: self.bound(at, name, cache))
+            except Exception:  # noqa: BLE001 - an odd tree (error recovery): no arguments
+                args = None
+            if args is not None:
+                out = f"{out}/{args}"
+        return out
+
+    def bound(self, node: Node, name: str, cache: dict) -> str | None:
+        """What the scopes around ``node`` bind ``name`` to (``": T"``, ``"= new T()"``), or
+        None (bound without a type, or not bound)."""
+        return self._find(node, name, self.scopes.keys(), cache)
+
+    def _find(self, node: Node, name: str, kinds, cache: dict) -> str | None:
+        scope = node.parent
+        while scope is not None:
+            kind = scope.type
+            if kind in kinds:
+                key = (scope.start_byte, scope.end_byte, kind)
+                found = cache.get(key)
+                if found is None:
+                    try:
+                        found = cache[key] = self.scopes[kind](scope)
+                    except Exception:  # noqa: BLE001 - an odd tree (error recovery): no types
+                        found = cache[key] = {}
+                if name in found:
+                    return found[name]
+            scope = scope.parent
+        return None
+
+    def _typed(self, node: Node, text: str, cache: dict) -> str:
         m = _HEAD.fullmatch(text)
         if m is None:
             return text
@@ -83,19 +127,5 @@ class Receivers:
             expr, rest, kinds = name, second + tail, self.scopes.keys()
         if not rest or rest[0] == "(":
             return text
-        scope = node.parent
-        while scope is not None:
-            kind = scope.type
-            if kind in kinds:
-                key = (scope.start_byte, scope.end_byte, kind)
-                found = cache.get(key)
-                if found is None:
-                    try:
-                        found = cache[key] = self.scopes[kind](scope)
-                    except Exception:  # noqa: BLE001 - an odd tree (error recovery): no types
-                        found = cache[key] = {}
-                if name in found:
-                    what = found[name]
-                    return f"({expr}{' ' if what[0] == '=' else ''}{what}).{rest}" if what else text
-            scope = scope.parent
-        return text
+        what = self._find(node, name, kinds, cache)
+        return f"({expr}{' ' if what[0] == '=' else ''}{what}).{rest}" if what else text

@@ -6,6 +6,8 @@
 ; `class A::B` is named by the whole scope_resolution; SPEC.owner splits it.
 (class name: (_) @name) @definition.class
 (module name: (_) @name) @definition.module
+; `VERSION = "1.0"`, `DEFAULTS = {...}`: a constant, at top level or in a class or module body.
+(assignment left: (constant) @name) @definition.constant
 
 ; Calls. Ruby has no node for "receiver.method" without the arguments, so a call is recorded as:
 ; - the method name when there is no receiver (`puts x`, `new(attrs)`), which is the whole callee.

@@ -15,6 +15,12 @@
 ; An inline `mod name { ... }` prefixes the ids inside it; `mod name;` (another file) does not.
 (mod_item name: (identifier) @name body: (declaration_list)) @scope.namespace
 
+; `const MAX: usize = 10` and `static NAME: &str` are constants (in a module, an impl or a
+; trait too; not in a function's body); `static mut` is a variable.
+(static_item (mutable_specifier) name: (identifier) @name) @definition.variable.mutable
+(const_item name: (identifier) @name) @definition.constant
+(static_item name: (identifier) @name) @definition.constant
+
 ; Calls, as written: `foo`, `Self::new`, `self.inner.get`, `Vec::<u8>::new`, `helper::<T>`.
 ; Macro invocations (`println!`) are not calls, and their token trees are not parsed.
 (call_expression function: (_) @call)

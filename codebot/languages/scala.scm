@@ -18,6 +18,16 @@
 (function_definition name: (_) @name) @definition.function
 (function_declaration name: (_) @name) @definition.function
 
+; Names at top level and in an `object` (a class's or trait's are its code): `final val` is a
+; constant (Scala's constant value definition), any other `val` or `var` a variable (ALL_CAPS: a
+; constant); the first name of a pattern.
+((val_definition (modifiers) @_final pattern: (identifier) @name) @definition.constant
+ (#match? @_final "final"))
+(compilation_unit [(val_definition pattern: (identifier) @name) (var_definition pattern: (identifier) @name)] @definition.variable)
+(object_definition
+  body: (template_body
+    [(val_definition pattern: (identifier) @name) (var_definition pattern: (identifier) @name)] @definition.variable))
+
 ; Calls: the callee as written when it is a path of names (`this.repo.save`, `super.init`,
 ; `OrderService.create`, `foo[Int]`); the member name when the receiver is an expression (`map`
 ; for `repo.findById(id).map(f)`): its text would be long and say nothing of the receiver's type.

@@ -18,6 +18,22 @@
 (deinit_declaration "deinit" @name) @definition.function
 (subscript_declaration "subscript" @name) @definition.function
 
+; Names: a top-level `let` is a constant (Swift's word), a top-level `var` a variable (ALL_CAPS: a
+; constant); a type's `static let` is a constant. Instance properties belong to their type.
+(source_file
+  (property_declaration
+    (value_binding_pattern "let")
+    name: (pattern bound_identifier: (simple_identifier) @name)) @definition.constant)
+(source_file
+  (property_declaration
+    (value_binding_pattern "var")
+    name: (pattern bound_identifier: (simple_identifier) @name)) @definition.variable)
+(class_body
+  (property_declaration
+    (modifiers (property_modifier "static"))
+    (value_binding_pattern "let")
+    name: (pattern bound_identifier: (simple_identifier) @name)) @definition.constant)
+
 ; Calls. `x[1]` is a call_expression too, with square brackets: not a call. A call is recorded as
 ; - the callee as written when it is a name or a path of names: `print`, `repo.fetch`,
 ;   `Foo.bar`, `super.init`, `delegate?.didFinish`, `.shared`, `User` for an initializer;

@@ -90,11 +90,23 @@ def module_chunks(
                     else:
                         pieces[-1] = (a, a + len(data[a : a + cut].rstrip()))
             for a, b in pieces:
+                if _bare(data[a:b]):
+                    continue
                 n = len(out) + 1
                 first, last = lines.line_of(a), lines.line_of(b - 1)
                 out.append(_chunk(path, language, role, module, n, first, last, data[a:b]))
         pos = max(pos, end)
     return out
+
+
+# What is left of a statement once the names it binds are symbols: `var` and `,` of `var a = 1,
+# b = 2;`, the `const (` and `)` around Go's grouped constants, a closing `});`.
+_BARE = re.compile(rb"[^\w]*(?:(?:var|let|const|export|static|end)[^\w]*)?")
+
+
+def _bare(piece: bytes) -> bool:
+    """A piece with nothing to search for: punctuation, or one declaration keyword."""
+    return len(piece) <= 16 and _BARE.fullmatch(piece) is not None
 
 
 _COMMENT_LINE = re.compile(rb"^\s*(#|//|/\*|\*|--|;|<!--)")

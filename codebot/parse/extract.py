@@ -24,6 +24,7 @@ from codebot.core.config import Config
 from codebot.core.model import (
     FUNCTION_KINDS,
     TYPE_KINDS,
+    VALUE_KINDS,
     Call,
     FileResult,
     ParseIssue,
@@ -142,15 +143,18 @@ def parse_source(
 
 
 class _KindOf(dict):
-    """``definition.class`` -> ``class``; a scope capture -> None."""
+    """``definition.class`` -> ``class``, ``definition.variable.mutable`` -> ``variable``; a scope
+    capture -> None."""
 
     def __missing__(self, cap: str) -> str | None:
-        kind = None if cap.startswith("scope.") else cap.split(".", 1)[1]
+        kind = None if cap.startswith("scope.") else cap.split(".")[1]
         self[cap] = kind
         return kind
 
 
 _KIND = _KindOf()
+# Captures whose ALL_CAPS names are constants (not Rust's `static mut`, the mutable capture).
+_BY_CASE = frozenset(("definition.variable", "scope.value"))
 
 
 def _short(exc: BaseException, limit: int = 200) -> str:
@@ -214,6 +218,8 @@ def _extract(
         outer = spec.outer(node)
         defs.append((outer.start_byte, -outer.end_byte, len(defs), cap, node, names[i], outer))
     defs.sort(key=_position)  # outer before inner
+    # A binding that is an import (`const x = require('x')`) is an import, not a variable.
+    imported = {(n.start_byte, n.end_byte) for n in caps.get("import", ())}
     call_nodes = caps.get("call", [])
     # `@call.expr`: a whole call whose callee text has no node of its own (Java's
     # `this.repo.save(x)` has `this.repo` and `save` as siblings): record from its start.
@@ -221,32 +227,51 @@ def _extract(
 
     symbols: list[Symbol] = []
     spans: list[tuple[int, int]] = []  # byte span of each symbol, in symbol order
-    # Open definitions and scopes: (end byte, id, name, is a type, id of the nearest symbol).
-    stack: list[tuple[int, str, str, bool, str | None]] = []
+    # Open definitions and scopes: (end byte, id, name, is a type, id of the nearest symbol,
+    # inside a function's body).
+    stack: list[tuple[int, str, str, bool, str | None, bool]] = []
     ids: dict[str, int] = {}
+    values: list[tuple[int, str]] = []  # (symbol index, qualified name) of constants, variables
     language = spec.name
-    for start, neg_end, _, cap, node, name_node, outer in defs:
+    for k, (start, neg_end, _, cap, node, name_node, outer) in enumerate(defs):
         end = -neg_end
         while stack and stack[-1][0] <= start:
             stack.pop()
         kind = _KIND[cap]
+        if cap == "scope.value" and not (k + 1 < len(defs) and defs[k + 1][0] < end):
+            kind = "variable"  # `const api = {...}` prefixes its methods; with none, a variable
+        if kind in VALUE_KINDS:
+            if not _plain_value(defs, k, end, stack, imported, node):
+                continue
+            if cap in _BY_CASE and _all_caps(_decode(name_node.text)):
+                kind = "constant"
         owner, name = spec.owner(node, _decode(name_node.text))
         if stack:
-            prefix, parent_name, parent_is_type, parent_symbol = stack[-1][1:]
+            prefix, parent_name, parent_is_type, parent_symbol, in_body = stack[-1][1:]
         else:
-            prefix, parent_name, parent_is_type, parent_symbol = module, None, False, None
+            prefix, parent_name, parent_is_type, parent_symbol, in_body = (
+                module,
+                None,
+                False,
+                None,
+                False,
+            )
         for part in owner:
             prefix = f"{prefix}.{part}" if prefix else part
         qualified = f"{prefix}.{name}" if prefix else name
         if kind is None:  # a scope: nests ids, makes no symbol
-            stack.append((end, qualified, name, cap == "scope.type", parent_symbol))
+            stack.append((end, qualified, name, cap == "scope.type", parent_symbol, in_body))
             continue
         class_name = owner[-1] if owner else parent_name if parent_is_type else None
         if kind == "function" and class_name is not None:
             kind = "method"
-        n = ids.get(qualified, 0) + 1
-        ids[qualified] = n
-        sym_id = qualified if n == 1 else f"{qualified}#{n}"
+        if kind in VALUE_KINDS:  # named after the definitions: `f = wrap(f)` above `def f`
+            values.append((len(symbols), qualified))
+            sym_id = qualified
+        else:
+            n = ids.get(qualified, 0) + 1
+            ids[qualified] = n
+            sym_id = qualified if n == 1 else f"{qualified}#{n}"
         is_function = kind in FUNCTION_KINDS
         is_type = kind in TYPE_KINDS
         symbols.append(
@@ -261,7 +286,7 @@ def _extract(
                 role=role,
                 class_name=class_name,
                 parent=parent_symbol,
-                signature=squash(_decode(data[start : spec.signature_end(node)])),
+                signature=squash(_decode(data[start : _signature_end(spec, node, kind, data)])),
                 parameters=spec.parameters(node) if is_function else (),
                 decorators=tuple(spec.decorators(node)),
                 return_type=spec.return_type(node) if is_function else None,
@@ -271,7 +296,15 @@ def _extract(
             )
         )
         spans.append((start, end))
-        stack.append((end, sym_id, name, is_type, sym_id))
+        if kind not in VALUE_KINDS:  # a value holds no definition (see _plain_value)
+            stack.append((end, sym_id, name, is_type, sym_id, in_body or is_function))
+    # A constant or variable takes its plain id only when no definition has it: a function's id
+    # never depends on the values around it.
+    for i, qualified in values:
+        n = ids.get(qualified, 0) + 1
+        ids[qualified] = n
+        if n > 1:
+            object.__setattr__(symbols[i], "id", f"{qualified}#{n}")
 
     # Receivers' types, where the language reads them (one cache of scopes per file).
     annotate = partial(spec.receivers.annotate, cache={}) if spec.receivers is not None else None
@@ -285,6 +318,35 @@ def _extract(
     if outside and chunks:
         _chunk_calls(chunks, outside)
     result.symbols += chunks
+
+
+def _signature_end(spec: LanguageSpec, node: Node, kind: str, data: bytes) -> int:
+    """Where a symbol's signature ends: the language's rule; a value's first line at most (a
+    table's signature is its name, not its rows)."""
+    end = spec.signature_end(node)
+    if kind in VALUE_KINDS:
+        nl = data.find(b"\n", node.start_byte, end)
+        if nl >= 0:
+            end = nl
+    return end
+
+
+def _plain_value(
+    defs: list[tuple], k: int, end: int, stack: list[tuple], imported: set, node: Node
+) -> bool:
+    """Whether the constant or variable ``defs[k]`` is a symbol: bound at module level or in a
+    type's body (a function's locals are its own code), not an import, and holding no definition
+    (`const api = createApp({ setup() {...} })`: the functions inside are the symbols)."""
+    if stack and stack[-1][5]:
+        return False
+    if (node.start_byte, node.end_byte) in imported:
+        return False
+    return k + 1 >= len(defs) or defs[k + 1][0] >= end
+
+
+def _all_caps(name: str) -> bool:
+    """``MAX_SIZE``, ``_SOURCE_BASH``, ``HTTP2``: a constant by convention."""
+    return name.upper() == name and any(c.isalpha() for c in name)
 
 
 def _chunk_calls(chunks: list[Symbol], calls: list[Call]) -> None:
@@ -335,7 +397,9 @@ def _assign_calls(
 ) -> tuple[list[tuple[Call, ...]], list[Call]]:
     """Give each call to the innermost symbol around it; the calls outside every symbol (module
     level code) come back apart, in order. ``annotate`` writes the receiver's type into a call's
-    text where the language reads it (see languages/receivers.py).
+    text where the language reads it (see languages/receivers.py): the receiver's type or what
+    a name holds, and (Java, Kotlin, C#) the arguments' types, ``get/(Class)``, for choosing
+    among overloads.
 
     Calls are ordered by start, outer first on a tie (`a.get` and `a.get(k).map` start at one
     byte and come from the query in no fixed order). Hot loop: one pass, locals only.

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "brief",
+    "call_sites",
     "label",
     "neighbors_doc",
     "neighbors_text",
@@ -117,7 +118,11 @@ _MARK_TEXT = {
 
 
 # How a guessed edge is marked in text: the name was the only one, or the set's member is unknown.
-_RESOLUTION_TEXT = {"unique_name": "  (unique name)", "overload": "  (an overload)"}
+_RESOLUTION_TEXT = {
+    "unique_name": "  (unique name)",
+    "overload": "  (an overload)",
+    "override": "  (an override)",
+}
 
 
 def chain_text(symbols: Sequence[Symbol], root: ChainNode) -> list[str]:
@@ -137,6 +142,11 @@ def chain_text(symbols: Sequence[Symbol], root: ChainNode) -> list[str]:
 
     walk(root, "")
     return out
+
+
+def _by(counts: dict[str, int], skip: int = 0) -> str:
+    """``exact 10, unique_name 2``: the non-zero counts (the first ``skip`` left out)."""
+    return ", ".join(f"{k} {n}" for k, n in list(counts.items())[skip:] if n) or "none"
 
 
 # --- entry points ---------------------------------------------------------------------------------
@@ -242,11 +252,21 @@ def stats_doc(index: Index, top_communities: int = 10) -> dict[str, Any]:
     for kind in EDGE_KINDS:
         counts = {r: graph.count(kind, r) for r in RESOLUTIONS}
         by_kind[kind] = {"total": sum(counts.values()), **counts}
-    # Call sites that gave an edge; an edge merges every call from one symbol to another, so the
-    # edge count is only a stand-in when the build did not record call sites.
-    resolved = graph.meta.get("call_sites", {}).get("resolved", by_kind["calls"]["total"])
+    # Call sites by outcome and reason, as the build counted them; an edge merges every call from
+    # one symbol to another, so the edge count is only a stand-in for an index that did not.
+    sites = graph.meta.get("call_sites") or {}
+    resolved = sites.get("resolved", by_kind["calls"]["total"])
     external, unresolved = int(graph.external.sum()), int(graph.unresolved.sum())
-    languages: dict[str, dict[str, int]] = {}
+    if "unknown" not in sites:  # an index built before the reasons were recorded
+        sites = {
+            **sites,
+            "calls": resolved + external + unresolved + sites.get("ignored", 0),
+            "resolved": resolved,
+            "external": external,
+            "unknown": unresolved,
+        }
+    per_language = graph.meta.get("call_sites_by_language") or {}
+    languages: dict[str, dict[str, Any]] = {}
     files = Counter(f.language for f in index.files())
     calls_from = Counter(graph.src[graph.edge_rows(("calls",))].tolist())
     for row, s in enumerate(symbols):
@@ -264,19 +284,14 @@ def stats_doc(index: Index, top_communities: int = 10) -> dict[str, Any]:
         lang["call_edges"] += calls_from.get(row, 0)
         lang["external_calls"] += int(graph.external[row])
         lang["unresolved_calls"] += int(graph.unresolved[row])
+    for name, counts in per_language.items():
+        if name in languages:
+            languages[name]["calls"] = call_sites(counts)
     return {
         "symbols": len(symbols),
         "files": sum(files.values()),
         "edges": {"total": len(graph), "by_kind": by_kind},
-        "calls": {
-            "resolved": resolved,
-            "external": external,
-            "unresolved": unresolved,
-            # Of the calls into the repository's own code, the share resolved.
-            "resolution_rate": round(resolved / (resolved + unresolved), 4)
-            if resolved + unresolved
-            else 1.0,
-        },
+        "calls": call_sites(sites),
         "graph": {
             "entry_points": len(graph.entry_points),
             "leaves": len(graph.leaves),
@@ -297,24 +312,46 @@ def stats_doc(index: Index, top_communities: int = 10) -> dict[str, Any]:
     }
 
 
+def call_sites(counts: dict[str, int]) -> dict[str, Any]:
+    """The ``calls`` object of ``stats``: call sites by outcome, the reasons of those without an
+    edge, and the share resolved of those that can have one (not external, not dynamic)."""
+    from codebot.graph.resolve import internal_rate
+
+    c = {k: int(counts.get(k, 0)) for k in counts}
+    return {
+        "total": c.get("calls", 0),
+        "resolved": c.get("resolved", 0),
+        "by_resolution": {r: c.get(r, 0) for r in ("exact", "override", "overload", "unique_name")},
+        "external": c.get("external", 0),
+        "unresolved": sum(c.get(r, 0) for r in ("dynamic", "ambiguous", "unknown")),
+        "by_reason": {r: c.get(r, 0) for r in ("external", "dynamic", "ambiguous", "unknown")},
+        "ignored": c.get("ignored", 0),
+        "resolution_rate": internal_rate(c),
+    }
+
+
 def stats_text(doc: dict[str, Any]) -> list[str]:
     e, c, g = doc["edges"], doc["calls"], doc["graph"]
     kinds = ", ".join(
         f"{k} {v['total']} (exact {v['exact']}, unique name {v['unique_name']}"
-        + (f", overload {v['overload']})" if v.get("overload") else ")")
+        + "".join(f", {r} {v[r]}" for r in ("overload", "override") if v.get(r))
+        + ")"
         for k, v in e["by_kind"].items()
         if v["total"]
     )
     out = [
         f"symbols      {doc['symbols']} in {doc['files']} files",
         f"edges        {e['total']}" + (f": {kinds}" if kinds else ""),
-        f"calls        {c['resolved']} resolved, {c['unresolved']} unresolved "
-        f"({c['resolution_rate']:.1%} resolved), {c['external']} into libraries/builtins",
+        f"calls        {c['total']}: {c['resolved']} resolved ({_by(c['by_resolution'])}), "
+        f"{c['external']} external, {c['unresolved']} unresolved ({_by(c['by_reason'], 1)})",
+        f"             {c['resolution_rate']:.1%} of the calls that can have an edge resolved "
+        "(resolved / (calls - external - dynamic))",
         f"graph        {g['entry_points']} entry points, {g['leaves']} leaves, {g['isolated']} "
         f"isolated functions (often unresolved calls), {g['communities']} communities "
         f"({g['community_method']})",
         "",
-        f"{'language':<12} {'files':>7} {'symbols':>8} {'calls':>8} {'external':>9} {'unresolved':>11}",
+        f"{'language':<12} {'files':>7} {'symbols':>8} {'calls':>8} {'resolved':>9} "
+        f"{'external':>9} {'dynamic':>8} {'ambiguous':>9} {'unknown':>8} {'rate':>6}",
     ]
     quiet: Counter[str] = Counter()
     for lang, v in doc["languages"].items():
@@ -322,9 +359,18 @@ def stats_text(doc: dict[str, Any]) -> list[str]:
             # Text, markup and data files make no calls: one summary line is enough.
             quiet.update(files=v["files"], symbols=v["symbols"], languages=1)
             continue
+        s = v.get("calls")
+        if s is None:  # an older index: edges, external and unresolved per caller only
+            out.append(
+                f"{lang:<12} {v['files']:>7} {v['symbols']:>8} {'-':>8} {'-':>9} "
+                f"{v['external_calls']:>9} {'-':>8} {'-':>9} {v['unresolved_calls']:>8}"
+            )
+            continue
+        r = s["by_reason"]
         out.append(
-            f"{lang:<12} {v['files']:>7} {v['symbols']:>8} {v['call_edges']:>8} "
-            f"{v['external_calls']:>9} {v['unresolved_calls']:>11}"
+            f"{lang:<12} {v['files']:>7} {v['symbols']:>8} {s['total']:>8} {s['resolved']:>9} "
+            f"{r['external']:>9} {r['dynamic']:>8} {r['ambiguous']:>9} {r['unknown']:>8} "
+            f"{s['resolution_rate']:>6.1%}"
         )
     if quiet["languages"]:
         out.append(

@@ -35,11 +35,13 @@ _EDGE_WEIGHT = {
     RESOLUTION_CODE["exact"]: 0.5,
     RESOLUTION_CODE["unique_name"]: 0.3,
     RESOLUTION_CODE["overload"]: 0.3,
+    RESOLUTION_CODE["override"]: 0.3,
 }
 _EDGE_COST = {
     RESOLUTION_CODE["exact"]: 1.0,
     RESOLUTION_CODE["unique_name"]: 1.5,
     RESOLUTION_CODE["overload"]: 1.5,
+    RESOLUTION_CODE["override"]: 1.5,
 }
 _MAX_NEIGHBOURS = 12  # kept overall, best first: a tree of every caller of a hub reads as noise
 _NEIGHBOUR_FLOOR = 0.2  # relevance below which a neighbour is pruned

@@ -1177,9 +1177,11 @@ def _caller_tree(e: dict[str, Any], link: str | None) -> list[str]:
 
     def walk(sid: str, indent: int) -> None:
         for c in below.get(sid, ()):
-            mark = {"unique_name": " (unique name)", "overload": " (an overload)"}.get(
-                c["resolution"], ""
-            )
+            mark = {
+                "unique_name": " (unique name)",
+                "overload": " (an overload)",
+                "override": " (an override)",
+            }.get(c["resolution"], "")
             lines.append(f"{'  ' * indent}- {_ref(c, link)} line {c['line']}{mark}")
             walk(c["id"], indent + 1)
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from codebot.core.errors import Ambiguous
-from codebot.core.model import Symbol, is_overload_stub
+from codebot.core.model import VALUE_KINDS, Symbol, is_overload_stub
 from codebot.graph.callgraph import CALLERS
 from codebot.graph.resolvers.names import strip_duplicate
 
@@ -46,13 +46,25 @@ def one_symbol(searcher: Searcher, name: str) -> int:
     """The row of the one symbol ``name`` names, looked up like :func:`find`. An overload set
     (Python ``@overload`` signatures and their implementation) is one symbol: its implementation,
     or its first signature when it has none."""
+    row = searcher.index.by_id.get(name.strip())
+    if row is not None and searcher.index.symbols[row].language != "python":
+        return row  # an id names its member of a Java/Kotlin/C# overload set, not the set
     matches = searcher.find(name)  # a miss raises NotFound, with suggestions
     if len(matches) > 1:
-        chosen = overload_choice(matches)
+        chosen = overload_choice(matches) or _definition_over_rebinding(matches)
         if chosen is None:
             raise Ambiguous(name, matches)
         return searcher.index.by_id[chosen.id]
     return searcher.index.by_id[matches[0].id]
+
+
+def _definition_over_rebinding(matches: list[Symbol]) -> Symbol | None:
+    """``def f`` and ``f = wrap(f)`` below it (``f#2``) are one name: the definition stands for
+    it. None when the matches are anything else (two functions, values in two files)."""
+    if len({strip_duplicate(s.id) for s in matches}) != 1:
+        return None
+    definitions = [s for s in matches if s.kind not in VALUE_KINDS]
+    return definitions[0] if len(definitions) == 1 else None
 
 
 def overload_choice(matches: list[Symbol]) -> Symbol | None:

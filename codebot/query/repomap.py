@@ -31,7 +31,9 @@ if TYPE_CHECKING:
 
 __all__ = ["RepoMap", "focus_vector", "rank_symbols", "repo_map"]
 
-_SKIP_KINDS = ("chunk", "module")  # chunks have no signature; a module is its file's header
+# Chunks have no signature; a module is its file's header; a module's constants and variables
+# are found by name and search, and would crowd the functions and types out of a map.
+_SKIP_KINDS = ("chunk", "module", "constant", "variable")
 
 
 def focus_vector(index: Index, focus: str | None, searcher: Searcher | None = None) -> np.ndarray:

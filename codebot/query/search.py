@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from codebot.core.config import Config
 from codebot.core.errors import CodebotError, NotFound, StoreError
-from codebot.core.model import TYPE_KINDS, Symbol, is_overload_stub
+from codebot.core.model import FUNCTION_KINDS, TYPE_KINDS, VALUE_KINDS, Symbol, is_overload_stub
 from codebot.index.store import Index
 from codebot.index.text import is_symbol_like, query_words, split_identifier
 from codebot.query.answer import Answer, AnswerNode
@@ -198,7 +198,7 @@ class Searcher:
             # Vectors at an equal distance come back in no fixed order: read a little deeper
             # than the cut so that the ties at it are ordered by row, in an updated index as
             # in a fresh build.
-            nearest = self._vector_index().search(vector, _CANDIDATES + _TIE_MARGIN)
+            nearest = self._nearest(vector)
             rankings.append((_WEIGHTS[symbol_like][1], self._by_row(nearest)[:_CANDIDATES]))
         fused: dict[int, float] = {}
         for weight, ranking in rankings:
@@ -208,6 +208,22 @@ class Searcher:
         if self.config.reranker != "none":  # a model reorders the top (see codebot.query.rerank)
             ranked = self.reranking().apply(query, ranked)
         return ranked
+
+    def _nearest(self, vector) -> list[tuple[int, float]]:
+        """The vector hits down to the cut and past every tie at it: read deeper while the last
+        hit read still ties with the one at the cut (vectors that share no word with the query
+        all tie at one similarity under a hashing embedder)."""
+        index = self._vector_index()
+        limit = _CANDIDATES + _TIE_MARGIN
+        nearest = index.search(vector, limit)
+        while (
+            len(nearest) == limit
+            and len(nearest) > _CANDIDATES
+            and nearest[-1][1] == nearest[_CANDIDATES - 1][1]
+        ):
+            limit *= 2
+            nearest = index.search(vector, limit)
+        return nearest
 
     def reranking(self):
         """The configured reranking stage (loaded once); its ``notes`` say when it was skipped."""
@@ -274,19 +290,22 @@ class Searcher:
     # --- exact lookup -----------------------------------------------------------------------------
 
     def _overload_sets(self, found: list[Symbol]) -> list[Symbol]:
-        """``found`` with every member of the Python overload sets it names: a name reaches the
-        set's first definition (``f``); its other members are ``f#2``, ``f#3``..."""
+        """``found`` with every member of the overload sets it names: a name reaches the set's
+        first definition (``f``); its other members are ``f#2``, ``f#3``... (Python: a set with
+        ``@overload`` signatures; Java, Kotlin, C#...: methods and constructors of one name)."""
         index = self.index
         out: list[Symbol] = []
         for s in found:
             out.append(s)
-            if s.language != "python" or "#" in s.id:
+            if "#" in s.id or s.kind not in FUNCTION_KINDS:
                 continue
             members, n = [s], 2
             while (row := index.by_id.get(f"{s.id}#{n}")) is not None:
                 members.append(index.symbols[row])
                 n += 1
-            if len(members) > 1 and any(is_overload_stub(m) for m in members):
+            if len(members) > 1 and (
+                s.language != "python" or any(is_overload_stub(m) for m in members)
+            ):
                 out += [m for m in members[1:] if m not in found]
         return out
 
@@ -307,7 +326,10 @@ class Searcher:
             found = [index.symbols[row] for row, sid in enumerate(ids) if sid.endswith(suffix)]
         if found:
             found = self._overload_sets(found)
-            return sorted(found, key=lambda s: (s.kind == "chunk", s.path, s.start_line))
+            return sorted(
+                found,
+                key=lambda s: (s.kind == "chunk", s.kind in VALUE_KINDS, s.path, s.start_line),
+            )
         kinds = index.symbols.column("kind")
         pool = list(index.by_name) + [sid for sid, kind in zip(ids, kinds) if kind != "chunk"]
         raise NotFound(name, difflib.get_close_matches(name, pool, n=5, cutoff=0.6))

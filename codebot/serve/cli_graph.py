@@ -33,7 +33,8 @@ def callers(symbol_id: str, depth: int, path: str, index_dir: str | None, as_jso
     """Who calls ID (as found by `codebot find`), and with --depth who calls them.
 
     One line per caller: its distance, id, location and the line of the call. Only resolved calls
-    count; an edge found by a repository-unique name is marked (unique name). --json follows
+    count; an edge found by a repository-unique name is marked (unique name), a method
+    overriding the one the call names (a possible runtime target) (an override). --json follows
     schemas/graph-neighbors.schema.json.
     """
     from codebot.query.lookup import neighbors
@@ -64,7 +65,8 @@ def chain(symbol_id: str, depth: int, path: str, index_dir: str | None, as_json:
     """The execution tree below ID: what it calls, in call order, and what those call.
 
     A call back into a function on the current path is marked (cycle); a function already
-    expanded higher up is marked (see above) instead of repeated. --json follows
+    expanded higher up is marked (see above) instead of repeated; an override of the method a
+    call names (a possible runtime target) is followed and marked (an override). --json follows
     schemas/chain.schema.json.
     """
     from codebot.query.lookup import call_chain
@@ -119,8 +121,8 @@ def graph_export(
 ) -> None:  # fmt: skip
     """Print the graph (or the part --around a symbol) as JSON, Graphviz DOT or Mermaid.
 
-    JSON follows schemas/graph-export.schema.json. Edges resolved by a unique name only are
-    dashed in DOT and Mermaid.
+    JSON follows schemas/graph-export.schema.json. Edges that are not exact (a unique name, an
+    overload, an override) are dashed in DOT and Mermaid.
     """
     from codebot.query.graph_output import export_dot, export_mermaid
     from codebot.query.lookup import export_graph

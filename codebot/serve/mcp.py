@@ -465,7 +465,8 @@ def build_server(paths: list[str | Path], update_wait: float = UPDATE_WAIT) -> M
         """Who calls this symbol (and, with depth > 1, who calls those): one line per caller,
         'distance id path:line call at path:line'. Check this before changing a signature or
         behaviour. Only calls resolved inside the repository; '(unique name)' marks a call
-        matched by a repository-unique name."""
+        matched by a repository-unique name, '(an override)' a caller that calls a method this
+        one overrides (it runs when the receiver is of this class)."""
         return _answer(
             repos, repo, lambda s: lookup.neighbors(s, id, depth, "callers").to_text(_MAX_LINES)
         )

@@ -59,6 +59,7 @@ def test_definitions_ids_kinds_lines(parse):
     p = parse("c", "src/parse.c", SOURCE)
     assert p.ids == [
         "src.parse.MAX",
+        "src.parse.VERSION",
         "src.parse.buf_t",
         "src.parse.node",
         "src.parse.color",
@@ -126,3 +127,32 @@ def test_includes(parse):
         Import("stdlib.h", line=2),
         Import("util/buf.h", line=3),
     ]
+
+
+# --- constants and globals (issue 21) ------------------------------------------------------------
+
+NAMES = """
+#ifndef BUF_H
+#define BUF_H
+#define BUF_INIT_SIZE 64
+#define SQUARE(x) ((x) * (x))
+static const int limit = 5;
+int counter = 0;
+void f(void) {
+#define LOCAL 1
+    const int x = 2;
+}
+#endif
+"""
+
+
+def test_constants_and_globals(parse):
+    p = parse("c", "src/buf.c", NAMES)
+    kinds = {s.id: s.kind for s in p.result.symbols if s.kind != "chunk"}
+    assert kinds == {
+        "src.buf.BUF_INIT_SIZE": "constant",  # the header guard has no value: no constant
+        "src.buf.SQUARE": "function",
+        "src.buf.limit": "constant",
+        "src.buf.counter": "variable",
+        "src.buf.f": "function",
+    }

@@ -201,3 +201,26 @@ def test_imports(parse):
         Import("std", "string", line=6),
         Import("std::filesystem", alias="fs", line=7),
     ]
+
+
+# --- constants (issue 21) ------------------------------------------------------------------------
+
+NAMES = """
+#define VERSION "1.0"
+namespace ns {
+constexpr int kDepth = 3;
+int counter = 0;
+auto add = [](int a, int b) { return a + b; };
+}
+"""
+
+
+def test_constants(parse):
+    p = parse("cpp", "src/depth.cpp", NAMES)
+    kinds = {s.id: s.kind for s in p.result.symbols if s.kind in ("constant", "variable")}
+    assert kinds == {
+        "src.depth.VERSION": "constant",
+        "src.depth.ns.kDepth": "constant",
+        "src.depth.ns.counter": "variable",
+        "src.depth.ns.add": "variable",
+    }

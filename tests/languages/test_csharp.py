@@ -165,7 +165,7 @@ def test_file_scoped_namespace(parse):
     ]
     invoice = p["Billing.Invoice.Acme.Billing.Invoices.Invoice"]
     assert (invoice.start_line, invoice.end_line, invoice.docstring) == (6, 9, "An invoice.")
-    assert p.calls("Billing.Invoice.Acme.Billing.Invoices.Invoice.Send") == ["Mailer.Send"]
+    assert p.calls("Billing.Invoice.Acme.Billing.Invoices.Invoice.Send") == ["Mailer.Send/(?)"]
     assert p.imports == [Import("Acme.Orders", "*", line=1)]
 
 
@@ -219,24 +219,29 @@ def test_methods_parameters_async_properties(parse):
 
 def test_calls(parse):
     p = parse("csharp", PATH, SOURCE)
-    # A receiver declared with a type (a field, a local, a parameter) carries it.
+    # A receiver declared with a type (a field, a local, a parameter) carries it; a call ends
+    # with its arguments' types, for choosing among overloads (none with `out`/`ref` ones).
     assert p.calls(f"{NS}.OrderService.PlaceAsync") == [
-        "Order",
-        "(this._repo: IOrderRepository).SaveAsync",
-        "Log.Write<Order>",
-        "(_repo: IOrderRepository).Find",
-        "Select",
-        "o.Copy",
-        "First",
+        "Order/(string, int)",
+        "(this._repo: IOrderRepository).SaveAsync/(?)",
+        "Log.Write<Order>/(?)",
+        "(_repo: IOrderRepository).Find/(string)",
+        "Select/(lambda)",
+        "o.Copy/()",
+        "First/()",
     ]
-    assert p.calls(f"{NS}.OrderService.OrderService") == ["base", "ArgumentNullException", "nameof"]
-    assert p.calls(f"{NS}.OrderService.Place") == ["Place"]
-    assert p.calls(f"{NS}.OrderService.Place#2") == ["(_repo: IOrderRepository).Save"]
-    assert p.calls(f"{NS}.OrderService.Name") == ["Json.SerializeObject"]
-    assert p.calls(f"{NS}.OrderService.Total") == ["Compute"]
+    assert p.calls(f"{NS}.OrderService.OrderService") == [
+        "base",
+        "ArgumentNullException/(?)",
+        "nameof/(IOrderRepository)",
+    ]
+    assert p.calls(f"{NS}.OrderService.Place") == ["Place/(Order, ?)"]
+    assert p.calls(f"{NS}.OrderService.Place#2") == ["(_repo: IOrderRepository).Save/(Order)"]
+    assert p.calls(f"{NS}.OrderService.Name") == ["Json.SerializeObject/(IOrderRepository)"]
+    assert p.calls(f"{NS}.OrderService.Total") == ["Compute/()"]
     assert p.calls(f"{NS}.OrderService.Cache.TryGet") == ["Lookup"]
     assert p.calls(f"{NS}.Money.Add") == ["Money"]
-    assert p.calls(f"{NS}.OrderService") == ["List"]
+    assert p.calls(f"{NS}.OrderService") == ["List/()"]
 
 
 def test_usings(parse):
@@ -312,11 +317,11 @@ SHOP = {
 def test_typed_receivers_var_new_fields_and_parameters(parse, resolved):
     p = parse("csharp", "src/Shop/OrderService.cs", SHOP["src/Shop/OrderService.cs"])
     assert p.calls("src.Shop.OrderService.Shop.Services.OrderService.Place") == [
-        "(order: Order).Validate",
-        "(_repo: IOrderRepository).Save",
-        "SqlOrderRepository",
-        "(local = new SqlOrderRepository()).Save",
-        "(source: Uri).Normalize",
+        "(order: Order).Validate/()",
+        "(_repo: IOrderRepository).Save/(Order)",
+        "SqlOrderRepository/()",
+        "(local = new SqlOrderRepository()).Save/(Order)",
+        "(source: Uri).Normalize/()",
     ]
     calls = resolved("csharp", SHOP)
     place = "src.Shop.OrderService.Shop.Services.OrderService.Place"
@@ -332,3 +337,70 @@ def test_typed_receiver_of_a_library_type_is_external(resolved):
     # `Uri source` (System's): not the repository's only `Normalize`
     place = "src.Shop.OrderService.Shop.Services.OrderService.Place"
     assert (place, "src.Shop.Audit.Shop.Audit.AuditLog.Normalize") not in resolved("csharp", SHOP)
+
+
+# --- constants (issue 21) ------------------------------------------------------------------------
+
+NAMES = """
+namespace Acme.Http {
+public class Client {
+    public const int MaxRetries = 3;
+    private static readonly HttpClient shared = new HttpClient();
+    private readonly int timeout = 1;
+    static int counter;
+    void Send() { const int local = 1; }
+}
+}
+"""
+
+
+def test_const_and_static_readonly_fields_are_constants(parse):
+    p = parse("csharp", "src/Client.cs", NAMES)
+    c = "src.Client.Acme.Http.Client"
+    kinds = {s.id: s.kind for s in p.result.symbols if s.kind in ("constant", "variable")}
+    assert kinds == {f"{c}.MaxRetries": "constant", f"{c}.shared": "constant"}
+    assert p[f"{c}.shared"].class_name == "Client"
+
+
+def test_overloads_by_arity_and_argument_types(resolved):
+    calls = resolved(
+        "csharp",
+        {
+            "src/Shop/Orders.cs": """
+                namespace Shop.Orders;
+                public class Order {
+                    public Order() {}
+                    public Order(string id) {}
+                    public Order(string id, int quantity = 1) {}
+                }
+                public class Ledger {
+                    public void Post(string memo) {}
+                    public void Post(int cents) {}
+                    public void Post(Order order, params string[] tags) {}
+                }
+            """,
+            "src/Shop/Checkout.cs": """
+                namespace Shop.Orders;
+                public class Checkout {
+                    public void Run(Ledger ledger, Order order, object anything) {
+                        var first = new Order();
+                        var second = new Order("a-1", 3);
+                        ledger.Post("memo");
+                        ledger.Post(250);
+                        ledger.Post(order, "rush", "gift");
+                        ledger.Post(anything.ToString());
+                    }
+                }
+            """,
+        },
+    )
+    run = {
+        ".".join(dst.split(".")[-2:]): r for (src, dst), r in calls.items() if src.endswith(".Run")
+    }
+    assert run == {
+        "Order.Order": "exact",  # new Order()
+        "Order.Order#3": "exact",  # new Order("a-1", 3)
+        "Ledger.Post": "exact",  # Post("memo")
+        "Ledger.Post#2": "exact",  # Post(250)
+        "Ledger.Post#3": "exact",  # Post(order, params string[])
+    }

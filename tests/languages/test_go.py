@@ -65,6 +65,7 @@ func NewServer(addr string) *Server {
 def test_definitions_ids_kinds_lines(parse):
     p = parse("go", "pkg/server.go", SOURCE)
     assert p.ids == [
+        "pkg.server.ErrNotFound",
         "pkg.server.Server",
         "pkg.server.Repository",
         "pkg.server.Repository.Save",
@@ -168,7 +169,8 @@ def test_package_code_becomes_chunks(parse):
     p = parse("go", "pkg/server.go", SOURCE)
     chunks = [(s.start_line, s.end_line) for s in p.result.symbols if s.kind == "chunk"]
     assert chunks[0][0] == 1
-    assert any(start <= 14 <= end for start, end in chunks)  # var ErrNotFound
+    assert not any(start <= 14 <= end for start, end in chunks)  # var ErrNotFound: a symbol
+    assert p["pkg.server.ErrNotFound"].kind == "variable"
     assert not p.result.issues
 
 
@@ -246,3 +248,53 @@ def test_typed_receiver_of_a_library_type_is_external(resolved):
     calls = resolved("go", CHI)
     # `br *bufio.Reader`: the standard library's ReadSlice, not the repository's only one
     assert ("example.main.line", "chi.mux.Mux.ReadSlice") not in calls
+
+
+# --- package-level names (issue 21) --------------------------------------------------------------
+
+# chi's context.go and mux.go, cut down.
+NAMES = """
+package chi
+
+// RouteCtxKey is the context.Context key to store the request context.
+var RouteCtxKey = &contextKey{"RouteContext"}
+
+const (
+	mSTUB methodTyp = 1 << iota
+	mCONNECT
+)
+
+var (
+	methodMap = map[string]methodTyp{}
+	mu        sync.Mutex
+)
+
+const version = "5"
+
+func NewRouter() *Mux {
+	const local = 1
+	var mux = NewMux()
+	return mux
+}
+"""
+
+
+def test_package_names(parse):
+    p = parse("go", "context.go", NAMES)
+    kinds = {s.id: s.kind for s in p.result.symbols if s.kind != "chunk"}
+    assert kinds == {
+        "context.RouteCtxKey": "variable",
+        "context.mSTUB": "constant",
+        "context.mCONNECT": "constant",
+        "context.methodMap": "variable",
+        "context.mu": "variable",
+        "context.version": "constant",
+        "context.NewRouter": "function",
+    }
+    key = p["context.RouteCtxKey"]
+    assert key.docstring == "RouteCtxKey is the context.Context key to store the request context."
+    assert (key.start_line, key.signature) == (4, 'var RouteCtxKey = &contextKey{"RouteContext"}')
+    assert p["context.mSTUB"].signature == "mSTUB methodTyp = 1 << iota"
+    # The `const (` and `)` around a group are no chunks of their own.
+    chunks = [s.signature for s in p.result.symbols if s.kind == "chunk"]
+    assert chunks == ["package chi"]

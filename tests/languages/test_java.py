@@ -1,4 +1,8 @@
+import textwrap
+
 from codebot.core.model import Import, Parameter
+from codebot.graph.resolvers import NameTable, resolver_class
+from codebot.parse.extract import module_id, parse_source
 
 PATH = "src/main/java/com/acme/orders/OrderService.java"
 M = "src.main.java.com.acme.orders.OrderService"
@@ -187,30 +191,38 @@ def test_methods_parameters_returns_docs(parse):
 
 def test_calls(parse):
     p = parse("java", PATH, SOURCE)
-    assert p.calls(f"{M}.OrderService.OrderService") == ["super", "requireNonNull"]
-    assert p.calls(f"{M}.OrderService.OrderService#2") == ["this", "InMemoryRepository"]
-    # With a plain receiver the call reads as written (`@call.expr`); after a call, the name only.
+    # Each call ends with its arguments' types as a reader sees them (`?` where not at a
+    # glance), for the resolver to choose among overloads.
+    assert p.calls(f"{M}.OrderService.OrderService") == [
+        "super/(OrderRepository)",
+        "requireNonNull/(OrderRepository)",
+    ]
+    assert p.calls(f"{M}.OrderService.OrderService#2") == [
+        "this/(InMemoryRepository)",
+        "InMemoryRepository/()",
+    ]
+    # With a plain receiver, or a call, the call reads as written (`@call.expr`).
     # A receiver declared with a type (a field, a local, a parameter) carries it.
     assert p.calls(f"{M}.OrderService.place") == [
-        "Order",
-        "(this.repo: OrderRepository).save",
-        "(repo: OrderRepository).findById",
-        "map",
+        "Order/(String, int)",
+        "(this.repo: OrderRepository).save/(Order)",
+        "(repo: OrderRepository).findById/(String)",
+        "(repo: OrderRepository).findById(id).map/(lambda)",
         "OrderService::copy",
-        "orElseThrow",
+        "(repo: OrderRepository).findById(id).map(OrderService::copy).orElseThrow/()",
     ]
     assert p.calls(f"{M}.OrderService.place#2") == [
-        "(ids: List<String>).stream",
-        "map",
+        "(ids: List<String>).stream/()",
+        "(ids: List<String>).stream().map/(lambda)",
         "this::place",
-        "toList",
+        "(ids: List<String>).stream().map(this::place).toList/()",
     ]
-    assert p.calls(f"{M}.OrderService.copy") == ["com.acme.orders.Order"]
-    assert p.calls(f"{M}.OrderService.close") == ["super.close"]
-    assert p.calls(f"{M}.OrderService.Builder.Step.run") == ["Builder.this.repo"]
-    assert p.calls(f"{M}.OrderService.Line.Line") == ["check"]
+    assert p.calls(f"{M}.OrderService.copy") == ["com.acme.orders.Order/(Order)"]
+    assert p.calls(f"{M}.OrderService.close") == ["super.close/()"]
+    assert p.calls(f"{M}.OrderService.Builder.Step.run") == ["Builder.this.repo/(null)"]
+    assert p.calls(f"{M}.OrderService.Line.Line") == ["check/(?)"]
     # A field initializer's call belongs to the class.
-    assert p.calls(f"{M}.OrderService") == ["ArrayList"]
+    assert p.calls(f"{M}.OrderService") == ["ArrayList/()"]
 
 
 def test_imports(parse):
@@ -257,8 +269,8 @@ def test_annotation_type_and_anonymous_class(parse):
     )
     run = p["Audited.Jobs.job.run"]
     assert (run.kind, run.class_name, run.parent) == ("function", None, "Audited.Jobs.job")
-    assert p.calls("Audited.Jobs.job") == ["Runnable"]
-    assert p.calls("Audited.Jobs.job.run") == ["work"]
+    assert p.calls("Audited.Jobs.job") == ["Runnable/()"]
+    assert p.calls("Audited.Jobs.job.run") == ["work/()"]
 
 
 # --- typed receivers: the type a reader sees at a glance ---------------------------------------
@@ -314,9 +326,9 @@ GSON = {
 def test_typed_receivers_locals_var_new_and_fields(parse, resolved):
     p = parse("java", "src/com/google/gson/Gson.java", GSON["src/com/google/gson/Gson.java"])
     assert p.calls("src.com.google.gson.Gson.Gson.fromTree")[:3] == [
-        "JsonTreeReader",
-        "(reader: JsonTreeReader).hasNext",
-        "JsonTreeReader",
+        "JsonTreeReader/(Object)",
+        "(reader = new JsonTreeReader()).hasNext/()",  # exactly a JsonTreeReader
+        "JsonTreeReader/(Object)",
     ]
     calls = resolved("java", GSON)
     gson, reader = "src.com.google.gson.Gson.Gson", "src.com.google.gson.internal.bind"
@@ -332,3 +344,407 @@ def test_typed_receiver_of_a_library_type_is_external(resolved):
     # `Class<?> baseType`: java.lang.Class's method, not the repository's only `isAssignableFrom`
     token = "src.com.google.gson.reflect.TypeToken.TypeToken.isAssignableFrom"
     assert ("src.com.google.gson.Gson.Gson.assignable", token) not in calls
+
+
+# --- constants (issue 21) ------------------------------------------------------------------------
+
+NAMES = """
+package com.google.gson;
+public final class Gson {
+  static final boolean DEFAULT_JSON_NON_EXECUTABLE = false;
+  private static final String JSON_NON_EXECUTABLE_PREFIX = ")]}'\\n";
+  final static int MAX = 10;
+  private final ThreadLocal<Map<TypeToken<?>, TypeAdapter<?>>> threadLocalAdapterResults = new ThreadLocal<>();
+  static int counter = 0;
+  interface Keys { String NAME = "name"; }
+  void f() { final int local = 1; }
+}
+"""
+
+
+def test_static_final_fields_are_constants(parse):
+    p = parse("java", "gson/src/main/java/com/google/gson/Gson.java", NAMES)
+    g = "gson.src.main.java.com.google.gson.Gson.Gson"
+    kinds = {s.id: s.kind for s in p.result.symbols if s.kind in ("constant", "variable")}
+    assert kinds == {
+        f"{g}.DEFAULT_JSON_NON_EXECUTABLE": "constant",
+        f"{g}.JSON_NON_EXECUTABLE_PREFIX": "constant",
+        f"{g}.MAX": "constant",
+        f"{g}.Keys.NAME": "constant",  # an interface's fields are static final
+    }
+    field = p[f"{g}.DEFAULT_JSON_NON_EXECUTABLE"]
+    assert (field.class_name, field.parent, field.start_line) == ("Gson", g, 3)
+
+
+def test_a_static_final_field_calls_what_its_initializer_calls(resolved):
+    edges = resolved(
+        "java",
+        {
+            "src/Gson.java": """
+            public final class Gson {
+              static final Gson DEFAULT = create();
+              static Gson create() { return new Gson(); }
+              Gson copy() { return DEFAULT; }
+            }
+            """,
+        },
+    )
+    assert ("src.Gson.Gson.DEFAULT", "src.Gson.Gson.create") in edges
+    assert not any(dst == "src.Gson.Gson.DEFAULT" for _, dst in edges)
+
+
+# --- overloads: chosen by arity, then by the argument types written ----------------------------
+
+OVERLOADS = {
+    # gson's TypeToken (trimmed): two static `get`s, told apart by their parameter's type
+    "src/com/google/gson/reflect/TypeToken.java": """
+        package com.google.gson.reflect;
+        import java.lang.reflect.Type;
+        public class TypeToken<T> {
+            TypeToken(Type type) {}
+            TypeToken() {}
+            public static TypeToken<?> get(Type type) { return new TypeToken<>(type); }
+            public static <T> TypeToken<T> get(Class<T> type) { return new TypeToken<>(type); }
+            public static TypeToken<?> getParameterized(Type rawType, Type... typeArguments) {
+                return null;
+            }
+        }
+    """,
+    # gson's JsonReaderTest (trimmed): a test method and a helper of the same name
+    "src/com/google/gson/stream/JsonReaderTest.java": """
+        package com.google.gson.stream;
+        import com.google.gson.reflect.TypeToken;
+        import java.lang.reflect.Type;
+        public final class JsonReaderTest {
+            public void testFailWithPosition() throws IOException {
+                testFailWithPosition("Expected value at line 6 column 5 path $[1]", "[\\n\\"a\\",}]");
+            }
+            private static void testFailWithPosition(String message, String json) {
+                JsonReader reader = new JsonReader(reader(json));
+                reader.skip(1);
+                reader.skip(json);
+                reader.skip(message, 2, 3);
+            }
+            static Object reader(String s) { return null; }
+            void tokens(Type type, Object unknown, String name) {
+                TypeToken.get(JsonReader.class);
+                TypeToken.get(type);
+                TypeToken.get(unknown.getType());
+                TypeToken.getParameterized(type, type, type);
+                new JsonWriter(name);
+                new JsonWriter(reader(name));
+                new JsonWriter();
+            }
+        }
+    """,
+    "src/com/google/gson/stream/JsonReader.java": """
+        package com.google.gson.stream;
+        public class JsonReader {
+            public JsonReader(Object in) {}
+            public void skip(int n) {}
+            public void skip(String name) {}
+            public void skip(String name, int... counts) {}
+        }
+    """,
+    "src/com/google/gson/stream/JsonWriter.java": """
+        package com.google.gson.stream;
+        public class JsonWriter {
+            public JsonWriter() {}
+            public JsonWriter(String indent) {}
+            public JsonWriter(StringBuilder out) {}
+        }
+    """,
+    # gson's ReflectionAccessFilter (trimmed): constants of anonymous classes repeat `check`
+    "src/com/google/gson/ReflectionAccessFilter.java": """
+        package com.google.gson;
+        public interface ReflectionAccessFilter {
+            FilterResult check(Class<?> rawClass);
+            ReflectionAccessFilter BLOCK_ALL = new ReflectionAccessFilter() {
+                @Override public FilterResult check(Class<?> rawClass) { return null; }
+            };
+            ReflectionAccessFilter ALLOW_ALL = new ReflectionAccessFilter() {
+                @Override public FilterResult check(Class<?> rawClass) { return null; }
+            };
+        }
+    """,
+    "src/com/google/gson/Helper.java": """
+        package com.google.gson;
+        public class Helper {
+            static Object filter(ReflectionAccessFilter filter, Class<?> c) {
+                return filter.check(c);
+            }
+        }
+    """,
+}
+
+
+def _by_line(files: dict[str, str], src: str) -> set[tuple[int, str, str]]:
+    """Each call of ``src`` as the resolver answers it (the graph keeps one edge per callee):
+    (line, callee's type and name, resolution)."""
+    parsed = [
+        parse_source(p, textwrap.dedent(c).lstrip("\n").encode(), "java", module=module_id(p))
+        for p, c in files.items()
+    ]
+    index = NameTable(parsed)
+    r = resolver_class("jvm")(index, parsed)
+    r.prepare()
+    sym = index.by_id[src]
+    ctx = r.context(sym, index.file_of[src])
+    out = set()
+    for call in sym.calls:
+        found = r.resolve_call(ctx, call.name)
+        if isinstance(found, list):
+            out |= {(call.line, ".".join(dst.split(".")[-2:]), res) for dst, res in found}
+    return out
+
+
+def test_overloads_by_arity_and_argument_types(resolved):
+    calls = resolved("java", OVERLOADS)
+    test = "src.com.google.gson.stream.JsonReaderTest.JsonReaderTest"
+    reader = "src.com.google.gson.stream.JsonReader.JsonReader"
+    assert _by_line(OVERLOADS, f"{test}.tokens") == {
+        # `get(X.class)`: a Class fits `get(Type)` too, but `get(Class<T>)` is more specific
+        (16, "TypeToken.get#2", "exact"),
+        (17, "TypeToken.get", "exact"),  # `get(type)`, `Type type`: only `get(Type)` takes a Type
+        (18, "TypeToken.get", "overload"),  # `get(unknown.getType())`: either, not known which
+        (18, "TypeToken.get#2", "overload"),
+        (19, "TypeToken.getParameterized", "exact"),  # varargs
+        (20, "JsonWriter.JsonWriter#2", "exact"),  # `new JsonWriter(name)`, a String
+        # `new JsonWriter(reader(name))`: (String) or (StringBuilder), not known which
+        (21, "JsonWriter.JsonWriter#2", "overload"),
+        (21, "JsonWriter.JsonWriter#3", "overload"),
+        (21, "JsonReaderTest.reader", "unique_name"),  # a bare name in Java: by name in the class
+        (22, "JsonWriter.JsonWriter", "exact"),  # `new JsonWriter()`
+    }
+
+    # the two-argument helper, not the test method itself (no self-call)
+    pair = (f"{test}.testFailWithPosition", f"{test}.testFailWithPosition#2")
+    assert calls[pair] == "unique_name"  # a bare name in Java: by name in the class
+    assert (f"{test}.testFailWithPosition", f"{test}.testFailWithPosition") not in calls
+    helper = {
+        dst: res for (src, dst), res in calls.items() if src == f"{test}.testFailWithPosition#2"
+    }
+    assert helper == {
+        f"{reader}.JsonReader": "exact",
+        f"{reader}.skip": "exact",  # skip(1)
+        f"{reader}.skip#2": "exact",  # skip(json), a String
+        f"{reader}.skip#3": "exact",  # skip(message, 2, 3): the varargs one
+        f"{test}.reader": "unique_name",  # a bare name in Java
+    }
+
+    # anonymous classes repeating `check(Class)`: no overload set, the interface's method
+    helper_calls = {dst: res for (src, dst), res in calls.items() if "Helper" in src}
+    assert helper_calls == {
+        "src.com.google.gson.ReflectionAccessFilter.ReflectionAccessFilter.check": "exact"
+    }
+
+
+def test_overload_with_one_argument_type_unknown_is_the_set_of_that_arity(resolved):
+    calls = resolved(
+        "java",
+        {
+            "src/a/Gson.java": """
+                package a;
+                public final class Gson {
+                    public String toJson(Object src) { return toJson(src, src.getClass()); }
+                    public String toJson(Object src, Type typeOfSrc) { return ""; }
+                    public String toJson(JsonElement jsonElement) { return ""; }
+                    public void toJson(JsonElement jsonElement, Appendable writer) {}
+                }
+            """,
+            "src/a/JsonElement.java": """
+                package a;
+                public abstract class JsonElement {}
+            """,
+            "src/a/Use.java": """
+                package a;
+                class Use {
+                    void run(Gson gson, Object value, JsonElement tree, String s) {
+                        gson.toJson(value);
+                        gson.toJson(tree);
+                        gson.toJson(s);
+                    }
+                    void later(Gson gson) {
+                        gson.toJson(compute());
+                    }
+                    Object compute() { return null; }
+                }
+            """,
+        },
+    )
+    gson = "src.a.Gson.Gson"
+    run = {dst: res for (src, dst), res in calls.items() if src == "src.a.Use.Use.run"}
+    # `toJson(value)` (an Object) fits only `toJson(Object)`; `toJson(tree)` both one-argument
+    # members, the JsonElement one most specific; `toJson(s)`: a String is no JsonElement
+    assert run == {f"{gson}.toJson": "exact", f"{gson}.toJson#3": "exact"}
+    later = {dst: res for (src, dst), res in calls.items() if src == "src.a.Use.Use.later"}
+    assert later == {
+        f"{gson}.toJson": "overload",
+        f"{gson}.toJson#3": "overload",
+        "src.a.Use.Use.compute": "unique_name",  # Java's bare names: by name in the class
+    }
+    # `toJson(src, src.getClass())` inside `toJson(Object)`: the two-argument member that
+    # takes a Type (getClass() is a Class), not `toJson(JsonElement, Appendable)`
+    inner = {dst for (src, dst) in calls if src == f"{gson}.toJson"}
+    assert inner == {f"{gson}.toJson#2"}
+
+
+def test_one_package_over_main_and_test_source_roots(resolved):
+    # gson's layout: a test in `src/test/java/com/google/gson/stream/` uses `JsonReader` of
+    # `src/main/java/com/google/gson/stream/` without an import (one package)
+    calls = resolved(
+        "java",
+        {
+            "gson/src/main/java/com/google/gson/stream/JsonReader.java": """
+                package com.google.gson.stream;
+                public class JsonReader {
+                    public JsonReader(Reader in) {}
+                    public JsonToken peek() { return null; }
+                }
+            """,
+            "gson/src/test/java/com/google/gson/stream/JsonReaderTest.java": """
+                package com.google.gson.stream;
+                public final class JsonReaderTest {
+                    public void testPeek() {
+                        JsonReader reader = new JsonReader(reader("{}"));
+                        reader.peek();
+                    }
+                    private static Reader reader(String s) { return null; }
+                }
+            """,
+            # another module's class of the same name, in another package: not reached
+            "extras/src/main/java/com/google/gson/extras/JsonReader.java": """
+                package com.google.gson.extras;
+                public class JsonReader {
+                    public JsonToken peek() { return null; }
+                }
+            """,
+        },
+    )
+    test = "gson.src.test.java.com.google.gson.stream.JsonReaderTest.JsonReaderTest.testPeek"
+    main = "gson.src.main.java.com.google.gson.stream.JsonReader.JsonReader"
+    assert {dst: res for (src, dst), res in calls.items() if src == test} == {
+        f"{main}.JsonReader": "exact",
+        f"{main}.peek": "exact",
+        "gson.src.test.java.com.google.gson.stream.JsonReaderTest.JsonReaderTest.reader": (
+            "unique_name"
+        ),
+    }
+
+
+def test_chained_calls_follow_declared_return_types(resolved):
+    files = {
+        "src/main/java/com/google/gson/GsonBuilder.java": """
+            package com.google.gson;
+            public final class GsonBuilder {
+                public GsonBuilder setPrettyPrinting() { return this; }
+                public Gson create() { return new Gson(); }
+            }
+        """,
+        "src/main/java/com/google/gson/Gson.java": """
+            package com.google.gson;
+            public final class Gson {
+                public JsonElement toJsonTree(Object src) { return null; }
+                public String toJson(Object src) { return ""; }
+            }
+        """,
+        "src/main/java/com/google/gson/JsonElement.java": """
+            package com.google.gson;
+            public abstract class JsonElement {
+                public JsonObject getAsJsonObject() { return null; }
+            }
+        """,
+        "src/main/java/com/google/gson/JsonObject.java": """
+            package com.google.gson;
+            public final class JsonObject extends JsonElement {
+                public JsonElement get(String memberName) { return null; }
+            }
+        """,
+        "src/main/java/com/google/gson/Names.java": """
+            package com.google.gson;
+            public final class Names {
+                public int length() { return 0; }
+            }
+        """,
+        "src/test/java/com/google/gson/GsonTest.java": """
+            package com.google.gson;
+            public final class GsonTest {
+                public void testTree() {
+                    Gson gson = new GsonBuilder().setPrettyPrinting().create();
+                    gson.toJsonTree(this).getAsJsonObject().get("a");
+                    gson.toJson(this).length();
+                }
+            }
+        """,
+    }
+    calls = resolved("java", files)
+    test = "src.test.java.com.google.gson.GsonTest.GsonTest.testTree"
+    m = "src.main.java.com.google.gson"
+    assert {dst: res for (src, dst), res in calls.items() if src == test} == {
+        f"{m}.GsonBuilder.GsonBuilder": "exact",
+        f"{m}.GsonBuilder.GsonBuilder.setPrettyPrinting": "exact",
+        f"{m}.GsonBuilder.GsonBuilder.create": "exact",
+        f"{m}.Gson.Gson.toJsonTree": "exact",
+        f"{m}.JsonElement.JsonElement.getAsJsonObject": "exact",
+        f"{m}.JsonObject.JsonObject.get": "exact",
+        f"{m}.Gson.Gson.toJson": "exact",
+        # `toJson(...)` returns a String: its `length()` is the JDK's, not `Names.length`
+    }
+
+
+WRITER = {
+    # gson's JsonWriter and JsonTreeWriter (trimmed): `value` overloads, overridden
+    "src/main/java/com/google/gson/stream/JsonWriter.java": """
+        package com.google.gson.stream;
+        public class JsonWriter {
+            public JsonWriter(Writer out) {}
+            public JsonWriter value(String value) { return this; }
+            public JsonWriter value(boolean value) { return this; }
+            public JsonWriter value(double value) { return this; }
+            public JsonWriter value(long value) { return this; }
+            public JsonWriter value(Number value) { return this; }
+        }
+    """,
+    "src/main/java/com/google/gson/internal/bind/JsonTreeWriter.java": """
+        package com.google.gson.internal.bind;
+        import com.google.gson.stream.JsonWriter;
+        public final class JsonTreeWriter extends JsonWriter {
+            @Override public JsonWriter value(long value) { return this; }
+        }
+    """,
+    "src/test/java/com/google/gson/stream/JsonWriterTest.java": """
+        package com.google.gson.stream;
+        public final class JsonWriterTest {
+            public void testValues(JsonWriter declared) {
+                JsonWriter jsonWriter = new JsonWriter(new StringWriter());
+                jsonWriter.value(0);
+                jsonWriter.value(1.5);
+                jsonWriter.value(-2L);
+                jsonWriter.value(Integer.valueOf(3));
+                declared.value(true);
+                declared.value(4);
+            }
+        }
+    """,
+}
+
+
+def test_primitive_arguments_pick_the_closest_widening_and_new_is_exact():
+    test = "src.test.java.com.google.gson.stream.JsonWriterTest.JsonWriterTest.testValues"
+    got = _by_line(WRITER, test)
+    assert got == {
+        (4, "JsonWriter.JsonWriter", "exact"),
+        (5, "JsonWriter.value#4", "exact"),  # value(0): int widens to long before double, Number
+        (6, "JsonWriter.value#3", "exact"),  # value(1.5): double
+        (7, "JsonWriter.value#4", "exact"),  # value(-2L): long
+        # `Integer.valueOf(3)`: a library call's result, of a type not written: either
+        (8, "JsonWriter.value", "overload"),
+        (8, "JsonWriter.value#2", "overload"),
+        (8, "JsonWriter.value#3", "overload"),
+        (8, "JsonWriter.value#4", "overload"),
+        (8, "JsonWriter.value#5", "overload"),
+        # a parameter declared JsonWriter: the subclass's override of value(long) may run too
+        (9, "JsonWriter.value#2", "exact"),
+        (10, "JsonWriter.value#4", "exact"),
+        (10, "JsonTreeWriter.value", "override"),
+    }

@@ -137,6 +137,7 @@ def test_esm_definitions_ids_kinds_lines(parse):
     p = parse("javascript", "src/services/userService.js", ESM)
     assert p.result.issues == []
     assert p.ids == [
+        f"{M}.MAX_RETRIES",
         f"{M}.UserService",
         f"{M}.UserService.Cache",
         f"{M}.UserService.Cache.get",
@@ -346,3 +347,47 @@ def test_jsx_components_and_decorators(parse):
         Import("mobx-react", "observer", None, 0, 1),
         Import("./Modal", "default", "Modal", 1, 2),
     ]
+
+
+# --- module-level names (issue 21) ---------------------------------------------------------------
+
+# express's lib/utils.js and lib/router, cut down.
+NAMES = """
+var Buffer = require('safe-buffer').Buffer
+var contentType = require('content-type');
+var debug = require('debug')('express:router');
+const METHODS = ['get', 'post'];
+let counter = 0, other = 1;
+export const etag = createETagGenerator({ weak: false });
+const DEFAULTS = { caseSensitive: false, strict: false };
+const proto = { handle() { return 1; } };
+const compose = (a, b) => a(b);
+function createETagGenerator(options) {
+  const local = options;
+  return local;
+}
+"""
+
+
+def test_module_names(parse):
+    p = parse("javascript", "lib/utils.js", NAMES)
+    kinds = {s.id: s.kind for s in p.result.symbols if s.kind != "chunk"}
+    assert kinds == {
+        "lib.utils.METHODS": "constant",
+        "lib.utils.counter": "variable",
+        "lib.utils.other": "variable",
+        "lib.utils.etag": "variable",
+        "lib.utils.DEFAULTS": "constant",
+        "lib.utils.proto.handle": "function",  # an object holding methods stays their namespace
+        "lib.utils.compose": "function",  # a function by assignment is a function, once
+        "lib.utils.createETagGenerator": "function",
+    }
+    assert (
+        p["lib.utils.etag"].signature == "export const etag = createETagGenerator({ weak: false })"
+    )
+    assert p.calls("lib.utils.etag") == ["createETagGenerator"]
+    # `require` bindings are imports, not variables; no chunk is a stray `,` or `let`.
+    assert [i.module for i in p.imports] == ["safe-buffer", "content-type", "debug"]
+    chunks = [s.signature for s in p.result.symbols if s.kind == "chunk"]
+    assert len(chunks) == 2 and chunks[0].startswith("var Buffer = require")
+    assert chunks[1] == "const proto = {"  # its `};` is no chunk

@@ -99,6 +99,7 @@ def test_ids_kinds_lines(parse):
         f"{M}.OrderService.close",
         f"{M}.OrderService.List.second",
         f"{M}.OrderService.Companion",
+        f"{M}.OrderService.Companion.LIMIT",
         f"{M}.OrderService.Companion.copy",
         f"{M}.OrderService.Cursor",
         f"{M}.OrderService.Cursor.next",
@@ -139,10 +140,10 @@ def test_extension_functions_belong_to_the_receiver(parse):
     assert (shout.kind, shout.class_name, shout.parent) == ("method", "String", None)
     assert (shout.return_type, shout.docstring) == ("String", "Shouts.")
     assert shout.signature == "fun String.shout(): String"
-    assert p.calls(shout.id) == ["uppercase"]
+    assert p.calls(shout.id) == ["uppercase/()"]
     largest = p[f"{M}.List.largest"]
     assert (largest.class_name, largest.return_type) == ("List", "T?")
-    assert p.calls(largest.id) == ["this?.maxOrNull"]
+    assert p.calls(largest.id) == ["this?.maxOrNull/()"]
     # A member extension: a method of its receiver, nested where it is written.
     second = p[f"{M}.OrderService.List.second"]
     assert (second.class_name, second.parent) == ("List", f"{M}.OrderService")
@@ -201,26 +202,33 @@ def test_functions_parameters_defaults_returns(parse):
 
 def test_calls(parse):
     p = parse("kotlin", PATH, SOURCE)
-    # A receiver declared with a type (a constructor's `val`, a parameter) carries it.
+    # A receiver declared with a type (a constructor's `val`, a parameter) carries it; each
+    # call ends with its arguments' types (a trailing lambda last), for choosing overloads.
     assert p.calls(f"{M}.OrderService.place") == [
-        "DomainOrder",
-        "(this.repo: OrderRepository).save",
-        "super.audit",
-        "(repo: OrderRepository).findById",
-        "let",
-        "OrderService.copy",
+        "DomainOrder/(String, Int)",
+        "(this.repo: OrderRepository).save/(DomainOrder)",
+        "super.audit/(DomainOrder)",
+        "(repo: OrderRepository).findById/(String)",
+        "(?).let/(trailing)",  # on the value of `findById(id)`: no receiver to name
+        "OrderService.copy/(?)",
     ]
-    assert p.calls(f"{M}.OrderService.place#2") == ["(ids: List<String>).mapNotNull", "place"]
-    assert p.calls(f"{M}.OrderService.constructor") == ["this", "(id: Int).toString"]
-    assert p.calls(f"{M}.OrderService.Companion.copy") == ["(o: DomainOrder).copy"]
-    assert p.calls(f"{M}.OrderService.Builder.build") == ["OrderService", "InMemoryRepository"]
+    assert p.calls(f"{M}.OrderService.place#2") == [
+        "(ids: List<String>).mapNotNull/(trailing)",
+        "place/(?)",
+    ]
+    assert p.calls(f"{M}.OrderService.constructor") == ["this", "(id: Int).toString/()"]
+    assert p.calls(f"{M}.OrderService.Companion.copy") == ["(o: DomainOrder).copy/()"]
+    assert p.calls(f"{M}.OrderService.Builder.build") == [
+        "OrderService/(?)",
+        "InMemoryRepository/()",
+    ]
     assert p.calls(f"{M}.fetchAll") == [
-        "emptyList",
-        "withContext",
-        "(service: OrderService).place",
+        "emptyList/()",
+        "withContext/(?, trailing)",
+        "(service: OrderService).place/(List)",
     ]
     # The supertype's constructor call and the init block belong to the class.
-    assert p.calls(f"{M}.OrderService") == ["BaseService", "log"]
+    assert p.calls(f"{M}.OrderService") == ["BaseService", "log/(String)"]
 
 
 def test_imports(parse):
@@ -301,8 +309,8 @@ def test_typed_receivers_val_constructor_declared_and_fields(parse, resolved):
         "kotlin", "src/io/ktor/server/engine/Engine.kt", KTOR["src/io/ktor/server/engine/Engine.kt"]
     )
     assert p.calls("src.io.ktor.server.engine.Engine.main")[2:4] == [
-        "(engine = BaseApplicationEngine()).start",
-        "(env: ApplicationEngineEnvironment).stop",
+        "(engine = BaseApplicationEngine()).start/()",
+        "(env: ApplicationEngineEnvironment).stop/()",
     ]
     calls = resolved("kotlin", KTOR)
     m = "src.io.ktor.server.engine.Engine"
@@ -324,3 +332,372 @@ def test_typed_receiver_of_a_library_type_is_external_but_extensions_count(resol
     assert (f"{m}.main", f"{other}.OtherPipeline.reader") not in calls
     # `title: String`: the repository's extension `String.slugify`
     assert calls[(f"{m}.main", f"{other}.String.slugify")] == "exact"
+
+
+# --- module-level names (issue 21) ---------------------------------------------------------------
+
+NAMES = """
+package io.ktor.server
+
+const val DEFAULT_PORT = 8080
+val defaultHeaders = listOf("Date")
+var counter = 0
+private val handler = { x: Int -> x }
+
+object Config {
+    const val TIMEOUT = 5
+    val other = 1
+}
+
+fun f() { val local = 1 }
+"""
+
+
+def test_module_names(parse):
+    p = parse("kotlin", "server/Config.kt", NAMES)
+    kinds = {s.id: s.kind for s in p.result.symbols if s.kind in ("constant", "variable")}
+    assert kinds == {
+        "server.Config.DEFAULT_PORT": "constant",
+        "server.Config.defaultHeaders": "variable",
+        "server.Config.counter": "variable",
+        "server.Config.handler": "variable",
+        "server.Config.Config.TIMEOUT": "constant",  # an object's `val` is its code; `const` not
+    }
+    assert p.calls("server.Config.defaultHeaders") == ["listOf/(String)"]
+
+
+# --- top-level extension functions called without a receiver (a lambda's implicit one) ---------
+
+KTOR_DSL = {
+    # ktor's routing DSL (trimmed): `fun Route.get(...)` at top level
+    "ktor-server-core/common/src/io/ktor/server/routing/RoutingBuilder.kt": """
+        package io.ktor.server.routing
+
+        public fun Route.get(path: String, body: RoutingHandler): Route = route(path) {}
+        public fun Route.route(path: String, build: Route.() -> Unit): Route = this
+        public fun Application.routing(configuration: Routing.() -> Unit): RoutingRoot = TODO()
+    """,
+    "ktor-server-core/common/src/io/ktor/server/application/ApplicationPlugin.kt": """
+        package io.ktor.server.application
+
+        public fun <P : Pipeline<*, PipelineCall>, B : Any, F : Any> P.install(
+            plugin: Plugin<P, B, F>,
+            configure: B.() -> Unit = {}
+        ): F = TODO()
+    """,
+    # the client's `install` is a member of HttpClientConfig: a lambda's receiver may be one
+    "ktor-client-core/common/src/io/ktor/client/HttpClientConfig.kt": """
+        package io.ktor.client
+
+        public class HttpClientConfig<T> {
+            public fun install(plugin: Any) {}
+        }
+    """,
+    "ktor-server-tests/jvm/test/io/ktor/tests/server/RoutingTest.kt": """
+        package io.ktor.tests.server
+
+        import io.ktor.server.application.*
+        import io.ktor.server.routing.*
+
+        class RoutingTest {
+            fun testRouting() = testApplication {
+                install(CallLogging)
+                routing {
+                    get("/") { call.respond("ok") }
+                }
+            }
+        }
+    """,
+    "ktor-client-tests/common/test/io/ktor/client/tests/ClientTest.kt": """
+        package io.ktor.client.tests
+
+        import io.ktor.client.*
+        import io.ktor.server.application.*
+
+        class ClientTest {
+            fun testInstall() = testApplication {
+                install(CallLogging)
+                val client = createClient { install(Logging) }
+            }
+        }
+    """,
+}
+
+
+def test_top_level_extension_called_without_receiver(resolved):
+    calls = resolved("kotlin", KTOR_DSL)
+    test = "ktor-server-tests.jvm.test.io.ktor.tests.server.RoutingTest.RoutingTest.testRouting"
+    routing = "ktor-server-core.common.src.io.ktor.server.routing.RoutingBuilder"
+    install = "ktor-server-core.common.src.io.ktor.server.application.ApplicationPlugin.P.install"
+    assert {dst: res for (src, dst), res in calls.items() if src == test} == {
+        install: "exact",
+        f"{routing}.Application.routing": "exact",
+        f"{routing}.Route.get": "exact",
+    }
+    # the client test sees HttpClientConfig, whose member `install` a lambda's receiver may
+    # be: neither `install` is claimed
+    client = "ktor-client-tests.common.test.io.ktor.client.tests.ClientTest.ClientTest.testInstall"
+    assert not [dst for (src, dst) in calls if src == client and dst.endswith("install")]
+
+
+# --- overloads: by arity (defaults counted), argument types, trailing lambdas ------------------
+
+KTOR_OVERLOADS = {
+    # ktor's MapApplicationConfig (trimmed): two private `combine`s
+    "ktor-server-core/common/src/io/ktor/server/config/MapApplicationConfig.kt": """
+        package io.ktor.server.config
+
+        internal fun Map<String, Any?>.flatten(prefix: String = ""): List<String> {
+            val out = mutableListOf<String>()
+            for ((key, value) in entries) {
+                out += combine(prefix, key)
+                out += combine(prefix, 1)
+            }
+            return out
+        }
+
+        private fun combine(root: String, relative: Int): String = combine(root, relative.toString())
+        private fun combine(root: String, relative: String): String = "$root.$relative"
+    """,
+    # ktor's Frame.Ping: a primary constructor and a secondary one
+    "ktor-websockets/common/src/io/ktor/websocket/Frame.kt": """
+        package io.ktor.websocket
+
+        public class Ping(data: ByteArray) : Frame {
+            public constructor(packet: Source) : this(packet.readByteArray())
+        }
+    """,
+    # ktor's request builders: `preparePatch { }` takes the lambda overload
+    "ktor-client-core/common/src/io/ktor/client/request/builders.kt": """
+        package io.ktor.client.request
+
+        public suspend inline fun HttpClient.preparePatch(builder: HttpRequestBuilder): HttpStatement =
+            TODO()
+        public suspend inline fun HttpClient.preparePatch(block: HttpRequestBuilder.() -> Unit): HttpStatement =
+            preparePatch(HttpRequestBuilder().apply(block))
+        public class HttpRequestBuilder
+        public class HttpClient
+    """,
+    "ktor-test-server/src/io/ktor/tests/Use.kt": """
+        package io.ktor.tests
+
+        import io.ktor.websocket.*
+        import io.ktor.client.request.*
+
+        fun ping(client: HttpClient) {
+            send(Ping("ping".toByteArray()))
+            client.preparePatch { url("/") }
+            val xs = listOf(1).map { it(2) }
+        }
+    """,
+}
+
+
+def test_overloads_by_arity_types_and_trailing_lambda(resolved):
+    calls = resolved("kotlin", KTOR_OVERLOADS)
+    cfg = "ktor-server-core.common.src.io.ktor.server.config.MapApplicationConfig"
+    flatten = {dst: r for (src, dst), r in calls.items() if src == f"{cfg}.Map.flatten"}
+    # combine(prefix, 1): the Int one; combine(prefix, key) (a loop variable, no type written):
+    # either, an overload set
+    assert flatten == {f"{cfg}.combine": "exact", f"{cfg}.combine#2": "overload"}
+    # the Int overload's body calls the String one, not itself
+    assert {dst for (src, dst) in calls if src == f"{cfg}.combine"} == {f"{cfg}.combine#2"}
+    use = {
+        dst: r
+        for (src, dst), r in calls.items()
+        if src == "ktor-test-server.src.io.ktor.tests.Use.ping"
+    }
+    assert use == {
+        # Ping(ByteArray): the primary constructor (the class), not constructor(Source)
+        "ktor-websockets.common.src.io.ktor.websocket.Frame.Ping": "exact",
+        # a trailing lambda: the function-typed overload
+        "ktor-client-core.common.src.io.ktor.client.request.builders.HttpClient.preparePatch#2": (
+            "exact"
+        ),
+        # `it(2)`: the lambda's parameter, never a repository function named `it`
+    }
+
+
+def test_overloads_over_files_members_before_extensions_no_defaults_first(resolved):
+    files = {
+        "ktor-server-core/common/src/io/ktor/server/routing/RoutingBuilder.kt": """
+            package io.ktor.server.routing
+
+            public fun Route.post(path: String, body: RoutingHandler): Route = TODO()
+            public fun Route.postAll(path: String, body: RoutingHandler): Route = post(path) {}
+        """,
+        "ktor-server-core/common/src/io/ktor/server/routing/RegexRouting.kt": """
+            package io.ktor.server.routing
+
+            public fun Route.post(path: Regex, body: RoutingHandler): Route = TODO()
+        """,
+        "ktor-server-test-host/common/src/io/ktor/server/testing/TestApplication.kt": """
+            package io.ktor.server.testing
+
+            public fun testApplication(block: suspend ApplicationTestBuilder.() -> Unit) {}
+            public fun testApplication(
+                parentCoroutineContext: CoroutineContext = EmptyCoroutineContext,
+                block: suspend ApplicationTestBuilder.() -> Unit
+            ) {}
+        """,
+        "ktor-utils/common/src/io/ktor/util/pipeline/Pipeline.kt": """
+            package io.ktor.util.pipeline
+
+            public open class Pipeline<TSubject : Any, TContext : Any> {
+                public fun intercept(phase: PipelinePhase, block: PipelineInterceptor<TSubject, TContext>) {}
+            }
+            public inline fun <reified TSubject : Any, TContext : Any> Pipeline<*, TContext>.intercept(
+                phase: PipelinePhase,
+                noinline block: suspend PipelineContext<TSubject, TContext>.(TSubject) -> Unit
+            ) {}
+            public class PipelinePhase(public val name: String)
+        """,
+        "ktor-utils/common/test/io/ktor/util/PipelineTest.kt": """
+            package io.ktor.util
+
+            import io.ktor.server.testing.*
+            import io.ktor.util.pipeline.*
+
+            class PipelineTest {
+                fun testIntercept() = testApplication {
+                    val pipeline = Pipeline<String, Unit>()
+                    pipeline.intercept(PipelinePhase("a")) { }
+                }
+            }
+        """,
+    }
+    calls = resolved("kotlin", files)
+    routing = "ktor-server-core.common.src.io.ktor.server.routing"
+    # `post(path) {}` with a String path: RoutingBuilder's, not RegexRouting's (another file)
+    post_all = f"{routing}.RoutingBuilder.Route.postAll"
+    assert {dst: r for (src, dst), r in calls.items() if src == post_all} == {
+        f"{routing}.RoutingBuilder.Route.post": "exact"
+    }
+    test = "ktor-utils.common.test.io.ktor.util.PipelineTest.PipelineTest.testIntercept"
+    pipeline = "ktor-utils.common.src.io.ktor.util.pipeline.Pipeline"
+    assert {dst: r for (src, dst), r in calls.items() if src == test} == {
+        # `testApplication { }`: the overload that needs no default value
+        "ktor-server-test-host.common.src.io.ktor.server.testing.TestApplication.testApplication": (
+            "exact"
+        ),
+        f"{pipeline}.Pipeline": "exact",
+        f"{pipeline}.PipelinePhase": "exact",
+        # the member `intercept`, not the extension of the same name
+        f"{pipeline}.Pipeline.intercept": "exact",
+    }
+
+
+def test_named_arguments_literal_locals_and_object_members(resolved):
+    files = {
+        # ktor's MockUtils (trimmed): `respond` overloads
+        "ktor-client-mock/common/src/io/ktor/client/engine/mock/MockUtils.kt": """
+            package io.ktor.client.engine.mock
+
+            public fun MockRequestHandleScope.respond(content: String, status: Int = 200) {}
+            public fun MockRequestHandleScope.respond(content: ByteArray, status: Int = 200) {}
+            public fun MockRequestHandleScope.respond(content: ByteReadChannel, status: Int = 200) {}
+            public class MockRequestHandleScope
+        """,
+        "ktor-http/common/src/io/ktor/http/URLUtils.kt": """
+            package io.ktor.http
+
+            public fun Url(urlString: String): Url = TODO()
+            public fun Url(builder: URLBuilder): Url = TODO()
+            public fun install(pipeline: Int) {}
+        """,
+        "ktor-client-tests/common/test/io/ktor/client/tests/MockTest.kt": """
+            package io.ktor.client.tests
+
+            import io.ktor.client.engine.mock.*
+            import io.ktor.http.*
+
+            class MockTest {
+                fun testRespond(channel: ByteReadChannel) {
+                    respond(channel, status = 404)
+                    respond(load(), status = 404)
+                    val dataUrlString = "data:text/plain,hello"
+                    Url(dataUrlString)
+                    val hook = object : Hook {
+                        override fun install(pipeline: Int) {}
+                    }
+                    install(1)
+                }
+                fun load(): ByteArray = TODO()
+            }
+        """,
+    }
+    calls = resolved("kotlin", files)
+    test = "ktor-client-tests.common.test.io.ktor.client.tests.MockTest.MockTest.testRespond"
+    mock = "ktor-client-mock.common.src.io.ktor.client.engine.mock.MockUtils"
+    http = "ktor-http.common.src.io.ktor.http.URLUtils"
+    assert {dst: r for (src, dst), r in calls.items() if src == test} == {
+        # a named argument counts, and is not matched by position: `channel` decides
+        f"{mock}.MockRequestHandleScope.respond#3": "exact",
+        # `load()` has no type written at the call: any of the three, an overload set
+        f"{mock}.MockRequestHandleScope.respond": "overload",
+        f"{mock}.MockRequestHandleScope.respond#2": "overload",
+        "ktor-client-tests.common.test.io.ktor.client.tests.MockTest.MockTest.load": "exact",
+        f"{http}.Url": "exact",  # `val dataUrlString = "..."`: a String
+        # the object expression's `install` is its own member, not in the function's scope
+        f"{http}.install": "exact",
+    }
+
+
+def test_a_definition_that_cannot_take_the_arguments_is_not_the_callee(resolved):
+    files = {
+        "ktor-server-core/common/src/io/ktor/server/routing/Routing.kt": """
+            package io.ktor.server.routing
+
+            public fun Application.routing(configuration: Routing.() -> Unit): RoutingRoot = TODO()
+        """,
+        # a test helper of the same name in the test's own package
+        "ktor-server-tests/common/test/io/ktor/tests/server/routing/RoutingResolveTest.kt": """
+            package io.ktor.tests.server.routing
+
+            fun routing(rootPath: String = ""): RoutingNode = TODO()
+        """,
+        "ktor-server-tests/common/test/io/ktor/tests/server/routing/RoutingProcessingTest.kt": """
+            package io.ktor.tests.server.routing
+
+            import io.ktor.server.routing.*
+
+            class RoutingProcessingTest {
+                fun testRouting() = testApplication {
+                    routing { }
+                    routing("/root")
+                    getAll(name)?.contains(value)
+                }
+                fun getAll(name: String): List<String> = TODO()
+            }
+            class StringValues {
+                fun contains(name: String): Boolean = false
+            }
+            class TestApplicationBuilder {
+                @Deprecated("Use the suspend argument variant", level = DeprecationLevel.HIDDEN)
+                public fun application(block: Application.() -> Unit) {}
+                public fun application(block: suspend Application.() -> Unit) {}
+                fun configure() { application { } }
+            }
+        """,
+    }
+    calls = resolved("kotlin", files)
+    test = "ktor-server-tests.common.test.io.ktor.tests.server.routing.RoutingProcessingTest"
+    assert {
+        dst: r
+        for (src, dst), r in calls.items()
+        if src == f"{test}.RoutingProcessingTest.testRouting"
+    } == {
+        # `routing { }`: a lambda, which the helper's String parameter cannot take
+        "ktor-server-core.common.src.io.ktor.server.routing.Routing.Application.routing": "exact",
+        # `routing("/root")`: the helper
+        "ktor-server-tests.common.test.io.ktor.tests.server.routing.RoutingResolveTest.routing": (
+            "exact"
+        ),
+        f"{test}.RoutingProcessingTest.getAll": "exact",
+        # `?.contains(value)` on the list `getAll` returns: no `contains` of the repository
+    }
+    # a hidden deprecated overload is never the one called
+    builder = f"{test}.TestApplicationBuilder"
+    assert {dst for (src, dst) in calls if src == f"{builder}.configure"} == {
+        f"{builder}.application#2"
+    }

@@ -109,6 +109,7 @@ def test_definitions_ids_kinds_lines(parse):
     p = parse("php", PATH, SOURCE)
     assert p.ids == [
         C,
+        f"{C}.PAGE_SIZE",
         f"{C}.__construct",
         f"{C}.show",
         f"{C}.jsonSerialize",
@@ -292,3 +293,52 @@ def test_single_name_use_and_plain_file(parse):
     assert p.imports == [Import("", "Closure", line=2)]
     assert p.ids == ["index.run"]
     assert p.calls("index.run") == ["$f"]
+
+
+# --- constants (issue 21) ------------------------------------------------------------------------
+
+# monolog's Logger.php, cut down.
+NAMES = """<?php
+namespace Monolog;
+const VERSION = "3.0";
+define('MONOLOG_DEBUG', true);
+class Logger
+{
+    public const DEBUG = 100;
+    const API = 3;
+    private static $instances = [];
+    public function f() { define('X', 1); }
+}
+"""
+
+
+def test_constants(parse):
+    p = parse("php", "src/Monolog/Logger.php", NAMES)
+    m = "src.Monolog.Logger.Monolog"
+    kinds = {s.id: s.kind for s in p.result.symbols if s.kind in ("constant", "variable")}
+    assert kinds == {
+        f"{m}.VERSION": "constant",
+        f"{m}.MONOLOG_DEBUG": "constant",
+        f"{m}.Logger.DEBUG": "constant",
+        f"{m}.Logger.API": "constant",
+    }
+    assert p[f"{m}.Logger.DEBUG"].class_name == "Logger"
+
+
+def test_constants_resolve_and_are_no_callees(resolved):
+    edges = resolved(
+        "php",
+        {
+            "src/Logger.php": """<?php
+            namespace Monolog;
+            const VERSION = "3";
+            class Logger
+            {
+                public const DEBUG = 100;
+                public function level() { return self::DEBUG; }
+                public function v() { return VERSION; }
+            }
+            """,
+        },
+    )
+    assert edges == {}

@@ -57,6 +57,7 @@ if __name__ == "__main__":
 def test_definitions_ids_kinds_lines(parse):
     p = parse("python", "src/pkg/repo.py", SOURCE)
     assert p.ids == [
+        "src.pkg.repo.LIMIT",
         "src.pkg.repo.fetch",
         "src.pkg.repo.fetch.attempt",
         "src.pkg.repo.Repo",
@@ -117,9 +118,61 @@ def test_module_code_becomes_chunks(parse):
     p = parse("python", "src/pkg/repo.py", SOURCE)
     chunks = [s for s in p.result.symbols if s.kind == "chunk"]
     assert [(c.id, c.start_line, c.end_line) for c in chunks] == [
-        ("src.pkg.repo.<module>", 1, 7),
+        ("src.pkg.repo.<module>", 1, 5),
         ("src.pkg.repo.<module>#2", 49, 50),
     ]
+
+
+# click's shell_completion.py and flask's globals.py, cut down.
+NAMES = '''
+import typing as t
+
+_SOURCE_BASH = """\\
+%(complete_func)s() {
+    local IFS=$'\\n'
+}
+"""
+_app_ctx_err_msg: str = "Working outside of application context."
+current_app = LocalProxy(_cv_app, "app", unbound_message=_app_ctx_err_msg)
+a, b = 1, 2
+os.environ["X"] = "1"
+__all__ = ["current_app"]
+
+
+def get_completion_class(shell):
+    LOCAL = 1
+    return _available_shells.get(shell)
+
+
+get_completion_class = cached(get_completion_class)
+
+
+class Shell:
+    NAME = "bash"
+'''
+
+
+def test_module_names_are_constants_and_variables(parse):
+    p = parse("python", "src/click/shell_completion.py", NAMES)
+    kinds = {s.id: s.kind for s in p.result.symbols if s.kind != "chunk"}
+    m = "src.click.shell_completion"
+    assert kinds == {
+        f"{m}._SOURCE_BASH": "constant",
+        f"{m}._app_ctx_err_msg": "variable",
+        f"{m}.current_app": "variable",
+        f"{m}.__all__": "variable",
+        f"{m}.get_completion_class": "function",
+        # Rebinding a function's name never takes the function's id.
+        f"{m}.get_completion_class#2": "variable",
+        f"{m}.Shell": "class",
+    }
+    bash = p[f"{m}._SOURCE_BASH"]
+    assert (bash.start_line, bash.end_line, bash.signature) == (3, 7, '_SOURCE_BASH = """\\')
+    assert p.calls(f"{m}.current_app") == ["LocalProxy"]
+    assert p[f"{m}._app_ctx_err_msg"].signature.startswith("_app_ctx_err_msg: str = ")
+    # What binds no one plain name stays in a chunk; so do the lines between definitions.
+    chunks = [(s.start_line, s.end_line) for s in p.result.symbols if s.kind == "chunk"]
+    assert chunks == [(1, 1), (10, 11)]
 
 
 def test_package_init_is_the_package(parse):

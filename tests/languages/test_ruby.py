@@ -269,3 +269,71 @@ def test_module_functions_and_singletons(parse):
     assert p.calls(slug.id) == ["s.downcase", "gsub"]
     assert p["lib.util.text.Util.Text"].bases == ()
     assert p["lib.util.text.Util"].docstring == "Small helpers."
+
+
+# --- constants (issue 21) ------------------------------------------------------------------------
+
+# sinatra's base.rb, cut down.
+NAMES = """
+require "rack"
+VERSION = "4.0"
+module Sinatra
+  DEFAULT = { a: 1 }
+  class Base
+    CALLERS_TO_IGNORE = [
+      /sinatra(\\/(base|main|show_exceptions))?\\.rb$/,
+    ].freeze
+    def f
+      local = 1
+    end
+  end
+  Delegator = Struct.new(:a)
+  Wrapper = Class.new do
+    def call; end
+  end
+end
+config = load
+"""
+
+
+def test_constants(parse):
+    p = parse("ruby", "lib/sinatra/base.rb", NAMES)
+    m = "lib.sinatra.base"
+    kinds = {s.id: s.kind for s in p.result.symbols if s.kind in ("constant", "variable")}
+    assert kinds == {
+        f"{m}.VERSION": "constant",
+        f"{m}.Sinatra.DEFAULT": "constant",
+        f"{m}.Sinatra.Base.CALLERS_TO_IGNORE": "constant",
+        f"{m}.Sinatra.Delegator": "constant",
+        # `Wrapper = Class.new do ... end` holds a method: the method is the symbol
+    }
+    ignore = p[f"{m}.Sinatra.Base.CALLERS_TO_IGNORE"]
+    assert (ignore.start_line, ignore.end_line) == (6, 8)
+    assert ignore.signature == "CALLERS_TO_IGNORE = ["  # a value's first line
+    assert p.calls(ignore.id) == ["freeze"]
+
+
+def test_a_constant_calls_what_its_value_calls(resolved):
+    """A class's constant is resolved inside its class (it runs when the class body does), and
+    is never a callee itself."""
+    edges = resolved(
+        "ruby",
+        {
+            "lib/sinatra/base.rb": """
+            module Sinatra
+              class Request
+                HEADER_PARAM = build_param(:accept)
+                def self.build_param(name)
+                  name
+                end
+                def accept
+                  HEADER_PARAM
+                end
+              end
+            end
+            """,
+        },
+    )
+    m = "lib.sinatra.base.Sinatra.Request"
+    # From the constant, as the class body's resolution gives it (the class called it before).
+    assert set(edges) == {(f"{m}.HEADER_PARAM", f"{m}.build_param")}

@@ -280,3 +280,42 @@ def test_typed_receivers_let_new_struct_literal_and_fields(parse, resolved):
 def test_typed_receiver_of_a_library_type_is_external(resolved):
     # `bytes: &Bytes` (another crate's): not the repository's only `chunk_count`
     assert ("src.serve.body_len", "src.body.Body.chunk_count") not in resolved("rust", AXUM)
+
+
+# --- constants and statics (issue 21) ------------------------------------------------------------
+
+NAMES = """
+/// The most bytes a body may have.
+pub const DEFAULT_LIMIT: usize = 2_097_152;
+static NAME: &str = "axum";
+static mut COUNTER: u32 = 0;
+
+mod inner {
+    pub(crate) const DEPTH: u32 = 3;
+}
+
+struct Limit;
+impl Limit {
+    const ID: u32 = 1;
+    fn get() -> u32 {
+        const LOCAL: u32 = 2;
+        LOCAL
+    }
+}
+"""
+
+
+def test_constants_and_statics(parse):
+    p = parse("rust", "src/limit.rs", NAMES)
+    kinds = {s.id: s.kind for s in p.result.symbols if s.kind != "chunk"}
+    assert kinds == {
+        "src.limit.DEFAULT_LIMIT": "constant",
+        "src.limit.NAME": "constant",
+        "src.limit.COUNTER": "variable",  # `static mut`, whatever its case
+        "src.limit.inner.DEPTH": "constant",
+        "src.limit.Limit": "struct",
+        "src.limit.Limit.ID": "constant",
+        "src.limit.Limit.get": "method",
+    }
+    assert p["src.limit.DEFAULT_LIMIT"].docstring == "The most bytes a body may have."
+    assert p["src.limit.Limit.ID"].class_name == "Limit"

@@ -213,3 +213,32 @@ def test_package_block_and_extension_with_type_parameters(parse):
     assert p.ids == ["Lists.com.acme.util.Lists", "Lists.com.acme.util.Lists.List.second"]
     second = p["Lists.com.acme.util.Lists.List.second"]
     assert (second.kind, second.class_name, second.return_type) == ("method", "List", "T")
+
+
+# --- module-level names (issue 21) ---------------------------------------------------------------
+
+NAMES = """
+package p
+object Config {
+  val Timeout = 5
+  final val MAX = 10
+  var mutable = 1
+  def f(): Int = { val local = 1; local }
+}
+class C {
+  val field = 1
+}
+val top = 1
+"""
+
+
+def test_module_names(parse):
+    p = parse("scala", "src/Config.scala", NAMES)
+    m = "src.Config"
+    kinds = {s.id: s.kind for s in p.result.symbols if s.kind in ("constant", "variable")}
+    assert kinds == {
+        f"{m}.Config.Timeout": "variable",
+        f"{m}.Config.MAX": "constant",
+        f"{m}.Config.mutable": "variable",
+        f"{m}.top": "variable",
+    }

@@ -284,3 +284,30 @@ def test_calls_inside_operator_expressions(parse):
     # receiver that is an expression
     assert p.calls(f"{C}.ring") == ["area", "area", "border"]
     assert p.calls(f"{C}.isEmpty") == ["isPositive", "offset"]
+
+
+# --- module-level names (issue 21) ---------------------------------------------------------------
+
+NAMES = """
+import Foundation
+let maxSize = 10
+var counter = 0
+public var DEFAULT_NAME = "x"
+struct Session {
+    static let shared = Session()
+    let timeout = 1
+    func f() { let local = 1 }
+}
+"""
+
+
+def test_module_names(parse):
+    p = parse("swift", "Sources/Session.swift", NAMES)
+    m = "Sources.Session"
+    kinds = {s.id: s.kind for s in p.result.symbols if s.kind in ("constant", "variable")}
+    assert kinds == {
+        f"{m}.maxSize": "constant",  # `let`: Swift's constant
+        f"{m}.counter": "variable",
+        f"{m}.DEFAULT_NAME": "constant",
+        f"{m}.Session.shared": "constant",
+    }

@@ -376,3 +376,29 @@ def test_typed_receivers_fields_parameter_properties_and_locals(parse, resolved)
     # `const conn: T = ...` and `const manager = new T()`
     assert calls[(send, "src.links.wsConnection.WsConnection.close")] == "exact"
     assert calls[(send, "src.links.requestManager.RequestManager.register")] == "exact"
+
+
+# --- module-level names (issue 21) ---------------------------------------------------------------
+
+NAMES = """
+import { initTRPC } from "@trpc/server";
+export const t = initTRPC.create();
+export const DEFAULT_TIMEOUT: number = 30_000;
+declare let globalThis: any;
+export const router = t.router;
+export const publicProcedure = t.procedure.use(async ({ next }) => next());
+"""
+
+
+def test_module_names(parse):
+    p = parse("typescript", "src/trpc.ts", NAMES)
+    kinds = {s.id: s.kind for s in p.result.symbols if s.kind != "chunk"}
+    assert kinds == {
+        "src.trpc.t": "variable",
+        "src.trpc.DEFAULT_TIMEOUT": "constant",
+        "src.trpc.router": "variable",
+        "src.trpc.publicProcedure": "variable",
+    }
+    assert (
+        p["src.trpc.DEFAULT_TIMEOUT"].signature == "export const DEFAULT_TIMEOUT: number = 30_000"
+    )

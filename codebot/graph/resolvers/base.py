@@ -26,12 +26,17 @@ __all__ = [
     "EXACT",
     "EXT",
     "EXTERNAL",
+    "AMBIGUOUS",
+    "DYNAMIC",
     "EXTERNAL_CALL",
     "IGNORED",
     "INST",
+    "LIBRARY_VALUE",
     "MOD",
     "NOT_LOCAL",
+    "NO_EDGE",
     "OVERLOAD",
+    "OVERRIDE",
     "Outcome",
     "PLAIN",
     "Resolver",
@@ -51,10 +56,21 @@ SYM, INST, DECL, CLS, SUPER, MOD, EXT = "sym", "inst", "decl", "cls", "super", "
 NOT_LOCAL = object()  # Resolver.local: the name is not bound in the enclosing functions
 Target = tuple[str, str]
 EXTERNAL: Target = (EXT, "")
+# A value of a library type (a parameter declared so): its own methods are the library's, but
+# what they return may be anything.
+LIBRARY_VALUE: Target = (EXT, "value")
 
-# Outcomes of one call besides edges.
-EXTERNAL_CALL, UNRESOLVED, IGNORED = "external", "unresolved", "ignored"
-EXACT, UNIQUE, OVERLOAD = "exact", "unique_name", "overload"
+# Outcomes of one call without an edge, each a reason: into a library, a builtin or the standard
+# library (``external``); through a computed name, a subscript or reflection (``dynamic``); a name
+# several definitions share and no rule picks one (``ambiguous``); the rest (``unknown``, the value
+# of ``UNRESOLVED``). ``ignored``: not a call at all (a property setter decorator).
+EXTERNAL_CALL, DYNAMIC, AMBIGUOUS, UNRESOLVED = "external", "dynamic", "ambiguous", "unknown"
+IGNORED = "ignored"
+NO_EDGE = (EXTERNAL_CALL, DYNAMIC, AMBIGUOUS, UNRESOLVED)  # in the order `stats` lists them
+# Resolutions of an edge (core.model.RESOLUTIONS): ``override`` is a method overriding the one a
+# call names on a value of a declared type (``self.m()`` -> a subclass's ``m``): a possible
+# runtime target, the declared one being the ``exact`` edge.
+EXACT, UNIQUE, OVERLOAD, OVERRIDE = "exact", "unique_name", "overload", "override"
 Outcome = list[tuple[str, str]] | str
 
 PLAIN, CALLED, OPAQUE = 0, 1, 2  # how a piece of a call text is used
@@ -226,6 +242,12 @@ class Resolver:
     ctor_inherited = False  # Python's __init__ is inherited; a Java constructor is not
     call_member = ""  # the member called when an instance is called (`__call__`)
     stop_names: frozenset[str] = frozenset()  # library method names a fallback never claims
+    # Reflection, for calls that make no edge: a call whose last name dispatches by a name or a
+    # value (Ruby's `o.send(:m)`, Java's `method.invoke(o)`), or a call of what a lookup by name
+    # returned (Python's `getattr(o, name)()`, Go's `v.MethodByName(n).Call()`): ``dynamic``.
+    dispatch_names: frozenset[str] = frozenset()
+    reflect_names: frozenset[str] = frozenset()
+    computed_prefix = ""  # a called name starting so is a variable's value (PHP's `$f()`)
     builtins: frozenset[str] = frozenset()
     capitalized_types = False  # a capitalized name is a type or namespace, never a value
     module_calls = False  # calls at module level (a chunk's) are resolved, from the chunk
@@ -239,6 +261,7 @@ class Resolver:
         self._unique_in: dict[tuple[str, str], bool] = {}
         self._reach: dict[str, set[str] | None] = {}
         self._direct: dict[str, set[str]] = {}
+        self._why: dict[tuple[str, str], str] = {}  # (call text, outcome) -> no_edge's answer
 
     # --- hooks ----------------------------------------------------------------------------------
 
@@ -326,12 +349,43 @@ class Resolver:
 
     def resolve_call(self, ctx: Ctx, text: str) -> Outcome:
         out = self._resolve_text(ctx, text)
+        if isinstance(out, str):
+            if out != EXTERNAL_CALL and out != UNRESOLVED:
+                return out
+            key = (text, out)
+            why = self._why.get(key)
+            if why is None:
+                why = self._why[key] = self.no_edge(text, out)
+            return why
         stubs = self.index.overload_stubs
         if stubs and isinstance(out, list) and any(d in stubs for d, _ in out):
             # An overload set with no implementation (a `.pyi`): any of its stubs, not known which
             out = [(m, OVERLOAD) for d, r in out for m in stubs.get(d, ())] + [
                 (d, r) for d, r in out if d not in stubs
             ]
+        return out
+
+    def no_edge(self, text: str, out: str) -> str:
+        """The reason a call makes no edge, ``out`` refined: reflection (a library's call, or
+        one we could not follow) and a call of a subscript or of a computed expression
+        (``handlers[name](x)``, ``(*cb)(x)``) are ``dynamic``."""
+        if out not in (UNRESOLVED, EXTERNAL_CALL):
+            return out
+        if self.dispatch_names or self.reflect_names or self.computed_prefix:
+            typed = _typed(text) if text[:1] == "(" else None
+            pieces = split(typed[3] if typed else text, self.dialect, self._split)
+            if pieces:
+                last, how = pieces[-1]
+                if how == PLAIN and last in self.dispatch_names:
+                    return DYNAMIC
+                if any(n in self.reflect_names for n, h in pieces if h == CALLED):
+                    return DYNAMIC
+                if self.computed_prefix and last.startswith(self.computed_prefix):
+                    return DYNAMIC
+        if out == UNRESOLVED:
+            t = text.rstrip()
+            if t.endswith("]") or (t.startswith("(") and t.endswith(")")):
+                return DYNAMIC
         return out
 
     def _resolve_text(self, ctx: Ctx, text: str) -> Outcome:
@@ -437,6 +491,11 @@ class Resolver:
                 # An unknown value: only the last name can still say something.
                 return self.member_fallback(last, ctx) if how_last == PLAIN else UNRESOLVED
             if target[0] == EXT:
+                if target == LIBRARY_VALUE and i < len(pieces) - 1:
+                    # `ctx.ensure_object(Info).load()`: what a library's method returns may be
+                    # anything (one of ours): past the first member, as if untyped.
+                    target = None
+                    continue
                 return EXTERNAL_CALL
             name, how = pieces[i]
             recv = target
@@ -539,7 +598,7 @@ class Resolver:
                 more = index.overrides(recv[1], index.by_id[value].name)
                 if more and _abstract(index.by_id[value]):
                     out = []  # an abstract method never runs: only its overrides do
-                out += [(o, EXACT) for o in more]
+                out += [(o, OVERRIDE) for o in more]
             return out
         return UNRESOLVED
 
@@ -581,9 +640,10 @@ class Resolver:
                         return None
                     res = UNIQUE
                 more = index.overrides(cls, name)
+                over = OVERRIDE if res == EXACT else res
                 if more and _abstract(index.by_id[hit]):
-                    return [(o, res) for o in more]
-                return [(hit, res)] + [(o, res) for o in more]
+                    return [(o, over) for o in more]
+                return [(hit, res)] + [(o, over) for o in more]
             parent = index.by_id[cls].parent
             cls = parent if index.is_type(parent) else None
         return None
@@ -627,7 +687,18 @@ class Resolver:
             reach = self.reachable(ctx.file)
             if reach is None or self.index.file_of[ids[0]].module in reach:
                 return [(ids[0], UNIQUE)]
-        return UNRESOLVED  # ambiguous, out of reach, or the one definition is no method
+            return UNRESOLVED  # out of reach, or the one definition is no method
+        return self.not_found(name)
+
+    def not_found(self, name: str) -> str:
+        """The reason a name the repository defines makes no edge: ``ambiguous`` when several
+        definitions share it (told at the second one), else ``unknown``."""
+        ids = self.index.names.get((self.family, name))
+        if ids and len(ids) > 1:
+            first = strip_duplicate(ids[0])
+            if any(strip_duplicate(i) != first for i in ids):  # stops at the second
+                return AMBIGUOUS
+        return UNRESOLVED
 
     def direct_imports(self, file: FileResult) -> set[str] | None:
         """Modules of the repository a file imports; None where imports say nothing of reach."""

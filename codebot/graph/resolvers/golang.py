@@ -61,6 +61,7 @@ class GoResolver(Resolver):
     super_names = frozenset()
     stop_names = _STOP
     builtins = _BUILTINS
+    reflect_names = frozenset({"MethodByName"})  # `v.MethodByName(n).Call(args)`
 
     def prepare(self) -> None:
         index = self.index

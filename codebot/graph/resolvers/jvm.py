@@ -7,26 +7,39 @@ directory ending in it) or a type's members (a static import). Names resolve thr
 enclosing types (members along the hierarchy; a Kotlin companion or a Scala companion object
 counts as its class), the file's imports, the package (the directory), wildcard imports.
 
-Java records a method call by its name alone (``repo.save(x)`` reads ``save``): a bare name is
-claimed by the caller's class only when no type outside its hierarchy defines it, and is marked
-``unique_name``. Kotlin and Scala keep receivers that are plain names, so a bare name there is a
-call on the implicit ``this`` (or on a complex expression, which is rarer).
+Java records a call on an expression other than a name or a call by its method name alone
+(``a[0].save(x)`` reads ``save``): a bare name is claimed by the caller's class only when no type
+outside its hierarchy defines it, and is marked ``unique_name``. Kotlin and Scala keep receivers
+that are plain names, so a bare name there is a call on the implicit ``this``; Kotlin writes a
+call on an expression's value ``(?).name`` (only the unique-name fallback applies).
+
+Overloads (Java, Kotlin): the parser appends the arguments' types (``get/(Class, ?)``, a Kotlin
+trailing lambda as ``trailing``, a named argument as ``named``). The definitions of one qualified
+name (``get``, ``get#2``; a Kotlin class's primary constructor with its ``constructor``s;
+Kotlin's top-level functions over the files of a package) form a set; a call reaches the member
+its arguments fit by number, then by type (most specific first when every type is known), or the
+members of that arity as ``overload`` when it cannot tell. A definition that cannot take the
+arguments is not the callee.
 """
 
 from __future__ import annotations
 
 import posixpath
+import re
+from functools import lru_cache
 
-from codebot.core.model import FileResult, Import, Symbol
+from codebot.core.model import FUNCTION_KINDS, FileResult, Import, Parameter, Symbol
 from codebot.graph.resolvers.base import (
     DECL,
     EXACT,
     EXTERNAL,
     EXTERNAL_CALL,
     NOT_LOCAL,
+    OVERLOAD,
     PLAIN,
     SUPER,
     SYM,
+    UNIQUE,
     UNRESOLVED,
     Ctx,
     Dialect,
@@ -36,6 +49,9 @@ from codebot.graph.resolvers.base import (
     is_extension,
 )
 from codebot.graph.resolvers.names import TYPES, strip_duplicate
+from codebot.graph.resolvers.overloads import ARGS, OverloadChooser
+
+_ARGUMENTS = frozenset({"java", "kotlin"})  # the languages whose calls carry their arguments
 
 _BUILTINS = frozenset(
     # java.lang, and the Kotlin and Scala standard functions called without a receiver
@@ -72,7 +88,45 @@ _STOP = frozenset(
 )
 
 
-class JvmResolver(Resolver):
+def _primary_parameters(name: str, signature: str) -> tuple[Parameter, ...] | None:
+    """``class Ping(data: ByteArray) : Frame`` -> (data: ByteArray): a Kotlin class's primary
+    constructor, read off its signature; None when it has none."""
+    m = re.search(rf"\b{re.escape(name)}\s*(?:<[^()]*>)?\s*(?:[\w@ ]*constructor\s*)?\(", signature)
+    if m is None:
+        return None
+    depth, start, parts = 1, m.end(), []
+    for i in range(m.end(), len(signature)):
+        ch = signature[i]
+        if ch in "(<[{":
+            depth += 1
+        elif ch in ")>]}" and not (ch == ">" and signature[i - 1] == "-"):
+            depth -= 1
+            if depth == 0:
+                parts.append(signature[start:i])
+                break
+        elif ch == "," and depth == 1:
+            parts.append(signature[start:i])
+            start = i + 1
+    else:
+        return None
+    out = []
+    for part in parts:
+        decl, _, default = part.partition("=")
+        pname, _, ptype = decl.partition(":")
+        words = pname.split()
+        if not words:
+            continue
+        vararg = "vararg" in words[:-1]
+        ptype = " ".join(ptype.split())
+        out.append(
+            Parameter(
+                words[-1], f"vararg {ptype}" if vararg else ptype or None, default.strip() or None
+            )
+        )
+    return tuple(out)
+
+
+class JvmResolver(OverloadChooser, Resolver):
     capitalized_types = True
     family = "jvm"
     dialect = Dialect(
@@ -86,6 +140,9 @@ class JvmResolver(Resolver):
     super_names = frozenset({"super"})
     stop_names = _STOP
     builtins = _BUILTINS
+    # `method.invoke(o)`, `ctor.newInstance()`, `Class.forName(n).getMethod(m)...`: reflection
+    dispatch_names = frozenset({"invoke", "newInstance", "invokeExact", "invokeWithArguments"})
+    reflect_names = frozenset({"getMethod", "getDeclaredMethod", "forName", "findVirtual"})
 
     def prepare(self) -> None:
         index = self.index
@@ -93,6 +150,9 @@ class JvmResolver(Resolver):
         self.fqn: dict[str, list[str]] = {}  # dotted suffix (2+ parts) of a full name -> ids
         self.dirs: dict[str, list[str]] = {}  # dotted suffix of a directory -> directories
         self.dir_modules: dict[str, list[str]] = {}  # directory (dotted) -> its files' modules
+        # package -> name -> the first top-level extension function of that name (Kotlin)
+        self.extensions: dict[str, dict[str, str]] = {}
+        self._visible: dict[str, set[str]] = {}  # module -> packages its names come from
         for f in self.files:
             d = _dir(f)
             self.dir_modules.setdefault(d, []).append(f.module)
@@ -105,6 +165,11 @@ class JvmResolver(Resolver):
                     continue
                 if s.parent is None and "." not in local:
                     scope.setdefault(s.name, s.id)
+                elif s.parent is None and s.kind in FUNCTION_KINDS and s.class_name:
+                    # `fun Route.get(...)` at top level: a name of the package, for a call
+                    # without a receiver (`get("/") {}` in a lambda with a Route receiver)
+                    self.extensions.setdefault(d, {}).setdefault(s.name, s.id)
+                    self.fqn.setdefault(f"{d}.{s.name}" if d else s.name, []).append(s.id)
                 if s.kind in TYPES or s.parent is None:
                     parts = f"{d}.{local}".split(".") if d else local.split(".")
                     for i in range(len(parts) - 1):
@@ -114,6 +179,27 @@ class JvmResolver(Resolver):
             for i in range(len(parts)):
                 self.dirs.setdefault(".".join(parts[i:]), []).append(d)
         self._merge_companions()
+        # Overloads: the definitions sharing one qualified name (`get`, `get#2`), in order.
+        groups: dict[tuple[str, str], list[str]] = {}
+        for f in self.files:
+            for s in f.symbols:
+                if s.kind in FUNCTION_KINDS and s.id in index.local_name:
+                    # Kotlin's top-level functions overload over the files of their package
+                    where = f"package {_dir(f)}" if s.parent is None else f.module
+                    key = (where, strip_duplicate(index.local_name[s.id]))
+                    groups.setdefault(key, []).append(s.id)
+        self._primary: dict[str, tuple[Parameter, ...]] = {}
+        for f in self.files:
+            if f.language != "kotlin":
+                continue
+            for s in f.symbols:
+                # a class's primary constructor is an overload of its `constructor`s
+                key = (f.module, f"{index.local_name.get(s.id, '')}.constructor")
+                if s.kind in TYPES and key in groups and _primary_parameters(s.name, s.signature):
+                    groups[key].insert(0, s.id)
+        self.overloads: dict[str, list[str]] = {
+            sid: ids for ids in groups.values() if len(ids) > 1 for sid in ids
+        }
         self._scopes: dict[str, tuple[dict[str, object], list[Import]]] = {}
         for f in self.files:
             for s in f.symbols:
@@ -142,6 +228,9 @@ class JvmResolver(Resolver):
                             index.members[s.id].setdefault(name, mid)
 
     def base_type(self, sym: Symbol, file: FileResult, text: str) -> str | None:
+        return self._type(file, text)
+
+    def repo_type(self, file: FileResult, text: str) -> str | None:
         return self._type(file, text)
 
     def _type(self, file: FileResult, text: str) -> str | None:
@@ -195,7 +284,36 @@ class JvmResolver(Resolver):
                 return t
         if name in _BUILTINS:
             return EXTERNAL
-        return None
+        return self._extension_in_scope(file, name) if self.extensions else None
+
+    def _extension_in_scope(self, file: FileResult, name: str) -> Target | None:
+        """A bare call of a top-level extension function of the file's package or of one it
+        imports with a wildcard: its receiver is the implicit one of a lambda (`routing { get()
+        }`). Only when one package gives the name and no type of those packages has a member
+        of that name (the lambda's receiver might be that type)."""
+        visible = self._visible_packages(file)
+        hits = {self.extensions[d][name] for d in visible if name in self.extensions.get(d, ())}
+        if len({strip_duplicate(h) for h in hits}) != 1:
+            return None
+        for sid in self.index.names.get((self.family, name), ()):
+            owner = self.owner_type(sid)
+            if owner is not None and _dir(self.index.file_of[owner]) in visible:
+                return None
+        return (SYM, next(iter(hits)))
+
+    def _visible_packages(self, file: FileResult) -> set[str]:
+        found = self._visible.get(file.module)
+        if found is None:
+            found = {_dir(file)}
+            for imp in file.imports:
+                if imp.name == "*":
+                    found.update(self.dirs.get(imp.module, ()))
+                elif imp.name:
+                    t = self._import(imp)
+                    if t[0] == SYM and self.index.is_type(t[1]):
+                        found.add(_dir(self.index.file_of[t[1]]))
+            self._visible[file.module] = found
+        return found
 
     def _import(self, imp: Import) -> Target:
         full = f"{imp.module}.{imp.name}" if imp.module else str(imp.name)
@@ -272,6 +390,14 @@ class JvmResolver(Resolver):
             return (DECL, found[1])
         return EXTERNAL if found == EXTERNAL else None
 
+    def local(self, ctx: Ctx, name: str) -> Target | None | object:
+        found = super().local(ctx, name)
+        if isinstance(found, tuple) and found[0] == SYM:
+            sym = self.index.by_id[found[1]]
+            if sym.language == "kotlin" and "override " in sym.signature.split("fun ", 1)[0]:
+                return NOT_LOCAL  # a member of an object expression in the function: not in scope
+        return found
+
     def lookup(self, ctx: Ctx, name: str) -> Target | None:
         local = self.local(ctx, name)
         if local is not NOT_LOCAL:
@@ -291,7 +417,89 @@ class JvmResolver(Resolver):
     def module_member(self, target: Target, name: str) -> Target | None:
         return None
 
+    def returns(self, sym_id: str) -> Target | None:
+        """What a method returns, by its declared type: an instance of a repository type (its
+        own nested types too), a library's value, or None (none declared, a type parameter)."""
+        sym = self.index.by_id[sym_id]
+        text = sym.return_type
+        if not text or sym.language == "scala":
+            return None
+        file = self.index.file_of[sym_id]
+        t = self._type(file, text)
+        name = text.split("<", 1)[0].split("[", 1)[0].strip().rstrip("?")
+        cls = sym.parent if self.index.is_type(sym.parent) else None
+        while t is None and cls is not None and name.isidentifier():
+            hit = self.index.find_member(cls, name)[0]
+            if hit is not None and self.index.is_type(hit):
+                t = hit
+            elif self.index.by_id[cls].name == name:
+                t = cls
+            parent = self.index.by_id[cls].parent
+            cls = parent if self.index.is_type(parent) else None
+        if t is not None:
+            return (DECL, t)
+        if name in _PRIMITIVES or name in ("void", "Unit", "String", "Any"):
+            return EXTERNAL
+        head = name.split(".", 1)[0]
+        if head.isidentifier() and len(head) > 2 and self._scoped(file, head) == EXTERNAL:
+            return EXTERNAL
+        return None
+
     # --- calls ----------------------------------------------------------------------------------
+
+    def resolve_call(self, ctx: Ctx, text: str) -> Outcome:
+        if text.startswith("(?)."):
+            # a method of an expression's value (`getAll(name)?.contains(v)`): not `this`'s;
+            # only the repository's one method of that name, if any
+            name = text[4:].split("/", 1)[0]
+            return self.member_fallback(name, ctx) if name.isidentifier() else UNRESOLVED
+        m = ARGS.search(text) if text[-1:] == ")" and ctx.sym.language in _ARGUMENTS else None
+        if m is None:
+            return super().resolve_call(ctx, text)
+        args = [a.strip() for a in m[1].split(",")] if m[1].strip() else []
+        name = text[: m.start()]
+        if self.overloads and ctx.cls is not None and name.isidentifier():
+            sibling = self._sibling(ctx, name, args)
+            if sibling is not None:
+                return sibling
+        out = super().resolve_call(ctx, name)
+        if not isinstance(out, list):
+            return out
+        chosen = self.choose(ctx, out, args)
+        if self.fits_none(ctx, chosen, args):
+            # no definition the name reached can take these arguments: not the callee
+            # (`routing { }` next to a test's own `fun routing(rootPath: String)`)
+            if ctx.sym.language == "kotlin" and name.isidentifier():
+                ext = self._extension_in_scope(ctx.file, name)
+                if ext is not None and self._overload_takes(ctx, ext[1], args):
+                    return [(ext[1], EXACT)]
+            return UNRESOLVED
+        return list(chosen.items())
+
+    def _sibling(self, ctx: Ctx, name: str, args: list[str]) -> Outcome | None:
+        """A bare call from one member of an overload set to another (``check()`` calling
+        ``check(x, y)``): the walker would see the caller itself and look no further."""
+        assert ctx.cls is not None
+        hit = self.index.find_member(ctx.cls, name)[0]
+        group = self.overloads.get(hit) if hit is not None else None
+        if group is None or ctx.sym.id not in group:
+            return None
+        picked = self._overload_pick(ctx, group, args)
+        if not picked or ctx.sym.id in picked or name in self.stop_names:
+            return None
+        if not self._hierarchy_unique(ctx.cls, name):
+            return None  # Java writes `x.check(...)` as `check` when `x` is an expression
+        return [(p, UNIQUE if len(picked) == 1 else OVERLOAD) for p in picked]
+
+    def _overload_params(self, sid: str) -> tuple[Parameter, ...]:
+        """A member's parameters; for a Kotlin class, its primary constructor's."""
+        sym = self.index.by_id[sid]
+        if sym.kind not in TYPES:
+            return sym.parameters
+        found = self._primary.get(sid)
+        if found is None:
+            found = self._primary[sid] = _primary_parameters(sym.name, sym.signature) or ()
+        return found
 
     def head(self, ctx: Ctx, name: str, how: int, alone: bool) -> Target | Outcome | None:
         if alone and how == PLAIN:
@@ -327,10 +535,19 @@ class JvmResolver(Resolver):
     def bare_fallback(self, ctx: Ctx, name: str) -> Outcome:
         if name in _BUILTINS:
             return EXTERNAL_CALL
+        if name == "it" and ctx.sym.language == "kotlin":
+            return UNRESOLVED  # a lambda's implicit parameter, called: a function value
+        ids = self.index.names.get((self.family, name))
+        if ids and len(ids) == 1 and self.index.file_of[ids[0]].path != ctx.file.path:
+            sig = self.index.by_id[ids[0]].signature
+            if "private " in sig.split("fun ", 1)[0].split("(", 1)[0]:
+                return UNRESOLVED  # a private function of another file: not this one
         if ctx.sym.language == "java":
             # `x.name(...)` on any receiver reads `name`: a name the JDK shares with one method
             # of the repository (`getType`, `isAssignableFrom`) would make a wrong edge.
-            return UNRESOLVED if self.index.names.get((self.family, name)) else EXTERNAL_CALL
+            return (
+                self.not_found(name) if self.index.names.get((self.family, name)) else EXTERNAL_CALL
+            )
         return self.member_fallback(name, ctx)
 
     def member(self, target: Target, name: str) -> Target | None:
@@ -369,5 +586,26 @@ class JvmResolver(Resolver):
         return out
 
 
+# The first directory of a package's path, in the usual reverse-domain naming; where none is,
+# a Maven/Gradle source root (`src/main/java/`) is cut off.
+_PACKAGE_ROOTS = frozenset(
+    "com org io net dev me edu kotlinx androidx uk de fr ch nl ru cn jp be se fi app co ai".split()
+)
+_SOURCE_ROOT = re.compile(r"(?:^|.*/)src/[^/]+/(?:java|kotlin|scala)/")
+
+
+@lru_cache(maxsize=4096)
+def _package_of(directory: str) -> str:
+    parts = directory.split("/") if directory else []
+    for i, part in enumerate(parts):
+        if part in _PACKAGE_ROOTS and i + 1 < len(parts):
+            return ".".join(parts[i:])
+    m = _SOURCE_ROOT.match(directory + "/")
+    return directory[m.end() :].replace("/", ".") if m else directory.replace("/", ".")
+
+
 def _dir(file: FileResult) -> str:
-    return posixpath.dirname(file.path).replace("/", ".")
+    """A file's package, as its directory says: ``com.google.gson`` for both
+    ``gson/src/main/java/com/google/gson/`` and ``gson/src/test/java/com/google/gson/`` (one
+    package over source roots, main and test, Kotlin's ``jvm/src`` and ``common/src``)."""
+    return _package_of(posixpath.dirname(file.path))

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import posixpath
 
-from codebot.core.model import FileResult, Symbol
+from codebot.core.model import FUNCTION_KINDS, FileResult, Symbol
 from codebot.graph.resolvers.base import (
     CLS,
     DECL,
@@ -40,6 +40,7 @@ from codebot.graph.resolvers.base import (
     Target,
 )
 from codebot.graph.resolvers.names import TYPES, strip_duplicate
+from codebot.graph.resolvers.overloads import ARGS, OverloadChooser
 
 
 class NamespacedResolver(Resolver):
@@ -266,9 +267,10 @@ class NamespacedResolver(Resolver):
             hit = self._pick(funcs, ctx.file) if funcs else None
             if hit is not None:
                 return [(hit, EXACT if self._included(ctx.file, hit) else UNIQUE)]
-            return UNRESOLVED  # a bare name in C/C++ is no call on an unknown receiver
+            return self.not_found(name)  # a bare name in C/C++ is no call on an unknown receiver
         if self.name_only:
-            return UNRESOLVED  # `x.name(...)`: any receiver; only the caller's class may claim it
+            # `x.name(...)`: any receiver; only the caller's class may claim it
+            return self.not_found(name)
         return self.member_fallback(name, ctx)
 
     def _included(self, file: FileResult, sid: str) -> bool:
@@ -288,7 +290,7 @@ _CSHARP_PREDEFINED = frozenset(
 )
 
 
-class CSharpResolver(NamespacedResolver):
+class CSharpResolver(OverloadChooser, NamespacedResolver):
     family = "csharp"
     dialect = Dialect(angle_generics=True, prefixes=("await ", "new "))
     self_names = frozenset({"this"})
@@ -308,6 +310,34 @@ class CSharpResolver(NamespacedResolver):
         GetAwaiter GetResult Wait Append Format Join Split Trim Replace Substring StartsWith
         EndsWith IndexOf Parse TryParse""".split()
     )
+
+    def prepare(self) -> None:
+        super().prepare()
+        # Overloads: the methods and constructors sharing one qualified name (`Save`, `Save#2`)
+        groups: dict[tuple[str, str], list[str]] = {}
+        self._file_nest: dict[str, list[str]] = {}
+        for f in self.files:
+            for s in f.symbols:
+                if s.kind in FUNCTION_KINDS and s.id in self.index.local_name:
+                    key = (f.module, strip_duplicate(self.index.local_name[s.id]))
+                    groups.setdefault(key, []).append(s.id)
+                elif s.kind in TYPES and f.path not in self._file_nest:
+                    self._file_nest[f.path] = self._nest(s)
+        self.overloads = {sid: ids for ids in groups.values() if len(ids) > 1 for sid in ids}
+
+    def repo_type(self, file: FileResult, text: str) -> str | None:
+        return self._type_name(file, self._file_nest.get(file.path, []), text)
+
+    def resolve_call(self, ctx: Ctx, text: str) -> Outcome:
+        m = ARGS.search(text) if text[-1:] == ")" else None
+        if m is None:
+            return super().resolve_call(ctx, text)
+        args = [a.strip() for a in m[1].split(",")] if m[1].strip() else []
+        out = super().resolve_call(ctx, text[: m.start()])
+        if not isinstance(out, list):
+            return out
+        chosen = self.choose(ctx, out, args)
+        return UNRESOLVED if self.fits_none(ctx, chosen, args) else list(chosen.items())
 
     def declared_type(self, ctx: Ctx, text: str) -> Target | None:
         """A local's, a field's, a property's or a parameter's type: the repository's, a
@@ -348,6 +378,10 @@ class PhpResolver(NamespacedResolver):
     super_names = frozenset({"parent"})
     ctor_names = ("__construct",)
     ctor_inherited = True
+    computed_prefix = "$"  # `$f()`, `$this->$name()`: a name held in a variable
+    dispatch_names = frozenset(
+        {"call_user_func", "call_user_func_array", "forward_static_call", "invoke", "invokeArgs"}
+    )
     builtins = frozenset(
         """count strlen array_map array_filter array_keys array_values array_merge in_array
         is_array is_string is_int isset unset empty explode implode sprintf printf str_replace
@@ -400,6 +434,8 @@ class RubyResolver(NamespacedResolver):
     super_names = frozenset()
     ctor_names = ("initialize",)
     ctor_inherited = True
+    dispatch_names = frozenset({"send", "public_send", "__send__", "instance_exec", "class_exec"})
+    reflect_names = frozenset({"method", "instance_method", "public_method", "const_get"})
     builtins = frozenset(
         """puts print p pp require require_relative raise fail loop lambda proc format sprintf
         attr_accessor attr_reader attr_writer include extend prepend private protected public

@@ -24,6 +24,7 @@ from codebot.graph.resolvers.base import (
     EXTERNAL,
     EXTERNAL_CALL,
     IGNORED,
+    LIBRARY_VALUE,
     MOD,
     SUPER,
     SYM,
@@ -62,6 +63,12 @@ _STOP = frozenset(
     )
 )
 _IGNORED_DECORATOR_TAILS = (".setter", ".getter", ".deleter")
+# Annotations that say nothing of where a value's methods come from: a parameter so annotated is
+# of unknown type, not a library's.
+_OPEN_TYPES = frozenset(
+    "Any object Union Callable Type type TypeVar Protocol Self Generic ClassVar Awaitable "
+    "Coroutine LiteralString Literal".split()
+)
 _NOT_PARAM = ("", "")  # a sentinel: the name is no parameter of the function
 _MAX_CHAIN = 64  # re-exports followed through at most this many modules
 
@@ -77,6 +84,8 @@ class PythonResolver(Resolver):
     stop_names = _STOP
     builtins = _BUILTINS
     module_calls = True
+    # `getattr(o, name)()`, `importlib.import_module(name).f()`, `eval(text)()`: dynamic
+    reflect_names = frozenset({"getattr", "import_module", "__import__", "eval", "attrgetter"})
 
     def prepare(self) -> None:
         self.pymods = {f.module: f for f in self.files}
@@ -174,6 +183,8 @@ class PythonResolver(Resolver):
                 t = self._annotation(fn, p.type)
                 if t is not None:
                     return (DECL, t)
+                if self._library_annotation(fn, p.type):
+                    return LIBRARY_VALUE  # its methods are the library's: no name fallback
             return None  # a parameter of unknown type shadows every other binding
         return _NOT_PARAM
 
@@ -185,6 +196,16 @@ class PythonResolver(Resolver):
         ctx = Ctx(fn, file, None, [], {"bases": True})
         t = self.value_of(ctx, text)
         return t[1] if t is not None and t[0] == SYM and self.index.is_type(t[1]) else None
+
+    def _library_annotation(self, fn: Symbol, text: str) -> bool:
+        """Whether an annotation names a type of a library or of the standard library (``str``,
+        ``OrderedDict``, ``httpx.Client``), not one that may hold anything (``Any``, a union,
+        a callable, a class object)."""
+        text = _type_text(text)
+        if not text or text.rsplit(".", 1)[-1] in _OPEN_TYPES:
+            return False
+        file = self.index.file_of[fn.id]
+        return self.value_of(Ctx(fn, file, None, [], {"bases": True}), text) == EXTERNAL
 
     def _global(self, module: str, name: str) -> Target | None:
         scope = self._scope(module)

@@ -1,0 +1,259 @@
+"""Overload sets in the languages whose parser writes a call's arguments (Java, Kotlin, C#).
+
+The parser appends the arguments' types to a call, as a reader sees them (``get/(Class, ?)``;
+a Kotlin trailing lambda as ``trailing``, a named argument as ``named``, anything not seen at a
+glance as ``?``). The definitions of one qualified name form a set (``get``, ``get#2``...), and a
+call reaches the member its arguments fit: by number (defaults, varargs), then by type (a closed
+platform type's conversions, a repository type's hierarchy; with every type known, the most
+specific member). When the arguments cannot tell, the members of that arity (``overload``).
+"""
+
+from __future__ import annotations
+
+import re
+
+from codebot.core.model import FileResult, Parameter, Symbol
+from codebot.graph.resolvers.base import OVERLOAD, Ctx, is_extension
+from codebot.graph.resolvers.names import NameTable
+
+__all__ = ["ARGS", "OverloadChooser", "hidden", "is_vararg", "simple_type"]
+
+# What a value of a closed platform type converts to in a method call (widening, boxing, the
+# supertypes): an argument of one of these types fits a parameter only of a type listed here.
+_COMMON = ("Object", "Any", "object", "Serializable", "Comparable")
+_FITS: dict[str, tuple[str, ...]] = {  # most specific first
+    k: (*v.split(), *_COMMON)
+    for k, v in {
+        "byte": "byte short int long float double Byte Number",
+        "short": "short int long float double Short Number",
+        "char": "char int long float double Character",
+        "int": "int long float double Integer Number decimal",
+        "long": "long float double Long Number decimal",
+        "float": "float double Float Number",
+        "double": "double Double Number",
+        "boolean": "boolean Boolean",
+        "Byte": "Byte byte short int long float double Number",
+        "Short": "Short short int long float double Number",
+        "Character": "Character char int long float double",
+        "Integer": "Integer int long float double Number",
+        "Long": "Long long float double Number",
+        "Float": "Float float double Number",
+        "Double": "Double double Number",
+        "Boolean": "Boolean boolean",
+        "String": "String CharSequence Constable ConstantDesc",
+        "Class": "Class Type GenericDeclaration AnnotatedElement TypeDescriptor OfField Constable",
+        # Kotlin (an integer literal also takes a Long, Short or Byte parameter)
+        "Int": "Int Long Short Byte Number",
+        "Char": "Char",
+        "ByteArray": "ByteArray",
+        # C# (`object` is written below with `Object` and `Any`)
+        "string": "string IComparable IEnumerable",
+        "bool": "bool",
+        "decimal": "decimal",
+    }.items()
+}
+_PRIMITIVE_TYPES = frozenset(
+    "byte short char int long float double boolean bool decimal sbyte ushort uint ulong".split()
+)
+_ANY = ("Object", "Any", "object")  # every reference fits
+# `get/(Class, ?)`: the argument types the parser read (java.py), after the callee's text.
+ARGS = re.compile(r"/\(([^()]*)\)$")
+_TYPE_VARIABLE = re.compile(r"[A-Z][A-Z0-9]?")
+
+
+def simple_type(type_text: str | None) -> str:
+    """A parameter's type as the parser writes an argument's: ``final List<T>`` -> ``List``,
+    ``vararg String`` / ``String...`` -> ``String[]``, ``String?`` -> ``String``, a function
+    type ``(A) -> B`` -> ``Function``."""
+    if not type_text:
+        return "?"
+    t = " ".join(type_text.split())
+    if "->" in t:
+        return "Function"
+    t = re.sub(r"<.*>", "", t)
+    t = re.sub(r"^(?:(?:final|vararg|params|@[\w.]+)\s+)+", "", t).replace(" ", "").rstrip("?")
+    array = t.endswith("...") or (is_vararg(type_text) and not t.endswith("[]"))
+    return t.removesuffix("...").rsplit(".", 1)[-1] + ("[]" if array else "")
+
+
+def hidden(sym: Symbol) -> bool:
+    return any(d.startswith("Deprecated") and "HIDDEN" in d for d in sym.decorators)
+
+
+def is_vararg(type_text: str | None) -> bool:
+    """``String...`` (Java), ``vararg String`` (Kotlin), ``params string[]`` (C#)."""
+    return bool(type_text) and (
+        type_text.endswith("...") or type_text.startswith(("vararg ", "params "))
+    )
+
+
+class OverloadChooser:
+    """Mixed into a resolver: ``overloads`` (a member's id -> its set, in order), filled by the
+    resolver's ``prepare``; ``repo_type`` names a repository type written in a file."""
+
+    index: NameTable
+    overloads: dict[str, list[str]]
+
+    def repo_type(self, file: FileResult, text: str) -> str | None:
+        """The id of the repository type ``text`` names in ``file``, or None."""
+        raise NotImplementedError
+
+    def choose(self, ctx: Ctx, out: list[tuple[str, str]], args: list[str]) -> dict[str, str]:
+        """The edges of a call whose name gave ``out``, its members chosen by ``args``."""
+        chosen: dict[str, str] = {}
+        for dst, res in out:
+            group = self.overloads.get(dst)
+            picked = self._overload_pick(ctx, group, args) if group is not None else None
+            if picked is not None and len(picked) > 1:
+                picked = self._overload_distinct(dst, picked)
+            if picked is None:
+                chosen.setdefault(dst, res)
+            elif len(picked) == 1:
+                chosen.setdefault(picked[0], res)
+            else:
+                for p in picked:
+                    chosen.setdefault(p, OVERLOAD)
+        if len(chosen) > 1:
+            # An override (or a hoisted method) whose parameters do not take these arguments is
+            # not the one called: `value(long)` of a subclass for `value(true)`
+            fit = {d: r for d, r in chosen.items() if self._overload_takes(ctx, d, args)}
+            if fit:
+                chosen = fit
+        return chosen
+
+    def fits_none(self, ctx: Ctx, chosen: dict[str, str], args: list[str]) -> bool:
+        """Whether no function the name reached can take these arguments: not the callee."""
+        return bool(chosen) and all(
+            self.index.is_callable(d) and not self._overload_takes(ctx, d, args) for d in chosen
+        )
+
+    def _overload_params(self, sid: str) -> tuple[Parameter, ...]:
+        return self.index.by_id[sid].parameters
+
+    def _overload_takes(self, ctx: Ctx, sid: str, args: list[str]) -> bool:
+        """Whether a function can take these arguments (their number, and types as written)."""
+        return (
+            self._overload_pick(ctx, [sid], args) is not None
+            and self._overload_score(ctx, sid, args) is not None
+        )
+
+    def _overload_distinct(self, dst: str, picked: list[str]) -> list[str]:
+        """One member per parameter list: definitions that repeat one (the methods of anonymous
+        classes or enum constants, hoisted under the type's name) are the first one's overrides,
+        not overloads; the name's own definition stands for them."""
+        by_id = self.index.by_id
+        seen: dict[tuple, str] = {}
+        for sid in sorted(picked, key=lambda x: x != dst):
+            seen.setdefault(tuple(simple_type(p.type) for p in by_id[sid].parameters), sid)
+        return [sid for sid in picked if sid in seen.values()]
+
+    def _overload_pick(self, ctx: Ctx, group: list[str], args: list[str]) -> list[str] | None:
+        """The members of an overload set a call with ``args`` may reach: by arity (defaults
+        counted; varargs only when no fixed arity fits), then by the argument types written;
+        one member when the call decides, several when it does not, None when no member fits
+        (keep the name's)."""
+        n = len(args)
+        # `@Deprecated(level = HIDDEN)`: kept for binaries, never called from source
+        callable_ = [g for g in group if not hidden(self.index.by_id[g])]
+        group = callable_ or group
+
+        def varargs(sid: str) -> bool:
+            ps = self._overload_params(sid)
+            return bool(ps) and is_vararg(ps[-1].type)
+
+        def arity(sid: str) -> bool:
+            ps = self._overload_params(sid)
+            required = sum(1 for p in ps if p.default is None)
+            return required <= n <= len(ps)
+
+        fits = [g for g in group if not varargs(g) and arity(g)]
+        if not fits:
+            fits = [g for g in group if varargs(g) and n >= len(self._overload_params(g)) - 1]
+        if len(fits) <= 1:
+            return fits or None
+        scores = {}
+        for g in fits:
+            score = self._overload_score(ctx, g, args)
+            if score is not None:
+                scores[g] = score
+        if len(scores) == 1:
+            return list(scores)
+        if not scores:
+            return fits
+        # Kotlin: a member beats an extension of the same name; a member that needs no default
+        # value beats one that does
+        members = [g for g in scores if not is_extension(self.index.by_id[g], self.index)]
+        if members and len(members) < len(scores):
+            scores = {g: scores[g] for g in members}
+        whole = [g for g in scores if len(self._overload_params(g)) == n]
+        if whole and len(whole) < len(scores):
+            scores = {g: scores[g] for g in whole}
+        if len(scores) == 1:
+            return list(scores)
+        if "?" not in args:  # every argument's type known: the most specific member
+            best = max(scores.values())
+            top = [g for g, sc in scores.items() if sc == best]
+            if len(top) == 1:
+                return top
+        return list(scores)
+
+    def _overload_score(self, ctx: Ctx, sid: str, args: list[str]) -> float | None:
+        params = self._overload_params(sid)
+        if not params:
+            return 0.0 if not args else None
+        total = 0.0
+        last = len(params) - 1
+        for i, arg in enumerate(args):
+            # a trailing lambda (Kotlin) goes to the last parameter; the others in order
+            at = last if arg == "trailing" else min(i, last)
+            written = params[at].type
+            p = simple_type(written)
+            if is_vararg(written) and not (at == i == len(args) - 1 and arg.endswith("[]")):
+                p = p.removesuffix("[]")
+            fit = self._overload_fit(ctx, sid, "lambda" if arg == "trailing" else arg, p)
+            if fit is None:
+                return None
+            total += fit
+        return total
+
+    def _overload_fit(self, ctx: Ctx, sid: str, arg: str, param: str) -> float | None:
+        """How an argument of type ``arg`` fits a parameter of type ``param``: 3 the same type,
+        about 2 a conversion or a supertype (a closer one more), 1 unknown, None it cannot."""
+        if arg in ("?", "named") or param == "?":
+            return 1  # unknown; a named argument (Kotlin) is not matched by position
+        if arg == param:
+            return 3
+        if (_TYPE_VARIABLE.fullmatch(param) and param not in _FITS) or (
+            _TYPE_VARIABLE.fullmatch(arg) and arg not in _FITS
+        ):
+            return 1  # `T`: a type parameter takes (or holds) any reference
+        if param == "Function":  # a Kotlin function type
+            return 3 if arg == "lambda" else None
+        if arg == "lambda":  # a lambda or a method reference: an instance of an interface
+            if param in _FITS or param in _ANY:
+                return None
+            theirs = self.repo_type(self.index.file_of[sid], param)
+            if theirs is not None and self.index.by_id[theirs].kind != "interface":
+                return None
+            return 1
+        if arg == "null":
+            return None if param in _PRIMITIVE_TYPES else 2
+        fits = _FITS.get(arg)
+        if fits is not None:  # `int` fits `long` before `double`, `Integer`, `Object`
+            return 2.9 - 0.05 * fits.index(param) if param in fits else None
+        if param in _ANY:
+            return 2
+        if arg.endswith("[]") or param.endswith("[]"):
+            return None if arg.endswith("[]") and param.endswith("[]") else 1
+        mine = self.repo_type(ctx.file, arg)
+        theirs = self.repo_type(self.index.file_of[sid], param)
+        if mine is None:
+            # a library value: never an instance of a repository type
+            return None if theirs is not None or param in _FITS else 1
+        names = {self.index.by_id[t].name for t in self.index.mro(mine)}
+        if param in names:
+            return 2
+        if theirs is not None or param in _FITS:
+            return None  # a repository type outside the argument's hierarchy
+        open_ = any(t in self.index.open_types for t in self.index.mro(mine))
+        return 1 if open_ else None
