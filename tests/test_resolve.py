@@ -1380,3 +1380,62 @@ def test_python_calls_through_bound_names_stay_precise():
     # a parameter the file passes only a comprehension's variable (named like a function): unknown
     assert _from(res, "app.hook") == set()
     assert res.unresolved["app.hook"] == 1
+
+
+def test_python_decorated_calls_reach_the_wrapper_only_when_it_is_known():
+    files = _parse(
+        {
+            "jobs.py": """
+            import functools
+
+            def traced(func):
+                @functools.wraps(func)
+                def traced_call(*args):
+                    return func(*args)
+                return traced_call
+
+            def cast_wrap(func):
+                def inner():
+                    return func()
+                return functools.update_wrapper(inner, func)
+
+            @functools.lru_cache(maxsize=None)
+            def cached():
+                return 1
+
+            @cast_wrap
+            def wrapped_by_library():
+                return 2
+
+            @traced
+            def work():
+                return 3
+
+            def max(a, key=None):
+                return a
+
+            def rank(x):
+                return x
+
+            def main():
+                cached()
+                wrapped_by_library()
+                work()
+                max([1], key=rank)
+                return sorted([2], key=rank)
+            """,
+        }
+    )
+    res = resolve(files)
+    # a library decorator, or one returning a library call's value: the call stays the function's
+    assert _from(res, "jobs.main") == {
+        "jobs.cached",
+        "jobs.wrapped_by_library",
+        "jobs.traced.traced_call",
+        "jobs.max",
+        "jobs.rank",
+    }
+    assert _from(res, "jobs.traced.traced_call") == {"jobs.work"}
+    # `max` is the file's own (no `key` run by it); the builtin `sorted` runs rank
+    main = next(s for f in files for s in f.symbols if s.name == "main")
+    assert [c.name for c in main.calls][3:] == ["max", "(sorted = sorted | rank)"]

@@ -167,6 +167,7 @@ _OTHER = "other"  # bound otherwise (a loop variable, an import, global): unknow
 _PARAM = "param"  # a parameter: what the function's callers in the file pass
 _DEF = "def"  # a def or class statement: the resolver finds it by name
 _MAX_VALUES = 8
+_NO_SCOPE = object()
 _MAX_DEPTH = 3
 _DOTTED = frozenset({"identifier", "attribute"})
 
@@ -206,7 +207,17 @@ def _key(node: Node | None) -> str | None:
     return None
 
 
-def _scope_of(node: Node) -> Node | None:
+def _scope_of(node: Node, cache: dict | None = None) -> Node | None:
+    """The scope around ``node``; memoised per file when ``cache`` is given (walking up to a
+    parent is not cheap in tree-sitter)."""
+    if cache is not None:
+        memo = cache.get("scope_of")
+        if memo is None:
+            memo = cache["scope_of"] = {}
+        found = memo.get(node, _NO_SCOPE)
+        if found is _NO_SCOPE:
+            found = memo[node] = _scope_of(node)
+        return found  # type: ignore[return-value]
     cur = node.parent
     while cur is not None and cur.type not in _SCOPES:
         cur = cur.parent
@@ -251,13 +262,29 @@ def _bind_target(scope: Scope, target: Node, value: Node | None) -> None:
             if value is not None and value.type in ("expression_list", "tuple", "list")
             else None
         )
+        stars = [i for i, a in enumerate(items) if a.type == "list_splat_pattern"]
         if (
             values is not None
-            and len(values) == len(items)
-            and all(v.type not in ("list_splat", "list_splat_pattern") for v in (*items, *values))
+            and len(stars) <= 1
+            and len(values) >= len(items) - len(stars)
+            and (stars or len(values) == len(items))
+            and all(v.type != "list_splat" for v in values)
         ):
-            for a, b in zip(items, values):
+            # `a, *rest, z = f, g, h, k`: rest is the list of the values in between
+            s = stars[0] if stars else len(items)
+            tail = len(items) - s - 1
+            for a, b in zip(items[:s], values[:s]):
                 _bind_target(scope, a, b)
+            if stars:
+                star = items[s].named_children[0] if items[s].named_child_count else None
+                middle = values[s : len(values) - tail]
+                if star is not None and star.type == "identifier":
+                    for i, b in enumerate(middle):
+                        _bind(scope, text(star), str(i), b)
+                    if not middle:
+                        scope[text(star)] = _OTHER
+                for a, b in zip(items[s + 1 :], values[len(values) - tail :]):
+                    _bind_target(scope, a, b)
         else:
             for a in items:
                 if a.type == "identifier":
@@ -418,12 +445,50 @@ def _fields(cls: Node, cache: dict) -> Scope:
     return fields
 
 
+def _subclass_fields(cls: Node, name: str, cache: dict) -> list[tuple[str | None, Node]]:
+    """``self.x`` in a class that stores no ``x`` and whose bases are the file's own classes:
+    what the file's subclasses of it store in ``x`` (``self`` is one of them when it runs)."""
+    root = _root(cls)
+    own = cls.child_by_field_name("name")
+    if own is None or _scope_of(cls) is None or _scope_of(cls).type != "module":
+        return []
+    for base in _base_names(cls):
+        if _class_in(root, base) is None:
+            return []  # a base of another module may store it
+    if _def_in(cls.child_by_field_name("body"), name) is not None:
+        return []
+    out: list[tuple[str | None, Node]] = []
+    todo, seen = [text(own)], {text(own)}
+    while todo:
+        parent = todo.pop()
+        for st in root.named_children:
+            sub = st.child_by_field_name("definition") if st.type == "decorated_definition" else st
+            if sub is None or sub.type != "class_definition" or parent not in _base_names(sub):
+                continue
+            sname = text(sub.child_by_field_name("name"))
+            if sname in seen:
+                continue
+            seen.add(sname)
+            todo.append(sname)
+            bound = _fields(sub, cache).get(name)
+            if bound and not isinstance(bound, str):
+                out.extend(bound)
+    return out
+
+
+def _base_names(cls: Node) -> list[str]:
+    supers = cls.child_by_field_name("superclasses")
+    return [
+        text(b) for b in (supers.named_children if supers is not None else ()) if b.type in _DOTTED
+    ]
+
+
 def _find(node: Node, name: str, cache: dict) -> tuple[str, object, Node | None]:
     """How ``name`` is bound at ``node``, in the innermost scope around it that binds it:
     ("assigned", its assignments, scope), (_PARAM | _DEF | _OTHER, None, scope), or ("free",
     None, None). In the scope's own straight-line code an assignment is undone by the next one
     before ``node`` (``d["a"] = g`` after ``d = {"a": f}``), and one after ``node`` misses it."""
-    scope = _scope_of(node)
+    scope = _scope_of(node, cache)
     first = True
     while scope is not None:
         if scope.type != "class_definition" or first:
@@ -433,7 +498,7 @@ def _find(node: Node, name: str, cache: dict) -> tuple[str, object, Node | None]
             if found is not None:
                 return "assigned", _live(found, node, scope) if first else found, scope
         first = False
-        scope = _scope_of(scope)
+        scope = _scope_of(scope, cache)
     return "free", None, None
 
 
@@ -449,15 +514,31 @@ def _name_values(
         if not head and _self_class(at, name, cache) is not None:
             return [name]  # `self`: the caller's own, read in the caller's method
         return _param_values(scope, name, cache, depth + 1)
+    if kind == _DEF and key is None and scope is not None and scope.type != "class_definition":
+        dd = _decorated_def(scope, name)  # @dec over def f: f is what dec returns
+        applied = _applied(dd, 0, cache, depth) if dd is not None else None
+        if applied is not None:
+            return applied
     if head or key is not None:
         return []
     if kind == "free" or (scope is not None and scope.type == "module"):
         return [name]
     if kind == _DEF and scope is not None and scope.type == "function_definition":
-        outer = _scope_of(scope)
-        if outer is not None and outer.type == "module":  # a closure of a module-level def
-            return [f"{text(scope.child_by_field_name('name'))}.<locals>.{name}"]
+        path = _local_path(scope)  # a closure of a module-level def (or of one of its closures)
+        return [f"{path}.<locals>.{name}"] if path else []
     return []
+
+
+def _local_path(fn: Node) -> str | None:
+    """``outer.<locals>.inner`` for a def nested in module-level defs only; None otherwise."""
+    names: list[str] = []
+    cur: Node | None = fn
+    while cur is not None and cur.type == "function_definition" and len(names) <= _MAX_DEPTH:
+        names.append(text(cur.child_by_field_name("name")))
+        cur = _scope_of(cur)
+    if cur is None or cur.type != "module":
+        return None
+    return ".<locals>.".join(reversed(names))
 
 
 def _straight(node: Node, scope: Node) -> bool:
@@ -503,18 +584,28 @@ def _values(node: Node, cache: dict, depth: int = 0) -> list[str]:
         rest = text(node)[len(text(root)) :]
         if rest[:1] != ".":
             return []
+        cls = _self_class(root, text(root), cache)
+        first = root.parent.child_by_field_name("attribute")
+        if cls is not None and first is not None:  # self.x: what the class's methods store in x
+            if _def_in(cls.child_by_field_name("body"), text(first)) is None:
+                bound = _fields(cls, cache).get(text(first))
+                if bound and not isinstance(bound, str):
+                    after = rest[len(text(first)) + 1 :]
+                    values = _all(bound, None, cache, depth + 1)  # type: ignore[arg-type]
+                    return [v + after for v in values if not (after and ".<locals>." in v)]
         roots = _name_values(root, text(root), None, cache, depth, head=False)
         return [r + rest for r in roots if ".<locals>." not in r]
     if t == "parenthesized_expression" and node.named_child_count == 1:
         return _values(node.named_children[0], cache, depth)
     if t == "call":
         fn = node.child_by_field_name("function")
-        if fn is None or fn.type not in _DOTTED or not _pure_dotted(fn):
+        if fn is None:
             return []
-        if fn.type == "identifier":
-            returned = _returned(fn, cache, depth)
-            if returned is not None:
-                return returned
+        returned = _returned(fn, cache, depth)
+        if returned is not None:
+            return returned
+        if fn.type not in _DOTTED or not _pure_dotted(fn):
+            return []
         return [text(fn) + "()"]
     return []
 
@@ -530,6 +621,8 @@ def _all(
             values = _items(v, cache, depth)
         elif (key == "*" and k is not None) or k == key or (key is not None and k == "?"):
             values = _values(v, cache, depth)
+        elif key == "*" and k is None and v.type == "call":  # xs = map(f, ys): f's results
+            values = _items(v, cache, depth)
         else:
             continue
         out.extend(val for val in values if val not in out)
@@ -544,22 +637,110 @@ def _items(node: Node, cache: dict, depth: int) -> list[str]:
         return out
     if node.type == "identifier":
         return _name_values(node, text(node), "*", cache, depth, head=True)
+    fn = node.child_by_field_name("function") if node.type == "call" else None
+    if fn is not None and fn.type == "identifier":  # a generator function: what it yields
+        kind, _, scope = _find(fn, text(fn), cache)
+        d = _def_in(scope, text(fn)) if kind == _DEF and scope is not None else None
+        if d is not None and scope.type == "module":
+            out = []
+            for y in _yields(d.child_by_field_name("body")):
+                out.extend(v for v in _values(y, cache, depth + 1) if v not in out)
+            return out
+    args = node.child_by_field_name("arguments")
+    if fn is not None and text(fn) == "map" and args is not None and args.type == "argument_list":
+        if _find(fn, "map", cache)[0] == "free":  # map(f, xs): what f returns
+            root, out = _root(node), []
+            for f in _called_args(args, "*", "map", cache):
+                out.extend(v for v in _text_returns(root, f, cache, depth) if v not in out)
+            return out
     return []
 
 
 def _returned(fn: Node, cache: dict, depth: int) -> list[str] | None:
-    """``f()`` where ``f`` is a def of this file that returns names: what those may hold (a
-    nested def as ``f.<locals>.inner``); None when ``f`` is no such def."""
-    kind, _, scope = _find(fn, text(fn), cache)
-    if kind != _DEF or scope is None:
+    """What calling ``fn`` returns, where it is a function of this file that returns names (a
+    nested def as ``f.<locals>.inner``): ``f()``, ``alias()`` (``alias = f``), ``f()()``, and a
+    method ``x.m()`` of an instance of a class of this file (``x = C()``; ``return self.g`` is
+    ``C().g``). None when no such function is known."""
+    if depth > _MAX_DEPTH:
         return None
-    d = _def_in(scope if scope.type == "module" else scope.child_by_field_name("body"), text(fn))
-    if d is None:
+    t = fn.type
+    if t == "identifier":
+        kind, _, scope = _find(fn, text(fn), cache)
+        if kind == _DEF and scope is not None:
+            block = scope if scope.type == "module" else scope.child_by_field_name("body")
+            d = _def_in(block, text(fn))
+            return (_def_returns(d, None, cache, depth) or None) if d is not None else None
+        if kind != "assigned":
+            return None
+        callees = _values(fn, cache, depth)
+    elif t == "call":
+        inner = fn.child_by_field_name("function")
+        callees = _returned(inner, cache, depth + 1) if inner is not None else None
+    elif t == "attribute" and _pure_dotted(fn):
+        callees = _values(fn, cache, depth)
+    else:
         return None
     out: list[str] = []
-    for ret in _returns(d.child_by_field_name("body")):
-        out.extend(v for v in _values(ret, cache, depth + 1) if v not in out)
+    root = _root(fn)
+    for callee in callees or ():
+        out.extend(v for v in _text_returns(root, callee, cache, depth) if v not in out)
     return out or None
+
+
+def _text_returns(root: Node, callee: str, cache: dict, depth: int) -> list[str]:
+    """What calling ``callee`` (a value as ``_values`` writes it: ``f``, ``f.<locals>.g``,
+    ``C().m``) returns, when it names a function of this file."""
+    if callee.endswith("()") or "(" in callee.split(").", 1)[-1]:
+        return []
+    if "()." in callee:
+        cname, _, method = callee.partition("().")
+        cls = _class_in(root, cname)
+        d = _method_in(root, cls, method, 0) if cls is not None and "." not in method else None
+        return _def_returns(d, f"{cname}()", cache, depth) if d is not None else []
+    d = _def_by_text(root, callee)
+    return _def_returns(d, None, cache, depth) if d is not None else []
+
+
+def _def_returns(d: Node, self_value: str | None, cache: dict, depth: int) -> list[str]:
+    """The values a def's ``return`` statements give; in a method, ``self`` as ``self_value``."""
+    out: list[str] = []
+    self_name = None
+    if self_value is not None:
+        params = _names(d, cache)
+        self_name = params[0] if params else None
+    for ret in _returns(d.child_by_field_name("body")):
+        for v in _values(ret, cache, depth + 1):
+            if self_name is not None and (v == self_name or v.startswith(self_name + ".")):
+                v = self_value + v[len(self_name) :]
+            elif self_name is not None and v.split(".")[0] == self_name:
+                continue
+            if v not in out:
+                out.append(v)
+    return out
+
+
+def _class_in(root: Node, name: str) -> Node | None:
+    for st in root.named_children:
+        d = st.child_by_field_name("definition") if st.type == "decorated_definition" else st
+        if d is not None and d.type == "class_definition":
+            n = d.child_by_field_name("name")
+            if n is not None and text(n) == name:
+                return d
+    return None
+
+
+def _method_in(root: Node, cls: Node, name: str, depth: int) -> Node | None:
+    """The def ``name`` of a class of this file, or of its bases in this file (depth first)."""
+    found = _def_in(cls.child_by_field_name("body"), name)
+    if found is not None or depth > _MAX_DEPTH:
+        return found
+    supers = cls.child_by_field_name("superclasses")
+    for base in supers.named_children if supers is not None else ():
+        b = _class_in(root, text(base)) if base.type == "identifier" else None
+        found = _method_in(root, b, name, depth + 1) if b is not None else None
+        if found is not None:
+            return found
+    return None
 
 
 def _param_values(fn: Node, name: str, cache: dict, depth: int) -> list[str]:
@@ -595,14 +776,15 @@ def _param_values_of(fn: Node, name: str, cache: dict, depth: int) -> list[str]:
                 if arg is not None:
                     out.extend(v for v in _values(arg, cache, depth) if v not in out)
     if pos == 0 and cls is None:  # @fname over a def: fname(the def)
-        for d, dname in _decorated_by(fn, text(fname), cache):
-            values = _name_values(d, dname, None, cache, depth, head=False)
+        path = _local_path(fn)
+        for d, i in _decorated_by(fn, path if path else text(fname), cache):
+            values = _applied(d, i + 1, cache, depth) or []  # the def, or the wrapper below
             out.extend(v for v in values if v not in out)
     for call in _sites(fn, cache).get(text(fname), ()):
         callee = call.child_by_field_name("function")
         if cls is not None:
             recv = callee.child_by_field_name("object") if callee.type == "attribute" else None
-            if recv is None or _self_class(call, text(recv), cache) != cls:
+            if recv is None or not _instance_of(recv, cls, call, cache):
                 continue
         elif callee.type != "identifier" or _find(callee, text(fname), cache)[0] != _DEF:
             continue
@@ -621,6 +803,17 @@ def _param_values_of(fn: Node, name: str, cache: dict, depth: int) -> list[str]:
     return out
 
 
+def _instance_of(recv: Node, cls: Node, call: Node, cache: dict) -> bool:
+    """Whether ``recv`` is the method's own ``self`` or holds an instance of ``cls`` (a class at
+    the module level: ``x = C()``, ``x.m(f)``)."""
+    if _self_class(call, text(recv), cache) == cls:
+        return True
+    name = cls.child_by_field_name("name")
+    if recv.type != "identifier" or name is None or _scope_of(cls).type != "module":
+        return False
+    return f"{text(name)}()" in _values(recv, cache, 1)
+
+
 def _root(node: Node) -> Node:
     while node.parent is not None:
         node = node.parent
@@ -629,33 +822,124 @@ def _root(node: Node) -> Node:
 
 def _aliases(fn: Node, name: str, cache: dict) -> list[str]:
     """Module-level names assigned the module-level def ``name`` (``c = func``)."""
-    if _scope_of(fn) is None or _scope_of(fn).type != "module":
+    if _scope_of(fn, cache) is None or _scope_of(fn, cache).type != "module":
         return []
-    out = []
-    for alias, entries in _bindings(_root(fn), cache).items():
-        if not isinstance(entries, str) and any(
-            k is None and v.type == "identifier" and text(v) == name for k, v in entries
-        ):
-            out.append(alias)
-    return out
+    found = cache.get("aliases")
+    if found is None:  # def name -> the names assigned it, read once per file
+        found = cache["aliases"] = {}
+        for alias, entries in _bindings(_root(fn), cache).items():
+            if isinstance(entries, str):
+                continue
+            for k, v in entries:
+                if k is None and v.type == "identifier":
+                    names = found.setdefault(text(v), [])
+                    if alias not in names:
+                        names.append(alias)
+    return found.get(name, [])
 
 
-def _decorated_by(fn: Node, name: str, cache: dict) -> list[tuple[Node, str]]:
-    """The names of the defs of this file decorated ``@name`` (the decorator's argument)."""
+def _decorated_by(fn: Node, name: str, cache: dict) -> list[tuple[Node, int]]:
+    """The defs of this file decorated ``@name``: (the decorated definition, the decorator's
+    index, outermost first)."""
     found = cache.get("decorated")
     if found is None:
         found = cache["decorated"] = {}
         for d in _captures(fn, cache).get("d", ()):
-            dec = next((c for c in d.named_children if c.type == "decorator"), None)
-            target = d.child_by_field_name("definition")
-            inner = dec.named_children[0] if dec is not None and dec.named_child_count else None
-            last = [c for c in d.named_children if c.type == "decorator"][-1]
-            if inner is None or target is None or inner.type != "identifier" or dec != last:
-                continue  # a factory call, or not the decorator applied first
-            tname = target.child_by_field_name("name")
-            if tname is not None:
-                found.setdefault(text(inner), []).append((d, text(tname)))
+            for i, dec in enumerate(c for c in d.named_children if c.type == "decorator"):
+                inner = dec.named_children[0] if dec.named_child_count else None
+                if inner is not None and inner.type == "identifier":
+                    found.setdefault(text(inner), []).append((d, i))
+                elif inner is not None and inner.type == "call":  # @factory(...): what it returns
+                    fn = inner.child_by_field_name("function")
+                    for v in (_returned(fn, cache, 1) or []) if fn is not None else ():
+                        found.setdefault(v, []).append((d, i))
     return found.get(name, [])
+
+
+def _def_value(dd: Node) -> list[str]:
+    """A def (under its decorators) as a value, undecorated: ``f``, ``outer.<locals>.f``."""
+    d = dd.child_by_field_name("definition") if dd.type == "decorated_definition" else dd
+    name = d.child_by_field_name("name") if d is not None else None
+    scope = _scope_of(dd)
+    if name is None or scope is None:
+        return []
+    if scope.type == "module":
+        return [text(name)]
+    path = _local_path(scope) if scope.type == "function_definition" else None
+    return [f"{path}.<locals>.{text(name)}"] if path else []
+
+
+def _applied(dd: Node, start: int, cache: dict, depth: int) -> list[str] | None:
+    """What a def's name holds once its decorators from ``start`` on (outermost first) are
+    applied, innermost first: what each decorator returns (its wrapper ``dec.<locals>.inner``,
+    or the function it was given). None when a decorator is no function of this file returning
+    such a value (a library's, a factory we cannot follow)."""
+    key = ("applied", dd.start_byte, start)
+    if key in cache:
+        return cache[key]
+    cache[key] = None  # a cycle: unknown
+    decorators = [c for c in dd.named_children if c.type == "decorator"]
+    values: list[str] | None = _def_value(dd)
+    for dec in reversed(decorators[start:]):
+        if not values or depth > _MAX_DEPTH:
+            values = None
+            break
+        values = _apply(dec, values, cache, depth + 1)
+    cache[key] = values
+    return values
+
+
+def _apply(dec: Node, given: list[str], cache: dict, depth: int) -> list[str] | None:
+    expr = dec.named_children[0] if dec.named_child_count else None
+    if expr is None:
+        return None
+    if expr.type == "identifier":
+        funcs = _values(expr, cache, depth)
+    elif expr.type == "call":  # @factory(...): what the factory returns is the decorator
+        funcs = _returned(expr.child_by_field_name("function"), cache, depth) or []
+    else:
+        return None
+    root = _root(dec)
+    out: list[str] = []
+    for f in funcs:
+        d = _def_by_text(root, f)
+        if d is None:
+            return None
+        params = _names(d, cache)
+        returns = _returns(d.child_by_field_name("body"))
+        if not params or not returns:
+            return None
+        for ret in returns:
+            if ret.type == "identifier" and text(ret) == params[0]:
+                values = given  # the function it was given
+            else:
+                values = _values(ret, cache, depth)
+                if not values or any(_def_by_text(root, v) is None for v in values):
+                    return None
+            out.extend(v for v in values if v not in out)
+    return out or None
+
+
+def _def_by_text(root: Node, value: str) -> Node | None:
+    """The function of this file a value names: ``f`` (module level), ``f.<locals>.g``."""
+    names = value.split(".<locals>.")
+    if not all(n.isidentifier() for n in names):
+        return None
+    d = _def_in(root, names[0])
+    for inner in names[1:]:
+        d = _def_in(d.child_by_field_name("body"), inner) if d is not None else None
+    return d
+
+
+def _decorated_def(scope: Node, name: str) -> Node | None:
+    block = scope if scope.type == "module" else scope.child_by_field_name("body")
+    for st in block.named_children if block is not None else ():
+        if st.type == "decorated_definition":
+            d = st.child_by_field_name("definition")
+            n = d.child_by_field_name("name") if d is not None else None
+            if n is not None and text(n) == name and d.type == "function_definition":
+                return st
+    return None
 
 
 def _argument(call: Node, pos: int, name: str) -> Node | None:
@@ -714,6 +998,11 @@ def _bound_names(node: Node, cache: dict) -> set[str]:
     if found is None:
         caps = _captures(node, cache)
         found = cache["bound"] = {text(n) for n in caps.get("a", ())}
+        for d in caps.get("d", ()):  # a decorated def: bound to what its decorators return
+            n = d.child_by_field_name("definition")
+            n = n.child_by_field_name("name") if n is not None else None
+            if n is not None:
+                found.add(text(n))
         stack = list(caps.get("l", ()))
         while stack:
             n = stack.pop()
@@ -775,6 +1064,26 @@ def _returns(block: Node | None) -> list[Node]:
     return out
 
 
+def _yields(block: Node | None) -> list[Node]:
+    """The values a generator's ``yield`` statements give (not ``yield from``)."""
+    out: list[Node] = []
+    stack = [block] if block is not None else []
+    while stack:
+        n = stack.pop()
+        for c in n.named_children:
+            if c.type in ("expression_statement", "yield"):
+                for e in c.named_children if c.type != "yield" else (c,):
+                    if (
+                        e.type == "yield"
+                        and e.named_child_count == 1
+                        and "from" not in [x.type for x in e.children]
+                    ):
+                        out.append(e.named_children[0])
+            elif c.type == "block" or c.type in _COMPOUND:
+                stack.append(c)
+    return out
+
+
 def _annotate(node: Node, raw: str, cache: dict) -> str:
     """The call text with what its head name is bound to, where the scopes around tell."""
     t = node.type
@@ -784,7 +1093,7 @@ def _annotate(node: Node, raw: str, cache: dict) -> str:
         if names[0].split("[", 1)[0] not in bound or (
             names[0] == "self" and (len(names) < 2 or names[1] not in bound)
         ):
-            return raw  # nothing in the file binds its head (or the field after self)
+            return _calling(node, raw, cache) if raw in _CALLING else raw
     if t == "identifier":
         head, key, rest = node, None, ""
     elif t == "attribute":
@@ -804,7 +1113,9 @@ def _annotate(node: Node, raw: str, cache: dict) -> str:
             if first is not None and (
                 node != head.parent or _def_in(cls.child_by_field_name("body"), text(first)) is None
             ):
-                bound = _fields(cls, cache).get(text(first))
+                bound = _fields(cls, cache).get(text(first)) or _subclass_fields(
+                    cls, text(first), cache
+                )
                 if bound and not isinstance(bound, str):
                     values = _all(bound, None, cache, 1)  # type: ignore[arg-type]
                     after = rest[len(text(first)) + 1 :]
@@ -816,13 +1127,43 @@ def _annotate(node: Node, raw: str, cache: dict) -> str:
         key, rest = _key(node.child_by_field_name("subscript")) or "*", ""
     elif t == "call":  # make()(): what make returns
         fn = node.child_by_field_name("function")
-        if fn is None or fn.type != "identifier":
+        if fn is None:
             return raw
         return _written(raw, _returned(fn, cache, 1) or [], "") or raw
     else:
         return raw
     values = _name_values(node, text(head), key, cache, 0, head=True)
     return _written(text(node) if key is not None else text(head), values, rest) or raw
+
+
+# Builtins that call a function they are given, during the call: which arguments ("*": every
+# positional one, else the keyword's name).
+_CALLING = {"map": "*", "filter": "*", "sorted": "key", "min": "key", "max": "key"}
+
+
+def _calling(node: Node, raw: str, cache: dict) -> str:
+    """``map(f, xs)``, ``sorted(xs, key=f)``: the builtin runs ``f`` during the call, so the call
+    reaches it too: ``(map = map | f)``. Only where the file binds no other ``map``."""
+    call = node.parent
+    args = call.child_by_field_name("arguments") if call is not None else None
+    if args is None or args.type != "argument_list" or _find(node, raw, cache)[0] != "free":
+        return raw
+    values = _called_args(args, _CALLING[raw], raw, cache)
+    return (_written(raw, [raw, *values], "") or raw) if values else raw
+
+
+def _called_args(args: Node, which: str, raw: str, cache: dict) -> list[str]:
+    values: list[str] = []
+    for a in args.named_children:
+        if which == "*" and a.type in _DOTTED:
+            arg: Node | None = a
+        elif a.type == "keyword_argument" and text(a.child_by_field_name("name")) == which:
+            arg = a.child_by_field_name("value")
+        else:
+            continue
+        if arg is not None and arg.type in _DOTTED:
+            values.extend(v for v in _values(arg, cache, 1) if v not in values and v != raw)
+    return values
 
 
 def _written(expr: str, values: list[str], rest: str) -> str | None:
@@ -833,9 +1174,9 @@ def _written(expr: str, values: list[str], rest: str) -> str | None:
 
 def _self_class(node: Node, name: str, cache: dict) -> Node | None:
     """The class whose method binds ``name`` as its first parameter, around ``node``."""
-    fn = _scope_of(node)
+    fn = _scope_of(node, cache)
     while fn is not None and (fn.type == "lambda" or fn.type in _COMPREHENSIONS):
-        fn = _scope_of(fn)
+        fn = _scope_of(fn, cache)
     if fn is None or fn.type != "function_definition":
         return None
     params = _names(fn, cache)

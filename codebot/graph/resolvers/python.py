@@ -349,7 +349,27 @@ class PythonResolver(Resolver):
                 if out is not None:
                     return out
                 text = expr + rest
-        return super().resolve_call(ctx, text)
+        return self._written(ctx, text)
+
+    def _written(self, ctx: Ctx, text: str) -> Outcome:
+        """A call as written (no bound value in it)."""
+        out = super().resolve_call(ctx, text)
+        if out == UNRESOLVED:
+            return self._subclass_members(ctx, text) or out
+        return out
+
+    def _subclass_members(self, ctx: Ctx, text: str) -> Outcome | None:
+        """``self.m()`` in a class that has no ``m`` (and no base that might): the ``m`` its
+        subclasses define, one of which ``self`` must be when the call runs. The fan-out to
+        subclasses is this one place."""
+        head, dot, name = text.partition(".")
+        if not dot or not name.isidentifier() or not ctx.chain:
+            return None
+        target = self.lookup(ctx, head)
+        if target is None or target[0] not in (DECL, CLS) or not self.index.is_type(target[1]):
+            return None
+        more = self.index.overrides(target[1], name)
+        return [(o, EXACT) for o in more] or None
 
     def _through(self, ctx: Ctx, values: list[str], rest: str) -> Outcome | None:
         edges: list[tuple[str, str]] = []
@@ -358,7 +378,7 @@ class PythonResolver(Resolver):
             if ".<locals>." in value:
                 out = self._nested(ctx, value) if not rest else UNRESOLVED
             else:
-                out = super().resolve_call(ctx, value + rest)
+                out = self._written(ctx, value + rest)
             if isinstance(out, list):
                 edges += [e for e in out if e not in edges]
             elif out == EXTERNAL_CALL:
@@ -368,12 +388,15 @@ class PythonResolver(Resolver):
         return EXTERNAL_CALL if external else None
 
     def _nested(self, ctx: Ctx, value: str) -> Outcome:
-        """``make.<locals>.inner``: the function ``make`` defines as ``inner`` (and returns)."""
-        outer, _, name = value.partition(".<locals>.")
+        """``make.<locals>.inner``: the function ``make`` defines as ``inner`` (and returns);
+        ``a.<locals>.b.<locals>.c`` for one nested deeper."""
+        outer, *names = value.split(".<locals>.")
         t = self.value_of(ctx, outer)
         if t is None or t[0] != SYM or not self.index.is_callable(t[1]):
             return UNRESOLVED
-        hit = self.index.children.get(t[1], {}).get(name)
+        hit: str | None = t[1]
+        for name in names:
+            hit = self.index.children.get(hit, {}).get(name) if hit is not None else None
         return [(hit, EXACT)] if hit is not None else UNRESOLVED
 
     def head(self, ctx: Ctx, name: str, how: int, alone: bool) -> Target | Outcome | None:
