@@ -106,6 +106,9 @@ class CallConditions:
                 return True
         if not _BRANCHING.search(parent.type):
             return False
+        if kind == "for_in_clause":  # `[f(x) for x in xs()]`: the first iterable runs once
+            first = next(c for c in parent.named_children if c.type == kind)
+            return first.id != child.id
         if field in _BODY_FIELDS:
             return True
         if field in _GUARD_FIELDS:
