@@ -28,7 +28,7 @@ from tree_sitter import Node, Tree
 
 from codebot.languages import get_spec
 
-__all__ = ["CallConditions"]
+__all__ = ["CallConditions", "constructor_names"]
 
 # A node whose children run only under a condition, but for its guard.
 _BRANCHING = re.compile(
@@ -136,5 +136,3 @@ def constructor_names(name: str, class_name: str | None) -> tuple[str, ...]:
         return (name, class_name.rsplit(".", 1)[-1])
     return (name,)
 
-
-__all__ += ["constructor_names"]
