@@ -135,4 +135,3 @@ def constructor_names(name: str, class_name: str | None) -> tuple[str, ...]:
     if name in _CONSTRUCTORS and class_name:
         return (name, class_name.rsplit(".", 1)[-1])
     return (name,)
-
