@@ -7,6 +7,8 @@ it was labelled (``true``: checked in the diff and the code and right; ``false``
     definitions   "<change> <id>": this definition really changed that way
     callers       "<definition id> <- <caller id>": the caller really calls it (directly)
     tests         "<definition id> <- <test id>": the test really reaches it, through the calls
+    may_reach     "<definition id> <- <test id>": a path of calls from the test to it exists in
+                  the code (the report says "may reach": a call on the way is conditional)
     no_test       "<definition id>": really no test reaches it ("No test reaches this")
     still_named   "<definition id> <- <path>:<line>": the line still calls or imports the old name
 
@@ -54,7 +56,7 @@ CASES = HERE / "impact_cases"
 RESULTS = HERE / "results"
 CACHE = Path("/tmp/codebot-impact-eval")
 CALLABLE = ("function", "method", "constructor")
-TYPES = ("definitions", "callers", "tests", "no_test", "still_named")
+TYPES = ("definitions", "callers", "tests", "may_reach", "no_test", "still_named")
 COMPACT_TOKENS = 1_500
 
 
@@ -68,6 +70,8 @@ def claims(doc: dict[str, Any]) -> dict[str, list[str]]:
                 out["callers"].append(f"{e['id']} <- {c['id']}")
         for t in e["tests"]:
             out["tests"].append(f"{e['id']} <- {t['id']}")
+        for t in e.get("may_tests", []):
+            out["may_reach"].append(f"{e['id']} <- {t['id']}")
         if e["test_reach"] == "untested":
             out["no_test"].append(e["id"])
         for s in e.get("still_calling", []) + e.get("imports", []):
@@ -170,13 +174,13 @@ def evidence(case: dict[str, Any], doc: dict[str, Any]) -> None:
             if c["depth"] == 1:
                 s = symbols[rows[c["id"]]]
                 print(f"   caller {c['id']} {s.path}:{c['line']}: {text(s.path, c['line'])}")
-        for t in e["tests"]:
+        for t, may in [(t, "") for t in e["tests"]] + [(t, "may ") for t in e["may_tests"]]:
             hops = path_to(rows[t["id"]], goal)
             chain = " > ".join(
                 f"{symbols[r].name}@{ln}[{text(symbols[r].path, ln)[:50]}]" for r, ln in hops
             )
-            print(f"   test {t['id']}: {chain}")
-        if e["test_reach"] != "tested":
+            print(f"   {may}test {t['id']}: {chain}")
+        if e["test_reach"] not in ("tested", "conditional"):
             print(f"   {e['test_reach']} unresolved {e['unresolved_calls']}")
 
 

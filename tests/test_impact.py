@@ -293,3 +293,64 @@ def test_parse_range():
     assert parse_range("a...b") == ("a", "b")
     assert parse_range("main") == ("main", "HEAD")
     assert parse_range("..b") == ("HEAD", "b")
+
+
+def test_a_test_reaching_only_through_a_branch_may_reach(make_repo, validate):
+    """A test whose every path has a call made only under a condition "may reach" the code; one
+    reaching it through straight-line calls "reaches" it. Neither is called untested."""
+    repo = make_repo(
+        {
+            "app/core.py": (
+                "def audit(x):\n    return x\n\n\n"
+                "def warn(x):\n    return x\n\n\n"
+                "def log_each(xs):\n    return xs\n\n\n"
+                "def run(cmd, deprecated=False):\n"
+                "    audit(cmd)\n"
+                "    if deprecated:\n"
+                "        warn(cmd)\n"
+                "    for c in cmd:\n"
+                "        log_each(c)\n"
+                "    return cmd\n"
+            ),
+            "tests/test_core.py": (
+                "from app.core import run\n\n\ndef test_run():\n    assert run('a') == 'a'\n"
+            ),
+        }
+    )
+    base = git(repo, "rev-parse", "HEAD")
+    build_index(repo, Config(embedder="none"))
+    for name in ("audit", "warn"):
+        edit(
+            repo, "app/core.py", f"def {name}(x):\n    return x", f"def {name}(x):\n    return [x]"
+        )
+    edit(
+        repo,
+        "app/core.py",
+        "def log_each(xs):\n    return xs",
+        "def log_each(xs):\n    return [xs]",
+    )
+    head = commit(repo, "change the helpers")
+    doc = impact(repo, Config(), base, head)
+    validate(doc, "impact.schema.json")
+    entries = by_id(doc)
+    audit, warn, each = (entries[f"app.core.{n}"] for n in ("audit", "warn", "log_each"))
+    assert audit["test_reach"] == "tested"
+    assert [t["id"] for t in audit["tests"]] == ["tests.test_core.test_run"]
+    assert audit["may_tests_total"] == 0
+    for e in (warn, each):  # under `if deprecated:`, in a loop body that may run zero times
+        assert e["test_reach"] == "conditional", e["id"]
+        assert e["tests"] == [] and e["tests_total"] == 0
+        assert [t["id"] for t in e["may_tests"]] == ["tests.test_core.test_run"]
+        assert e["may_tests_total"] == 1
+    assert "reached only through conditional calls by 1 tests" in impact_text(doc)
+    md = impact_markdown(doc)
+    assert "No test surely reaches this" in md and "No test reaches this" not in md
+    compact = impact_compact(doc)
+    validate(compact, "impact-compact.schema.json")
+    row = next(d for d in compact["definitions"] if d["id"] == "app.core.warn")
+    assert (row["tests"], row["may_tests"], row["some_may_tests"]) == (
+        0,
+        1,
+        ["tests.test_core.test_run"],
+    )
+    assert "may reach it: tests.test_core.test_run" in impact_compact_text(doc)

@@ -38,7 +38,9 @@ from codebot.core.errors import CodebotError
 from codebot.core.model import Symbol, is_overload_stub
 from codebot.git.repo import short_commit
 from codebot.git.workspace import Workspace
+from codebot.graph.callgraph import KIND_CODE
 from codebot.index.store import Index, lock_for_writing, read_index
+from codebot.languages.conditions import CallConditions, constructor_names
 from codebot.parse.files import Selector
 
 __all__ = [
@@ -52,6 +54,7 @@ __all__ = [
 ]
 
 _LISTED = 20  # callers, entry points, tests listed per definition (the counts are always whole)
+_MAY_LISTED = 5  # tests that may reach it through conditional calls, named per definition
 _MERMAID_NODES = 40
 COMMENT_LIMIT = 65_536  # GitHub's limit on a comment body
 _CALLERS = ("calls", "decorates")  # who uses a definition: its callers, the scopes applying it
@@ -136,6 +139,7 @@ class _View:
     _open: dict[str, list[tuple[int, int]]] | None = None
     entry_points: set[int] = field(default_factory=set)
     _texts: dict[str, str] = field(default_factory=dict)
+    _conditions: dict[str, CallConditions] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.rows = self.index.by_id
@@ -178,6 +182,25 @@ class _View:
         if f.path not in self._texts:
             self._texts[f.path] = self.index.repo.blob(f.blob).decode("utf-8", "replace")
         return self._texts[f.path]
+
+    def conditional(self, edge: int) -> bool:
+        """Whether the call of ``edge`` is made only under a condition of its caller (a branch,
+        an arm, a handler, a loop body, the right of ``and``/``or``): its caller's file parsed
+        once, here, for the files the test paths cross (``languages.conditions``). A
+        decoration is applied unconditionally."""
+        graph, symbols = self.graph, self.symbols
+        if graph.kind[edge] != KIND_CODE["calls"]:
+            return False
+        caller, callee = symbols[int(graph.src[edge])], symbols[int(graph.dst[edge])]
+        f = self.files.get(caller.path)
+        if f is None:
+            return False
+        cond = self._conditions.get(f.path)
+        if cond is None:
+            cond = CallConditions(f.language, self.text(f).encode("utf-8"))
+            self._conditions[f.path] = cond
+        names = constructor_names(callee.name, callee.class_name)
+        return cond.conditional(int(graph.line[edge]), names, (caller.start_line, caller.end_line))
 
     def spans(self, path: str) -> list[tuple[int, int, int]]:
         """(start, end, row) of every symbol of a file, chunks included."""
@@ -396,6 +419,9 @@ class _Report:
         reach = _reach(view, seeds)
         symbols = view.symbols
         tests = [] if gone else _tests(view, reach)
+        sure = set(_reach(view, seeds, unconditional=True)) if tests else set()
+        may = [r for r in tests if r not in sure]
+        tests = [r for r in tests if r in sure]
         entries = [r for r in reach if r in view.entry_points and symbols[r].role != "test"]
         direct = [n for n in callers if n["depth"] == 1]
         out.update(
@@ -408,6 +434,8 @@ class _Report:
                 "entry_points_total": len(entries),
                 "tests": [_where(symbols[r]) for r in tests[:_LISTED]],
                 "tests_total": len(tests),
+                "may_tests": [_where(symbols[r]) for r in may[:_MAY_LISTED]],
+                "may_tests_total": len(may),
             }
         )
         if gone:  # what reached it is in its callers and what still names it
@@ -416,6 +444,8 @@ class _Report:
             out["test_reach"], out["unresolved_calls"] = "is_test", 0
         elif tests:
             out["test_reach"], out["unresolved_calls"] = "tested", 0
+        elif may:
+            out["test_reach"], out["unresolved_calls"] = "conditional", 0
         else:
             inside = [s] + [symbols[r] for r in reach]
             implicit = any(_implicit(x) for x in inside)
@@ -707,17 +737,23 @@ def _seeds(view: _View, row: int) -> list[int]:
     return list(dict.fromkeys(seeds))
 
 
-def _reach(view: _View, seeds: list[int]) -> list[int]:
+def _reach(view: _View, seeds: list[int], unconditional: bool = False) -> list[int]:
     """Rows with a path of calls or decorations to any seed, nearest first: the whole graph
     walked (each row once), so the bound is the graph, not a depth. A function nested in
-    another is reached from the one defining it (a test's local helper runs in the test)."""
+    another is reached from the one defining it (a test's local helper runs in the test).
+    ``unconditional``: only through calls each made every time its caller runs (a test on
+    such a path reaches the code; one whose every path has a conditional hop may reach it)."""
     graph, symbols, rows = view.graph, view.symbols, view.rows
     seen = set(seeds)
     out: list[int] = []
     frontier = deque(seeds)
     while frontier:
         r = frontier.popleft()
-        callers = [int(graph.src[e]) for e in graph.in_edges(r, _CALLERS)]
+        callers = [
+            int(graph.src[e])
+            for e in graph.in_edges(r, _CALLERS)
+            if not unconditional or (int(graph.src[e]) not in seen and not view.conditional(e))
+        ]
         parent = symbols[r].parent
         if parent is not None and symbols[r].kind in _CALLABLE and parent in rows:
             if symbols[rows[parent]].kind in _CALLABLE:
@@ -907,7 +943,9 @@ def _headline(doc: dict[str, Any]) -> str:
 
 def _reach_note(e: dict[str, Any]) -> str:
     if e["test_reach"] == "tested":
-        return f"{e['tests_total']} tests"
+        return f"{e['tests_total']} tests" + _may_note(e)
+    if e["test_reach"] == "conditional":
+        return _conditional_only(e)
     if e["test_reach"] == "is_test":
         return "a test"
     if e["test_reach"] == "removed":
@@ -915,6 +953,16 @@ def _reach_note(e: dict[str, Any]) -> str:
     if e["test_reach"] == "untested":
         return "no test reaches this"
     return f"no test found ({_unknown_why(e)})"
+
+
+def _may_note(e: dict[str, Any]) -> str:
+    """How many more tests may reach it through conditional calls, or nothing."""
+    n = e.get("may_tests_total", 0)
+    return f" (+{n} may, through conditional calls)" if n else ""
+
+
+def _conditional_only(e: dict[str, Any]) -> str:
+    return f"reached only through conditional calls by {e['may_tests_total']} tests"
 
 
 def _unknown_why(e: dict[str, Any]) -> str:
@@ -982,6 +1030,7 @@ def impact_compact(doc: dict[str, Any]) -> dict[str, Any]:
             "callers_total": e["callers_total"],
             "entry_points": e["entry_points_total"],
             "tests": e["tests_total"],
+            "may_tests": e.get("may_tests_total", 0),
             "test_reach": e["test_reach"],
         }
         if e.get("from"):
@@ -993,6 +1042,8 @@ def impact_compact(doc: dict[str, Any]) -> dict[str, Any]:
             d["why"] = _unknown_why(e)
         if e["tests"]:
             d["some_tests"] = [t["id"] for t in e["tests"][:2]]
+        elif e.get("may_tests"):
+            d["some_may_tests"] = [t["id"] for t in e["may_tests"][:2]]
         if e["change"] in ("deleted", "renamed"):
             d["still_calling"] = [f"{c['path']}:{c['line']}" for c in e["still_calling"][:5]]
             d["imports"] = [f"{i['path']}:{i['line']}" for i in e["imports"][:5]]
@@ -1021,8 +1072,10 @@ def impact_compact_text(doc: dict[str, Any]) -> str:
         bits.append(
             "removed"
             if d["test_reach"] == "removed"
-            else f"tests {d['tests']}"
+            else f"tests {d['tests']}" + (f" (+{d['may_tests']} may)" if d["may_tests"] else "")
             if d["test_reach"] in ("tested", "is_test")
+            else f"tests 0, {d['may_tests']} may reach it through conditional calls"
+            if d["test_reach"] == "conditional"
             else "NO TEST"
             if d["test_reach"] == "untested"
             else f"no test found ({d['why']})"
@@ -1035,6 +1088,8 @@ def impact_compact_text(doc: dict[str, Any]) -> str:
         lines.append(f"{line}: {'; '.join(bits)}")
         if d.get("some_tests"):
             lines.append(f"  e.g. {', '.join(d['some_tests'])}")
+        if d.get("some_may_tests"):
+            lines.append(f"  may reach it: {', '.join(d['some_may_tests'])}")
         if d.get("still_calling"):
             lines.append(f"  still calling: {', '.join(d['still_calling'])}")
         if d.get("imports"):
@@ -1089,7 +1144,10 @@ def impact_markdown(
                 "—"
                 if e["test_reach"] == "removed"
                 else str(e["tests_total"])
+                + (f" (+{e['may_tests_total']} may)" if e.get("may_tests_total") else "")
                 if e["test_reach"] in ("tested", "is_test")
+                else f"0 ({e['may_tests_total']} may, through conditional calls)"
+                if e["test_reach"] == "conditional"
                 else "**none**"
                 if e["test_reach"] == "untested"
                 else f"none found ({_unknown_why(e)})"
@@ -1159,6 +1217,18 @@ def _entry_markdown(e: dict[str, Any], link: str | None) -> list[str]:
             lines.append(
                 f"Tests reaching it ({e['tests_total']}): "
                 + _few(e["tests"], e["tests_total"], link)
+            )
+            if e.get("may_tests_total"):
+                lines.append(
+                    f"and {e['may_tests_total']} more tests may reach it through conditional"
+                    " calls (a branch, a handler, a loop body on the way), e.g. "
+                    + ", ".join(_ref(t, link) for t in e["may_tests"][:3])
+                )
+        elif e["test_reach"] == "conditional":
+            lines.append(
+                f"No test surely reaches this: {_conditional_only(e)} (a branch, a handler,"
+                " a loop body on the way), e.g. "
+                + ", ".join(_ref(t, link) for t in e["may_tests"][:3])
             )
         elif e["test_reach"] == "untested":
             lines.append("**No test reaches this.**")
