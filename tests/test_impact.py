@@ -342,7 +342,7 @@ def test_a_test_reaching_only_through_a_branch_may_reach(make_repo, validate):
         assert e["tests"] == [] and e["tests_total"] == 0
         assert [t["id"] for t in e["may_tests"]] == ["tests.test_core.test_run"]
         assert e["may_tests_total"] == 1
-    assert "reached only through conditional calls by 1 tests" in impact_text(doc)
+    assert "reached only through conditional calls by 1 test" in impact_text(doc)
     md = impact_markdown(doc)
     assert "No test surely reaches this" in md and "No test reaches this" not in md
     compact = impact_compact(doc)

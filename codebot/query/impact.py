@@ -962,7 +962,8 @@ def _may_note(e: dict[str, Any]) -> str:
 
 
 def _conditional_only(e: dict[str, Any]) -> str:
-    return f"reached only through conditional calls by {e['may_tests_total']} tests"
+    n = e["may_tests_total"]
+    return f"reached only through conditional calls by {n} test{'s' if n != 1 else ''}"
 
 
 def _unknown_why(e: dict[str, Any]) -> str:
@@ -1220,7 +1221,8 @@ def _entry_markdown(e: dict[str, Any], link: str | None) -> list[str]:
             )
             if e.get("may_tests_total"):
                 lines.append(
-                    f"and {e['may_tests_total']} more tests may reach it through conditional"
+                    f"and {e['may_tests_total']} more test{'s' if e['may_tests_total'] != 1 else ''}"
+                    " may reach it through conditional"
                     " calls (a branch, a handler, a loop body on the way), e.g. "
                     + ", ".join(_ref(t, link) for t in e["may_tests"][:3])
                 )
