@@ -61,8 +61,8 @@ from pathlib import Path
 
 from codebot.core.config import Config
 from codebot.core.model import VALUE_KINDS, FileResult, Symbol
-from codebot.graph.resolve import _definitions, decorator_call, resolve
-from codebot.graph.resolvers import FAMILY, NameTable, resolver_class
+from codebot.graph.resolve import as_resolvers_see, decorator_call, resolve
+from codebot.graph.resolvers import FAMILY, resolver_class
 from codebot.parse.extract import parse_path
 
 DEFAULT_REPOS = ["flask", "requests", "click", "httpx"]
@@ -218,16 +218,7 @@ def attach(sites: list[Site], symbols: list[Symbol], outcomes: dict) -> None:
 def replay(files: list[FileResult], scored: set[str]) -> dict:
     """(symbol id, "call"|"decorator", index) -> the resolver's outcome, as ``resolve`` runs it."""
     # As `resolve` sees them: definitions only, module variables known by id (callers, no names)
-    defs = [_definitions(f) for f in files]
-    index = NameTable(defs)
-    for f, whole in zip(defs, files):
-        if f is not whole:
-            prefix = f.module + "." if f.module else ""
-            for s in whole.symbols:
-                if s.kind in VALUE_KINDS:
-                    index.by_id[s.id] = s
-                    index.file_of[s.id] = f
-                    index.local_name[s.id] = s.id.removeprefix(prefix)
+    defs, index = as_resolvers_see(files)
     by_family: dict[str, list[FileResult]] = defaultdict(list)
     for f in defs:
         if f.language in FAMILY:

@@ -46,6 +46,7 @@ __all__ = [
     "spawn_detached",
     "append_log",
     "run_coalesced",
+    "try_lock",
     "run_hook",
     "LOG",
 ]
@@ -415,7 +416,7 @@ def run_coalesced(
     runs = 0
     deadline = time.monotonic() + busy_wait
     while pending.exists():
-        with _try_lock(index_dir / RUNNER_LOCK) as locked:
+        with try_lock(index_dir / RUNNER_LOCK) as locked:
             if not locked:
                 return runs
             while pending.exists():
@@ -433,8 +434,14 @@ def run_coalesced(
 
 
 @contextmanager
-def _try_lock(path: Path) -> Iterator[bool]:
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+def try_lock(path: Path, create: bool = True) -> Iterator[bool | None]:
+    """The lock at ``path`` taken without waiting: True (held until the block ends), False
+    (another process holds it) or None (no such file, and ``create`` is False)."""
+    try:
+        fd = os.open(path, os.O_RDWR | (os.O_CREAT if create else 0), 0o644)
+    except FileNotFoundError:
+        yield None
+        return
     try:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)

@@ -60,7 +60,14 @@ from codebot.graph.resolvers.base import (
     UNIQUE,
 )
 
-__all__ = ["CALL_SITE_KEYS", "Resolution", "decorator_call", "internal_rate", "resolve"]
+__all__ = [
+    "CALL_SITE_KEYS",
+    "Resolution",
+    "as_resolvers_see",
+    "decorator_call",
+    "internal_rate",
+    "resolve",
+]
 
 # How sure an edge is, surest first: a call site counts as resolved by its surest edge, and an
 # edge found twice keeps the surer resolution.
@@ -90,16 +97,12 @@ def internal_rate(counts: dict[str, int]) -> float:
     return round(counts.get("resolved", 0) / into_repo, 4) if into_repo > 0 else 1.0
 
 
-def resolve(files: list[FileResult]) -> Resolution:
-    """Resolve the raw calls, bases and imports of parsed files into edges.
-
-    The resolvers see the definitions only: a constant or variable is never a callee, a base or
-    a scope's name (``a = func; a()`` is data flow). Its initializer's calls are resolved like
-    code around it: a type's static field like the type's code, a module's like its chunks'."""
-    every = files
-    files = [_definitions(f) for f in files]
-    index = NameTable(files)
-    for f, whole in zip(files, every):  # a value is known as a caller, by no name
+def as_resolvers_see(files: list[FileResult]) -> tuple[list[FileResult], NameTable]:
+    """The files with their definitions only, and the name table over them in which each
+    constant or variable is known as a caller (by id, by no name)."""
+    defs = [_definitions(f) for f in files]
+    index = NameTable(defs)
+    for f, whole in zip(defs, files):
         if f is not whole:
             prefix = f.module + "." if f.module else ""
             for s in whole.symbols:
@@ -107,6 +110,17 @@ def resolve(files: list[FileResult]) -> Resolution:
                     index.by_id[s.id] = s
                     index.file_of[s.id] = f
                     index.local_name[s.id] = s.id.removeprefix(prefix)
+    return defs, index
+
+
+def resolve(files: list[FileResult]) -> Resolution:
+    """Resolve the raw calls, bases and imports of parsed files into edges.
+
+    The resolvers see the definitions only: a constant or variable is never a callee, a base or
+    a scope's name (``a = func; a()`` is data flow). Its initializer's calls are resolved like
+    code around it: a type's static field like the type's code, a module's like its chunks'."""
+    every = files
+    files, index = as_resolvers_see(files)
     by_family: dict[str, list[FileResult]] = {}
     for f in files:
         family = FAMILY.get(f.language)

@@ -20,19 +20,17 @@ is made, so a killed embedder resumes where it stopped.
 
 from __future__ import annotations
 
-import errno
-import fcntl
 import json
 import os
 import sys
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from codebot.core.config import Config
+from codebot.git.hooks import try_lock
 from codebot.git.workspace import Workspace
 from codebot.index.build import embed_texts, indexed_code
 from codebot.index.embedding import chosen, record
@@ -132,7 +130,7 @@ class VectorsReport:
 
 def embedder_running(index_dir: Path) -> bool:
     """Whether a process holds the index's embed lock."""
-    with _try_lock(index_dir / EMBED_LOCK, create=False) as locked:
+    with try_lock(index_dir / EMBED_LOCK, create=False) as locked:
         return locked is False
 
 
@@ -232,7 +230,7 @@ def finish_vectors(
     started = time.perf_counter()
     report = VectorsReport(ws.index_dir, None)
     while read_manifest(ws.index_dir).vectors_pending:
-        with _try_lock(ws.index_dir / EMBED_LOCK) as locked:
+        with try_lock(ws.index_dir / EMBED_LOCK) as locked:
             if not locked:
                 report.busy = report.manifest is None
                 break
@@ -352,25 +350,3 @@ def _write_progress(index_dir: Path, data: dict[str, Any]) -> None:
         write_atomic(index_dir / PROGRESS_FILE, json.dumps(data).encode())
     except OSError:
         pass  # progress is a courtesy: never the reason vectors are not computed
-
-
-@contextmanager
-def _try_lock(path: Path, create: bool = True) -> Iterator[bool | None]:
-    """The lock at ``path`` taken without waiting: True (held until the block ends), False
-    (another process holds it) or None (no such file, and ``create`` is False)."""
-    try:
-        fd = os.open(path, os.O_RDWR | (os.O_CREAT if create else 0), 0o644)
-    except FileNotFoundError:
-        yield None
-        return
-    try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError as exc:
-            if exc.errno not in (errno.EAGAIN, errno.EACCES):
-                raise
-            yield False
-            return
-        yield True
-    finally:
-        os.close(fd)
