@@ -449,7 +449,16 @@ def _fields(cls: Node, cache: dict) -> Scope:
 
 def _subclass_fields(cls: Node, name: str, cache: dict) -> list[tuple[str | None, Node]]:
     """``self.x`` in a class that stores no ``x`` and whose bases are the file's own classes:
-    what the file's subclasses of it store in ``x`` (``self`` is one of them when it runs)."""
+    what the file's subclasses of it store in ``x`` (``self`` is one of them when it runs).
+    Read once per class and name."""
+    key = ("subclass fields", cls, name)
+    found = cache.get(key)
+    if found is None:
+        found = cache[key] = _subclass_fields_of(cls, name, cache)
+    return found
+
+
+def _subclass_fields_of(cls: Node, name: str, cache: dict) -> list[tuple[str | None, Node]]:
     root = _root(cls)
     own = cls.child_by_field_name("name")
     if own is None or _scope_of(cls) is None or _scope_of(cls).type != "module":
@@ -463,10 +472,7 @@ def _subclass_fields(cls: Node, name: str, cache: dict) -> list[tuple[str | None
     todo, seen = [text(own)], {text(own)}
     while todo:
         parent = todo.pop()
-        for st in root.named_children:
-            sub = st.child_by_field_name("definition") if st.type == "decorated_definition" else st
-            if sub is None or sub.type != "class_definition" or parent not in _base_names(sub):
-                continue
+        for sub in _subclasses(root, cache).get(parent, ()):
             sname = text(sub.child_by_field_name("name"))
             if sname in seen:
                 continue
@@ -476,6 +482,20 @@ def _subclass_fields(cls: Node, name: str, cache: dict) -> list[tuple[str | None
             if bound and not isinstance(bound, str):
                 out.extend(bound)
     return out
+
+
+def _subclasses(root: Node, cache: dict) -> dict[str, list[Node]]:
+    """The module-level classes of a file by the names of their bases, in the file's order."""
+    found = cache.get("subclasses")
+    if found is None:
+        found = cache["subclasses"] = {}
+        for st in root.named_children:
+            sub = st.child_by_field_name("definition") if st.type == "decorated_definition" else st
+            if sub is None or sub.type != "class_definition":
+                continue
+            for base in dict.fromkeys(_base_names(sub)):
+                found.setdefault(base, []).append(sub)
+    return found
 
 
 def _base_names(cls: Node) -> list[str]:
