@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import inspect
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import cache
 
 from tree_sitter import Node, Query, QueryCursor
@@ -594,27 +596,62 @@ def _values(node: Node, cache: dict, depth: int = 0) -> list[str]:
     """What an expression may evaluate to, as texts the resolver reads; [] when unknown.
 
     Memoised per file by (node, depth): the calls of a function read the same assignments
-    again and again. A result is kept only when no cycle guard cut it short (see ``_cut``):
-    one that did is what the expression gives inside that cycle only."""
+    again and again. A result that a cycle guard cut short (see ``_busy``) is what the
+    expression gives only while that guard's computation is under way: it is kept in that
+    computation's memo, dropped when it ends."""
     if depth > _MAX_DEPTH:
         return []
-    memo = cache.get("values")
-    if memo is None:
-        memo = cache["values"] = {}
+    memo, frames, _, hits = _state(cache)
     key = (node, depth)
     found = memo.get(key)
-    if found is None:
-        cuts = cache.get("cuts", 0)
+    if found is not None:
+        return found
+    for i in range(len(frames) - 1, -1, -1):
+        found = frames[i].get(key)
+        if found is not None:
+            hits[-1].add(i)
+            return found
+    hits.append(set())
+    try:
         found = _values_of(node, cache, depth)
-        if cache.get("cuts", 0) == cuts:
-            memo[key] = found
+    finally:
+        cut = hits.pop()
+    hits[-1] |= cut
+    (frames[max(cut)] if cut else memo)[key] = found
     return found
 
 
-def _cut(cache: dict) -> None:
-    """A cycle guard answered (a value still being worked out was asked for again): what the
-    computations under way find now is partial, and ``_values`` keeps none of it."""
-    cache["cuts"] = cache.get("cuts", 0) + 1
+def _state(cache: dict) -> tuple[dict, list[dict], dict, list[set[int]]]:
+    """The memo of ``_values``; a memo per guarded computation under way, innermost last; the
+    guards' keys, each with the index of its computation; per ``_values`` under way, the
+    computations whose cycle guards answered in it."""
+    state = cache.get("values")
+    if state is None:
+        state = cache["values"] = ({}, [], {}, [set()])
+    return state
+
+
+@contextmanager
+def _busy(cache: dict, key: object) -> Iterator[None]:
+    """A guarded computation under way: asked for again before it ends, it answers what it
+    has so far (a cycle), and ``_cut`` tells ``_values``."""
+    _, frames, busy, hits = _state(cache)
+    busy[key] = len(frames)
+    frames.append({})
+    try:
+        yield
+    finally:
+        frames.pop()
+        hits[-1].discard(busy.pop(key))
+
+
+def _cut(cache: dict, key: object) -> None:
+    """The guard ``key`` answered before its computation ended: what ``_values`` finds now
+    holds only while it is under way. (A guard left by an error answers the same for good.)"""
+    _, _, busy, hits = _state(cache)
+    i = busy.get(key)
+    if i is not None:
+        hits[-1].add(i)
 
 
 def _values_of(node: Node, cache: dict, depth: int) -> list[str]:
@@ -796,9 +833,10 @@ def _param_values(fn: Node, name: str, cache: dict, depth: int) -> list[str]:
     found = cache.get(key)
     if found is None:
         cache[key] = _BUSY  # a cycle of calls passing the parameter on: nothing more
-        found = cache[key] = _param_values_of(fn, name, cache, depth)
+        with _busy(cache, key):
+            found = cache[key] = _param_values_of(fn, name, cache, depth)
     elif found is _BUSY:
-        _cut(cache)
+        _cut(cache, key)
     return found
 
 
@@ -888,22 +926,25 @@ def _decorated_by(fn: Node, name: str, cache: dict) -> list[tuple[Node, int]]:
     """The defs of this file decorated ``@name``: (the decorated definition, the decorator's
     index, outermost first)."""
     found = cache.get("decorated")
-    if found is not None and cache.get("decorated busy"):
-        _cut(cache)  # asked for while it is being filled in: what it holds so far
-    if found is None:
+    if found is not None:
+        _cut(cache, "decorated")  # asked for while it is being filled in: what it has so far
+    else:
         found = cache["decorated"] = {}
-        cache["decorated busy"] = True
-        for d in _captures(fn, cache).get("d", ()):
-            for i, dec in enumerate(c for c in d.named_children if c.type == "decorator"):
-                inner = dec.named_children[0] if dec.named_child_count else None
-                if inner is not None and inner.type == "identifier":
-                    found.setdefault(text(inner), []).append((d, i))
-                elif inner is not None and inner.type == "call":  # @factory(...): what it returns
-                    fn = inner.child_by_field_name("function")
-                    for v in (_returned(fn, cache, 1) or []) if fn is not None else ():
-                        found.setdefault(v, []).append((d, i))
-        cache["decorated busy"] = False
+        with _busy(cache, "decorated"):
+            _read_decorated(fn, found, cache)
     return found.get(name, [])
+
+
+def _read_decorated(fn: Node, found: dict[str, list[tuple[Node, int]]], cache: dict) -> None:
+    for d in _captures(fn, cache).get("d", ()):
+        for i, dec in enumerate(c for c in d.named_children if c.type == "decorator"):
+            inner = dec.named_children[0] if dec.named_child_count else None
+            if inner is not None and inner.type == "identifier":
+                found.setdefault(text(inner), []).append((d, i))
+            elif inner is not None and inner.type == "call":  # @factory(...): what it returns
+                fn = inner.child_by_field_name("function")
+                for v in (_returned(fn, cache, 1) or []) if fn is not None else ():
+                    found.setdefault(v, []).append((d, i))
 
 
 def _def_value(dd: Node) -> list[str]:
@@ -927,17 +968,18 @@ def _applied(dd: Node, start: int, cache: dict, depth: int) -> list[str] | None:
     key = ("applied", dd.start_byte, start)
     if key in cache:
         if cache[key] is _BUSY_APPLIED:
-            _cut(cache)
+            _cut(cache, key)
             return None  # a cycle: unknown
         return cache[key]
     cache[key] = _BUSY_APPLIED
     decorators = [c for c in dd.named_children if c.type == "decorator"]
     values: list[str] | None = _def_value(dd)
-    for dec in reversed(decorators[start:]):
-        if not values or depth > _MAX_DEPTH:
-            values = None
-            break
-        values = _apply(dec, values, cache, depth + 1)
+    with _busy(cache, key):
+        for dec in reversed(decorators[start:]):
+            if not values or depth > _MAX_DEPTH:
+                values = None
+                break
+            values = _apply(dec, values, cache, depth + 1)
     cache[key] = values
     return values
 
