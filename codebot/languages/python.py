@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import inspect
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import cache
 
 from tree_sitter import Node, Query, QueryCursor
@@ -169,6 +171,8 @@ _DEF = "def"  # a def or class statement: the resolver finds it by name
 _MAX_VALUES = 8
 _NO_SCOPE = object()
 _MAX_DEPTH = 3
+_BUSY: list[str] = []  # a parameter's values while they are worked out (a cycle finds none)
+_BUSY_APPLIED = object()  # the same for a def's decorators
 _DOTTED = frozenset({"identifier", "attribute"})
 
 # name -> [(key, value node)]: key None for the name's own value, a literal's text for an item
@@ -447,24 +451,30 @@ def _fields(cls: Node, cache: dict) -> Scope:
 
 def _subclass_fields(cls: Node, name: str, cache: dict) -> list[tuple[str | None, Node]]:
     """``self.x`` in a class that stores no ``x`` and whose bases are the file's own classes:
-    what the file's subclasses of it store in ``x`` (``self`` is one of them when it runs)."""
+    what the file's subclasses of it store in ``x`` (``self`` is one of them when it runs).
+    Read once per class and name."""
+    key = ("subclass fields", cls, name)
+    found = cache.get(key)
+    if found is None:
+        found = cache[key] = _subclass_fields_of(cls, name, cache)
+    return found
+
+
+def _subclass_fields_of(cls: Node, name: str, cache: dict) -> list[tuple[str | None, Node]]:
     root = _root(cls)
     own = cls.child_by_field_name("name")
     if own is None or _scope_of(cls) is None or _scope_of(cls).type != "module":
         return []
     for base in _base_names(cls):
-        if _class_in(root, base) is None:
+        if _class_in(root, base, cache) is None:
             return []  # a base of another module may store it
-    if _def_in(cls.child_by_field_name("body"), name) is not None:
+    if _def_in(cls.child_by_field_name("body"), name, cache) is not None:
         return []
     out: list[tuple[str | None, Node]] = []
     todo, seen = [text(own)], {text(own)}
     while todo:
         parent = todo.pop()
-        for st in root.named_children:
-            sub = st.child_by_field_name("definition") if st.type == "decorated_definition" else st
-            if sub is None or sub.type != "class_definition" or parent not in _base_names(sub):
-                continue
+        for sub in _subclasses(root, cache).get(parent, ()):
             sname = text(sub.child_by_field_name("name"))
             if sname in seen:
                 continue
@@ -474,6 +484,20 @@ def _subclass_fields(cls: Node, name: str, cache: dict) -> list[tuple[str | None
             if bound and not isinstance(bound, str):
                 out.extend(bound)
     return out
+
+
+def _subclasses(root: Node, cache: dict) -> dict[str, list[Node]]:
+    """The module-level classes of a file by the names of their bases, in the file's order."""
+    found = cache.get("subclasses")
+    if found is None:
+        found = cache["subclasses"] = {}
+        for st in root.named_children:
+            sub = st.child_by_field_name("definition") if st.type == "decorated_definition" else st
+            if sub is None or sub.type != "class_definition":
+                continue
+            for base in dict.fromkeys(_base_names(sub)):
+                found.setdefault(base, []).append(sub)
+    return found
 
 
 def _base_names(cls: Node) -> list[str]:
@@ -569,10 +593,69 @@ def _live(
 
 
 def _values(node: Node, cache: dict, depth: int = 0) -> list[str]:
-    """What an expression may evaluate to, as texts the resolver reads; [] when unknown."""
-    t = node.type
+    """What an expression may evaluate to, as texts the resolver reads; [] when unknown.
+
+    Memoised per file by (node, depth): the calls of a function read the same assignments
+    again and again. A result that a cycle guard cut short (see ``_busy``) is what the
+    expression gives only while that guard's computation is under way: it is kept in that
+    computation's memo, dropped when it ends."""
     if depth > _MAX_DEPTH:
         return []
+    memo, frames, _, hits = _state(cache)
+    key = (node, depth)
+    found = memo.get(key)
+    if found is not None:
+        return found
+    for i in range(len(frames) - 1, -1, -1):
+        found = frames[i].get(key)
+        if found is not None:
+            hits[-1].add(i)
+            return found
+    hits.append(set())
+    try:
+        found = _values_of(node, cache, depth)
+    finally:
+        cut = hits.pop()
+    hits[-1] |= cut
+    (frames[max(cut)] if cut else memo)[key] = found
+    return found
+
+
+def _state(cache: dict) -> tuple[dict, list[dict], dict, list[set[int]]]:
+    """The memo of ``_values``; a memo per guarded computation under way, innermost last; the
+    guards' keys, each with the index of its computation; per ``_values`` under way, the
+    computations whose cycle guards answered in it."""
+    state = cache.get("values")
+    if state is None:
+        state = cache["values"] = ({}, [], {}, [set()])
+    return state
+
+
+@contextmanager
+def _busy(cache: dict, key: object) -> Iterator[None]:
+    """A guarded computation under way: asked for again before it ends, it answers what it
+    has so far (a cycle), and ``_cut`` tells ``_values``."""
+    _, frames, busy, hits = _state(cache)
+    busy[key] = len(frames)
+    frames.append({})
+    try:
+        yield
+    finally:
+        frames.pop()
+        hits[-1].discard(busy.pop(key))
+
+
+def _cut(cache: dict, key: object) -> None:
+    """The guard ``key`` answered before its computation ended: what ``_values`` finds now
+    holds only while it is under way. (A guard left by an error answers the same for good.)"""
+    _, _, busy, hits = _state(cache)
+    i = busy.get(key)
+    if i is not None:
+        hits[-1].add(i)
+
+
+def _values_of(node: Node, cache: dict, depth: int) -> list[str]:
+    t = node.type
     if t == "identifier":
         return _name_values(node, text(node), None, cache, depth, head=False)
     if t == "attribute":
@@ -587,7 +670,7 @@ def _values(node: Node, cache: dict, depth: int = 0) -> list[str]:
         cls = _self_class(root, text(root), cache)
         first = root.parent.child_by_field_name("attribute")
         if cls is not None and first is not None:  # self.x: what the class's methods store in x
-            if _def_in(cls.child_by_field_name("body"), text(first)) is None:
+            if _def_in(cls.child_by_field_name("body"), text(first), cache) is None:
                 bound = _fields(cls, cache).get(text(first))
                 if bound and not isinstance(bound, str):
                     after = rest[len(text(first)) + 1 :]
@@ -640,7 +723,7 @@ def _items(node: Node, cache: dict, depth: int) -> list[str]:
     fn = node.child_by_field_name("function") if node.type == "call" else None
     if fn is not None and fn.type == "identifier":  # a generator function: what it yields
         kind, _, scope = _find(fn, text(fn), cache)
-        d = _def_in(scope, text(fn)) if kind == _DEF and scope is not None else None
+        d = _def_in(scope, text(fn), cache) if kind == _DEF and scope is not None else None
         if d is not None and scope.type == "module":
             out = []
             for y in _yields(d.child_by_field_name("body")):
@@ -668,7 +751,7 @@ def _returned(fn: Node, cache: dict, depth: int) -> list[str] | None:
         kind, _, scope = _find(fn, text(fn), cache)
         if kind == _DEF and scope is not None:
             block = scope if scope.type == "module" else scope.child_by_field_name("body")
-            d = _def_in(block, text(fn))
+            d = _def_in(block, text(fn), cache)
             return (_def_returns(d, None, cache, depth) or None) if d is not None else None
         if kind != "assigned":
             return None
@@ -694,10 +777,14 @@ def _text_returns(root: Node, callee: str, cache: dict, depth: int) -> list[str]
         return []
     if "()." in callee:
         cname, _, method = callee.partition("().")
-        cls = _class_in(root, cname)
-        d = _method_in(root, cls, method, 0) if cls is not None and "." not in method else None
+        cls = _class_in(root, cname, cache)
+        d = (
+            _method_in(root, cls, method, 0, cache)
+            if cls is not None and "." not in method
+            else None
+        )
         return _def_returns(d, f"{cname}()", cache, depth) if d is not None else []
-    d = _def_by_text(root, callee)
+    d = _def_by_text(root, callee, cache)
     return _def_returns(d, None, cache, depth) if d is not None else []
 
 
@@ -719,25 +806,19 @@ def _def_returns(d: Node, self_value: str | None, cache: dict, depth: int) -> li
     return out
 
 
-def _class_in(root: Node, name: str) -> Node | None:
-    for st in root.named_children:
-        d = st.child_by_field_name("definition") if st.type == "decorated_definition" else st
-        if d is not None and d.type == "class_definition":
-            n = d.child_by_field_name("name")
-            if n is not None and text(n) == name:
-                return d
-    return None
+def _class_in(root: Node, name: str, cache: dict) -> Node | None:
+    return _defs_in(root, "class_definition", cache).get(name)
 
 
-def _method_in(root: Node, cls: Node, name: str, depth: int) -> Node | None:
+def _method_in(root: Node, cls: Node, name: str, depth: int, cache: dict) -> Node | None:
     """The def ``name`` of a class of this file, or of its bases in this file (depth first)."""
-    found = _def_in(cls.child_by_field_name("body"), name)
+    found = _def_in(cls.child_by_field_name("body"), name, cache)
     if found is not None or depth > _MAX_DEPTH:
         return found
     supers = cls.child_by_field_name("superclasses")
     for base in supers.named_children if supers is not None else ():
-        b = _class_in(root, text(base)) if base.type == "identifier" else None
-        found = _method_in(root, b, name, depth + 1) if b is not None else None
+        b = _class_in(root, text(base), cache) if base.type == "identifier" else None
+        found = _method_in(root, b, name, depth + 1, cache) if b is not None else None
         if found is not None:
             return found
     return None
@@ -751,8 +832,11 @@ def _param_values(fn: Node, name: str, cache: dict, depth: int) -> list[str]:
     key = ("values", fn.start_byte, name)
     found = cache.get(key)
     if found is None:
-        cache[key] = []  # a cycle of calls passing the parameter on: nothing more
-        found = cache[key] = _param_values_of(fn, name, cache, depth)
+        cache[key] = _BUSY  # a cycle of calls passing the parameter on: nothing more
+        with _busy(cache, key):
+            found = cache[key] = _param_values_of(fn, name, cache, depth)
+    elif found is _BUSY:
+        _cut(cache, key)
     return found
 
 
@@ -842,18 +926,25 @@ def _decorated_by(fn: Node, name: str, cache: dict) -> list[tuple[Node, int]]:
     """The defs of this file decorated ``@name``: (the decorated definition, the decorator's
     index, outermost first)."""
     found = cache.get("decorated")
-    if found is None:
+    if found is not None:
+        _cut(cache, "decorated")  # asked for while it is being filled in: what it has so far
+    else:
         found = cache["decorated"] = {}
-        for d in _captures(fn, cache).get("d", ()):
-            for i, dec in enumerate(c for c in d.named_children if c.type == "decorator"):
-                inner = dec.named_children[0] if dec.named_child_count else None
-                if inner is not None and inner.type == "identifier":
-                    found.setdefault(text(inner), []).append((d, i))
-                elif inner is not None and inner.type == "call":  # @factory(...): what it returns
-                    fn = inner.child_by_field_name("function")
-                    for v in (_returned(fn, cache, 1) or []) if fn is not None else ():
-                        found.setdefault(v, []).append((d, i))
+        with _busy(cache, "decorated"):
+            _read_decorated(fn, found, cache)
     return found.get(name, [])
+
+
+def _read_decorated(fn: Node, found: dict[str, list[tuple[Node, int]]], cache: dict) -> None:
+    for d in _captures(fn, cache).get("d", ()):
+        for i, dec in enumerate(c for c in d.named_children if c.type == "decorator"):
+            inner = dec.named_children[0] if dec.named_child_count else None
+            if inner is not None and inner.type == "identifier":
+                found.setdefault(text(inner), []).append((d, i))
+            elif inner is not None and inner.type == "call":  # @factory(...): what it returns
+                fn = inner.child_by_field_name("function")
+                for v in (_returned(fn, cache, 1) or []) if fn is not None else ():
+                    found.setdefault(v, []).append((d, i))
 
 
 def _def_value(dd: Node) -> list[str]:
@@ -876,15 +967,19 @@ def _applied(dd: Node, start: int, cache: dict, depth: int) -> list[str] | None:
     such a value (a library's, a factory we cannot follow)."""
     key = ("applied", dd.start_byte, start)
     if key in cache:
+        if cache[key] is _BUSY_APPLIED:
+            _cut(cache, key)
+            return None  # a cycle: unknown
         return cache[key]
-    cache[key] = None  # a cycle: unknown
+    cache[key] = _BUSY_APPLIED
     decorators = [c for c in dd.named_children if c.type == "decorator"]
     values: list[str] | None = _def_value(dd)
-    for dec in reversed(decorators[start:]):
-        if not values or depth > _MAX_DEPTH:
-            values = None
-            break
-        values = _apply(dec, values, cache, depth + 1)
+    with _busy(cache, key):
+        for dec in reversed(decorators[start:]):
+            if not values or depth > _MAX_DEPTH:
+                values = None
+                break
+            values = _apply(dec, values, cache, depth + 1)
     cache[key] = values
     return values
 
@@ -902,7 +997,7 @@ def _apply(dec: Node, given: list[str], cache: dict, depth: int) -> list[str] | 
     root = _root(dec)
     out: list[str] = []
     for f in funcs:
-        d = _def_by_text(root, f)
+        d = _def_by_text(root, f, cache)
         if d is None:
             return None
         params = _names(d, cache)
@@ -914,20 +1009,20 @@ def _apply(dec: Node, given: list[str], cache: dict, depth: int) -> list[str] | 
                 values = given  # the function it was given
             else:
                 values = _values(ret, cache, depth)
-                if not values or any(_def_by_text(root, v) is None for v in values):
+                if not values or any(_def_by_text(root, v, cache) is None for v in values):
                     return None
             out.extend(v for v in values if v not in out)
     return out or None
 
 
-def _def_by_text(root: Node, value: str) -> Node | None:
+def _def_by_text(root: Node, value: str, cache: dict) -> Node | None:
     """The function of this file a value names: ``f`` (module level), ``f.<locals>.g``."""
     names = value.split(".<locals>.")
     if not all(n.isidentifier() for n in names):
         return None
-    d = _def_in(root, names[0])
+    d = _def_in(root, names[0], cache)
     for inner in names[1:]:
-        d = _def_in(d.child_by_field_name("body"), inner) if d is not None else None
+        d = _def_in(d.child_by_field_name("body"), inner, cache) if d is not None else None
     return d
 
 
@@ -1040,14 +1135,26 @@ def _sites(node: Node, cache: dict) -> dict[str, list[Node]]:
     return found
 
 
-def _def_in(block: Node | None, name: str) -> Node | None:
-    for st in block.named_children if block is not None else ():
-        d = st.child_by_field_name("definition") if st.type == "decorated_definition" else st
-        if d is not None and d.type == "function_definition":
-            n = d.child_by_field_name("name")
-            if n is not None and text(n) == name:
-                return d
-    return None
+def _def_in(block: Node | None, name: str, cache: dict) -> Node | None:
+    """The first def ``name`` among a block's statements."""
+    return _defs_in(block, "function_definition", cache).get(name) if block is not None else None
+
+
+def _defs_in(block: Node, kind: str, cache: dict) -> dict[str, Node]:
+    """A block's defs (or classes) of ``kind`` by name, the first of each name; read once per
+    block and file."""
+    key = ("defs", block, kind)
+    found = cache.get(key)
+    if found is None:
+        found = {}
+        for st in block.named_children:
+            d = st.child_by_field_name("definition") if st.type == "decorated_definition" else st
+            if d is not None and d.type == kind:
+                n = d.child_by_field_name("name")
+                if n is not None:
+                    found.setdefault(text(n), d)
+        cache[key] = found
+    return found
 
 
 def _returns(block: Node | None) -> list[Node]:
@@ -1111,7 +1218,8 @@ def _annotate(node: Node, raw: str, cache: dict) -> str:
         if cls is not None:  # self.c.m(), self.c(): through the field c
             first = head.parent.child_by_field_name("attribute")
             if first is not None and (
-                node != head.parent or _def_in(cls.child_by_field_name("body"), text(first)) is None
+                node != head.parent
+                or _def_in(cls.child_by_field_name("body"), text(first), cache) is None
             ):
                 bound = _fields(cls, cache).get(text(first)) or _subclass_fields(
                     cls, text(first), cache

@@ -178,3 +178,30 @@ def test_module_names_are_constants_and_variables(parse):
 def test_package_init_is_the_package(parse):
     p = parse("python", "pkg/__init__.py", "def f():\n    pass\n")
     assert p.ids == ["pkg.f"]
+
+
+RECURSIVE = """
+def apply(func, n):
+    g = func
+    if n:
+        return apply(g, n - 1)
+    g()
+    return func()
+
+
+def greet():
+    pass
+
+
+def run():
+    apply(greet, 3)
+"""
+
+
+def test_values_through_a_cycle_of_calls(parse):
+    # apply passes its own parameter on to itself: while apply's callers are read for ``func``,
+    # ``g`` (= func) is asked for again, inside the cycle, and finds nothing there; the calls
+    # ``g()`` and ``func()`` still get what run passes (values are memoised per file, and what a
+    # cycle cut short is not kept).
+    p = parse("python", "m.py", RECURSIVE)
+    assert p.calls("m.apply") == ["apply", "(g = greet)", "(func = greet)"]
