@@ -6,6 +6,13 @@ from __future__ import annotations
 import pytest
 
 from codebot.languages.conditions import CallConditions, constructor_names
+from codebot.parse.guard import bounded_tree_or_none
+
+
+def conditions(language: str, data: bytes) -> CallConditions:
+    """As impact reads a file: parsed within the bounds indexing keeps."""
+    return CallConditions(bounded_tree_or_none(language, data), data)
+
 
 PYTHON = b"""def f(x, xs):
     a = g() if x else h()
@@ -124,14 +131,22 @@ CASES = [
 
 @pytest.mark.parametrize(("language", "source", "span", "expected"), CASES, ids=lambda c: c)
 def test_calls_under_a_condition_are_told_apart(language, source, span, expected):
-    cond = CallConditions(language, source)
+    cond = conditions(language, source)
     got = {key: cond.conditional(key[0], (key[1],), span) for key in expected}
     assert got == expected
 
 
 def test_a_constructor_is_found_by_its_class_name_and_text_is_not_parsed():
-    cond = CallConditions("python", b"def f(x):\n    if x:\n        Cart(x)\n    Cart(1)\n")
+    cond = conditions("python", b"def f(x):\n    if x:\n        Cart(x)\n    Cart(1)\n")
     names = constructor_names("__init__", "shop.cart.Cart")
     assert names == ("__init__", "Cart")
     assert cond.conditional(3, names, (1, 4)) and not cond.conditional(4, names, (1, 4))
-    assert not CallConditions("markdown", b"if x:\n    f()\n").conditional(2, ("f",), (1, 2))
+
+
+def test_a_file_over_the_parse_bounds_is_not_parsed_and_nothing_in_it_is_sure():
+    """Impact reads repository files again: the same bounds as indexing, and a refused file's
+    calls are all conditional (a test through them "may reach"; never a sure claim)."""
+    deep = b"def f(x):\n    g(" + b"(" * 20_000 + b")" * 20_000 + b")\n"
+    cond = conditions("python", deep)
+    assert cond.tree is None
+    assert cond.conditional(2, ("g",), (1, 2))

@@ -24,7 +24,7 @@ import pytest
 from codebot.core.config import Config
 from codebot.index.build import build_index
 from codebot.languages import GRAMMAR_LANGUAGES
-from codebot.parse import extract
+from codebot.parse import extract, guard
 from codebot.parse.extract import parse_file, parse_source
 from codebot.parse.files import MAX_LINE_BYTES, Selector, SourceFile, content_skip_reason
 from codebot.parse.guard import ParseRefused
@@ -299,8 +299,8 @@ def test_deep_nesting_is_refused_before_parsing(language: str):
     with pytest.raises(ParseRefused, match=r"brackets nested 50,000 deep \(over 5,000\)"):
         parse_source(f"deep.{EXTENSION[language]}", data, language)
     # Stray closing brackets do not hide an opening run after them.
-    assert extract.bracket_depth(b")" * 9000 + b"(" * 6000) == 6000
-    assert extract.bracket_depth(b"f(a[1], {b: (c)})\n" * 1000) == 3
+    assert guard.bracket_depth(b")" * 9000 + b"(" * 6000) == 6000
+    assert guard.bracket_depth(b"f(a[1], {b: (c)})\n" * 1000) == 3
 
 
 def test_a_parse_over_the_time_bound_is_stopped(monkeypatch: pytest.MonkeyPatch):

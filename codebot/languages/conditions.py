@@ -26,8 +26,6 @@ import re
 
 from tree_sitter import Node, Tree
 
-from codebot.languages import get_spec
-
 __all__ = ["CallConditions", "constructor_names"]
 
 # A node whose children run only under a condition, but for its guard.
@@ -51,21 +49,20 @@ _CONSTRUCTORS = {"__init__", "__new__", "constructor", "initialize", "new", "ini
 class CallConditions:
     """One file's syntax tree, parsed once, asked whether calls at given lines are conditional."""
 
-    def __init__(self, language: str, data: bytes) -> None:
-        spec = get_spec(language)
+    def __init__(self, tree: Tree | None, data: bytes) -> None:
+        """``tree``: the file's syntax tree, parsed by the caller within the parse bounds
+        (``parse.guard.bounded_tree``: these are repository files), or None where it was
+        refused: then every call of the file counts as conditional, since nothing is known."""
         self.lines = data.split(b"\n")
-        self.tree: Tree | None = None
-        if spec is not None:
-            try:
-                self.tree = spec.parser().parse(data)
-            except Exception:  # noqa: BLE001 - a file the parser refuses: nothing known
-                self.tree = None
+        self.tree = tree
 
     def conditional(self, line: int, names: tuple[str, ...], span: tuple[int, int]) -> bool:
         """Whether every call at ``line`` (1-based) naming one of ``names`` is made only under a
         condition of the definition spanning ``span`` (its first and last line). A line where
-        no name is found is read from its first token; a file not parsed gives False."""
-        if self.tree is None or not 0 < line <= len(self.lines):
+        no name is found is read from its first token; a file not parsed gives True."""
+        if self.tree is None:
+            return True
+        if not 0 < line <= len(self.lines):
             return False
         text = self.lines[line - 1]
         columns = [

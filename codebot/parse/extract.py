@@ -46,12 +46,10 @@ from codebot.parse.files import (
     select_files,
 )
 from codebot.parse.guard import (
-    MAX_NESTING,
     MAX_PARSE_SECONDS,
     Budget,
     ParseRefused,
-    bracket_depth,
-    parse_tree,
+    bounded_tree,
     query_captures,
     tree_sitter_bytes,
 )
@@ -180,11 +178,8 @@ def _extract(
     limits: ChunkLimits,
     result: FileResult,
 ) -> None:
-    depth = bracket_depth(data)
-    if depth > MAX_NESTING:
-        raise ParseRefused(f"brackets nested {depth:,} deep (over {MAX_NESTING:,})")
     budget = Budget(MAX_PARSE_SECONDS)
-    tree = parse_tree(spec, parsed_bytes, budget)
+    tree = bounded_tree(spec, parsed_bytes, budget)
     root = tree.root_node
     if root.has_error:
         result.issues.extend(_syntax_errors(spec, path, root))

@@ -11,6 +11,7 @@ import time
 import numpy as np
 from tree_sitter import Node, QueryCursor
 
+from codebot.languages import get_spec
 from codebot.languages.base import LanguageSpec
 
 __all__ = [
@@ -20,6 +21,8 @@ __all__ = [
     "Budget",
     "ParseRefused",
     "bracket_depth",
+    "bounded_tree",
+    "bounded_tree_or_none",
     "parse_tree",
     "query_captures",
     "tree_sitter_bytes",
@@ -112,6 +115,28 @@ def tree_sitter_bytes(data: bytes) -> bytes:
         return data
     # surrogateescape: one lone surrogate per invalid byte; encoding replaces each with one "?".
     return data.decode("utf-8", "surrogateescape").encode("utf-8", "replace")
+
+
+def bounded_tree(spec: LanguageSpec, data: bytes, budget: Budget):
+    """The tree of ``data`` (made valid UTF-8 by :func:`tree_sitter_bytes`) within every bound:
+    nesting, then CPU time; :class:`ParseRefused` with the reason otherwise. Indexing and any
+    later reading of a repository's file (``impact``'s call conditions) both go through it."""
+    depth = bracket_depth(data)
+    if depth > MAX_NESTING:
+        raise ParseRefused(f"brackets nested {depth:,} deep (over {MAX_NESTING:,})")
+    return parse_tree(spec, data, budget)
+
+
+def bounded_tree_or_none(language: str, data: bytes):
+    """A repository file's tree read again after indexing (``impact``), within the same bounds;
+    None when the language has no grammar or the file is over a bound."""
+    spec = get_spec(language)
+    if spec is None:
+        return None
+    try:
+        return bounded_tree(spec, tree_sitter_bytes(data), Budget(MAX_PARSE_SECONDS))
+    except ParseRefused:
+        return None
 
 
 def parse_tree(spec: LanguageSpec, data: bytes, budget: Budget):

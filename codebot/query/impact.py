@@ -42,6 +42,7 @@ from codebot.graph.callgraph import KIND_CODE
 from codebot.index.store import Index, lock_for_writing, read_index
 from codebot.languages.conditions import CallConditions, constructor_names
 from codebot.parse.files import Selector
+from codebot.parse.guard import bounded_tree_or_none
 
 __all__ = [
     "COMMENT_LIMIT",
@@ -197,7 +198,9 @@ class _View:
             return False
         cond = self._conditions.get(f.path)
         if cond is None:
-            cond = CallConditions(f.language, self.text(f).encode("utf-8"))
+            cond = CallConditions(
+                bounded_tree_or_none(f.language, data := self.text(f).encode()), data
+            )
             self._conditions[f.path] = cond
         names = constructor_names(callee.name, callee.class_name)
         return cond.conditional(int(graph.line[edge]), names, (caller.start_line, caller.end_line))
