@@ -14,7 +14,9 @@ repository, so a hit of another repository never covers one. Beside it:
 - ``alone``: the same query on its own repository only (the ceiling the merge should stay near);
 - ``raw``: the naive merge, by the searchers' raw scores;
 - ``normalised``: each repository's scores divided by its best, interleaved (no confidence);
-- ``calibrated`` at sharpness 1 and 3: the shipped merge with another exponent (sensitivity).
+- ``calibrated`` at sharpness 1 and 3: the shipped merge with another exponent (sensitivity);
+- ``by raw BM25``: the confidence from the sum of each corpus's 10 best raw BM25 scores instead
+  of the share of its symbols holding the query's words (why the shipped merge uses the share).
 
 NDCG@10 is averaged per repository, then over repositories (as benchmarks/semble.py does).
 """
@@ -35,7 +37,9 @@ from typing import Any
 
 from codebot.core.config import Config
 from codebot.index.build import build_index
+from codebot.index.lexical import LexicalIndex
 from codebot.index.store import MANIFEST
+from codebot.index.text import query_words
 from codebot.query.evaluate import EvalQuery, Target, evaluate, load_queries
 from codebot.query.multi import (
     SHARPNESS,
@@ -49,7 +53,15 @@ from codebot.query.multi import (
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_SEMBLE = Path("/work/shared/bench/semble")
-VARIANTS = ("alone", "calibrated", "raw", "normalised", "calibrated s=1", "calibrated s=3")
+VARIANTS = (
+    "alone",
+    "calibrated",
+    "raw",
+    "normalised",
+    "calibrated s=1",
+    "calibrated s=3",
+    "by raw BM25",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +89,11 @@ def suffixes(paths: list[str]) -> set[str]:
         parts = p.split("/")
         out.update("/".join(parts[i:]) for i in range(len(parts)))
     return out
+
+
+def confidences_by(evidence: dict[str, dict[str, float]], kind: str) -> dict[str, float]:
+    """The shipped confidence computed from another evidence ``kind`` alone."""
+    return confidences({repo: {"words": e[kind]} for repo, e in evidence.items()})
 
 
 def open_repos(
@@ -115,6 +132,7 @@ def run(members: list[Member], queries: dict[str, list[EvalQuery]], prefixes: di
         on_disk: set[str], mode: str) -> dict[str, Any]:  # fmt: skip
     multi = MultiSearcher(members)
     by_name = {m.name: m for m in members}
+    lexical = {m.name: LexicalIndex(m.searcher.index.gen_dir / "lexical") for m in members}
     lists: dict[str, dict[str, list]] = {}  # query -> variant -> hits (RepoHit)
     ms: list[float] = []
 
@@ -128,6 +146,12 @@ def run(members: list[Member], queries: dict[str, list[EvalQuery]], prefixes: di
             merged = multi.answer(q.query, k=10, mode=mode).hits
             ms.append((time.perf_counter() - started) * 1000)
             per_repo = {m.name: m.searcher.search(q.query, k=10, mode=mode) for m in members}
+            top_bm25 = {
+                m.name: {
+                    "bm25": sum(s for _, s in lexical[m.name].search(query_words(q.query), 10))
+                }
+                for m in members
+            }
             evidence = {m.name: m.searcher.evidence(q.query, mode) for m in members}
             alone = [
                 RepoHit(h.id, prefixes[name] + h.path, h.start_line, h.end_line)
@@ -143,6 +167,9 @@ def run(members: list[Member], queries: dict[str, list[EvalQuery]], prefixes: di
                 ),
                 "calibrated s=3": as_hits(
                     merge(per_repo, 10, "calibrated", confidences(evidence, 3.0))
+                ),
+                "by raw BM25": as_hits(
+                    merge(per_repo, 10, "calibrated", confidences_by(top_bm25, "bm25"))
                 ),
             }
     assert set(by_name) == set(queries)
@@ -210,9 +237,8 @@ def main(argv: list[str] | None = None) -> int:
         n: [prefixed(n, q) for q in load_queries(args.semble_dir / "annotations" / f"{n}.json")]
         for n in names
     }
-    print(
-        f"{', '.join(names)}: {sum(map(len, queries.values()))} queries, embedder {args.embedder}"
-    )
+    with_embedders = ", ".join(f"{n} ({embedders[n]})" for n in names)
+    print(f"{with_embedders}: {sum(map(len, queries.values()))} queries")
     result: dict[str, Any] = {
         "benchmark": "multirepo",
         "date": datetime.date.today().isoformat(),

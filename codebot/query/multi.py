@@ -252,7 +252,8 @@ class MultiAnswer:
             answer = self.trees.get(repo)
             if answer is None or not answer.trees:
                 continue
-            out += [f"{repo}:", *("  " + ln if ln else ln for ln in tree_lines(answer)), ""]
+            trees = tree_lines(Answer(answer.query, [], answer.trees))  # the hits: below
+            out += [f"{repo}:", *("  " + ln if ln else ln for ln in trees), ""]
         if out:
             out.append("ranked:")
         return out + self.list_lines()
