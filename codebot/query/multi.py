@@ -104,6 +104,8 @@ class SharedEmbedder:
             return self._memo[key]
 
     def __getattr__(self, name: str) -> Any:  # anything else a provider offers
+        if name.startswith("_"):  # not this object's own state (copy, pickle...)
+            raise AttributeError(name)
         return getattr(self._model(), name)
 
 
