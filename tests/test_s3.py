@@ -258,8 +258,9 @@ def test_access_denied_is_one_line_without_the_secret(history, s3):
     assert len(lines) == 1 and lines[0].startswith("codebot: error: s3://")
     assert "access denied" in lines[0] and "s3:GetObject" in lines[0]
     assert SECRET not in out.output and "Traceback" not in out.output
-    with pytest.raises(RemoteError, match="access denied"):
+    with pytest.raises(RemoteError, match="access denied") as err:
         publish(history["repo"], config_for(history["repo"], s3), f"s3://{s3['bucket']}/x")
+    assert SECRET not in str(err.value) and "***" in str(err.value)
 
 
 def test_refused_credentials_are_named(history, s3):
