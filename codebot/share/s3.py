@@ -94,7 +94,6 @@ class S3Remote:
         self.transfer = transfer or Transfer()
         self._client: Any = None
         self._secrets: list[str] = []
-        self._objects: dict[str, dict[str, Any]] | None = None
 
     # --- the client, made on first use -----------------------------------------------------------
 
@@ -220,7 +219,6 @@ class S3Remote:
                     found[name] = entry
             token = page.get("NextContinuationToken") if page.get("IsTruncated") else None
             if not token:
-                self._objects = found
                 return found
 
     def names(self) -> set[str] | None:
