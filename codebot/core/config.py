@@ -9,7 +9,9 @@ Trust: files in a repository are written by whoever can open a pull request, so 
 choose which secret is sent or where, nor a path outside the repository. The settings in
 :data:`USER_ONLY`, and a hosted embedder or reranker (which sends code and an API key to a
 server), come only from the user: flags, the environment, or the user's configuration file. A
-repository file that sets one is refused with a message that names the key and the file.
+repository file that sets one is refused with a message that names the key and the file. For an
+``s3://`` store a repository may name the bucket and prefix (``artifacts``), never the endpoint,
+region or profile: AWS credentials are signed for and sent only to the service the user chose.
 Every value is checked for its type and range when it is loaded.
 """
 
@@ -83,7 +85,8 @@ class Config:
     #: Where the index lives; by default inside the repository's git directory.
     index_dir: str | None = None
     #: Where index artifacts are published and pulled from: "github" (the origin's releases),
-    #: "github:OWNER/REPO", an http(s) URL template with {commit} or {name}, or a directory.
+    #: "github:OWNER/REPO", an http(s) URL template with {commit} or {name}, s3://BUCKET/PREFIX
+    #: (codebot[s3]), or a directory.
     artifacts: str | None = None
     #: The GitHub release (tag) that holds the artifacts: one per index stream.
     artifact_release: str = "codebot-index"
@@ -97,6 +100,15 @@ class Config:
     pull_on_clone: bool = True
     #: The GitHub REST API (GitHub Enterprise: https://HOST/api/v3).
     github_api_url: str = "https://api.github.com"
+    #: s3:// stores: the service when it is not AWS (MinIO, R2, GCS: https://HOST), the region,
+    #: and the profile of ~/.aws/config whose credentials are used (default: boto3's own chain,
+    #: AWS_PROFILE, AWS_ENDPOINT_URL_S3 and AWS_REGION included). The user's settings only.
+    s3_endpoint_url: str | None = None
+    s3_region: str | None = None
+    s3_profile: str | None = None
+    #: Artifacts of this many bytes or more are uploaded in parts of this size, one part in
+    #: memory at a time (5 MiB, S3's smallest part, to 1 GiB).
+    s3_multipart_threshold: int = 64 * 1024 * 1024
 
     def replace(self, **changes: Any) -> Config:
         return dataclasses.replace(self, **changes)
@@ -113,6 +125,9 @@ USER_ONLY = frozenset(
         "chat_api_key_env",
         "chat_url",
         "github_api_url",
+        "s3_endpoint_url",
+        "s3_region",
+        "s3_profile",
         "index_dir",
         "allow_download",
     }
@@ -135,9 +150,11 @@ _RANGES: dict[str, tuple[int, int]] = {
     "artifact_keep": (1, 100_000),
     "pull_depth": (1, 100_000),
     "artifact_timeout": (1, 3600),
+    "s3_multipart_threshold": (5 * 1024 * 1024, 1024**3),
 }
 _CHOICES = {"on_download_failure": ("stop", "builtin")}
 _INTEGER = re.compile(r"[+-]?[0-9]{1,18}")  # ASCII digits only: int() also takes "²" and "١"
+_ENDPOINT = re.compile(r"https?://[^\s/?#@]+(/[^\s?#@]*)?")
 _RELEASE_TAG = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
 
 
@@ -154,6 +171,11 @@ def _coerce(key: str, value: Any, source: str) -> Any:
         )
     if key == "artifact_release" and not _RELEASE_TAG.fullmatch(value):
         raise ConfigError(f"{source}: artifact_release must be a tag name (letters, digits, . _ -)")
+    if key == "s3_endpoint_url" and not _ENDPOINT.fullmatch(value):
+        raise ConfigError(
+            f"{source}: s3_endpoint_url must be http(s)://HOST[:PORT][/PATH], without user info "
+            f"or a query (credentials come from AWS's own chain), got {value!r}"
+        )
     if key == "ignore":
         _check_patterns(value, source)
     if isinstance(value, str) and "\x00" in value:

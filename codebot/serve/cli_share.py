@@ -26,8 +26,31 @@ from codebot.serve.options import (
 
 __all__ = ["COMMANDS"]
 
-_STORES = "github, github:OWNER/REPO, an http(s) URL template with {commit}, or a directory"
+_STORES = (
+    "github, github:OWNER/REPO, an http(s) URL template with {commit}, s3://BUCKET/PREFIX, or a "
+    "directory"
+)
 _GIT_HOOKS = ("post-commit", "post-merge", "post-checkout", "post-rewrite")  # = hooks.GIT_HOOKS
+
+
+def _s3_options(command: Any) -> Any:
+    """--s3-endpoint-url, --s3-region and --s3-profile: where an s3:// store is, and whose
+    credentials it gets (the settings of the same names)."""
+    for name, text in reversed(
+        (
+            ("endpoint-url", "S3-compatible service, e.g. https://HOST for MinIO, R2, GCS."),
+            ("region", "Region of an s3:// store's bucket (default: boto3's)."),
+            ("profile", "Profile of ~/.aws/config with the credentials (default: boto3's)."),
+        )
+    ):
+        command = click.option(f"--s3-{name}", metavar=name.split("-")[0].upper(), help=text)(
+            command
+        )
+    return command
+
+
+def _s3_flags(kw: dict[str, Any]) -> dict[str, Any]:
+    return {f"s3_{k}": kw.pop(f"s3_{k}", None) for k in ("endpoint_url", "region", "profile")}
 
 
 def _token() -> str | None:
@@ -59,20 +82,22 @@ def pack_(path: str, output: str | None, index_dir: str | None, wait: float, as_
 @path_argument
 @click.option("--to", "target", metavar="TARGET", help=f"{_STORES} (default: artifacts setting).")
 @click.option("--keep", type=click.IntRange(1), help="Artifacts to keep there (default 30).")
+@_s3_options
 @index_dir_option
 @wait_option
 @json_option
 def publish(
     path: str, target: str | None, keep: int | None, index_dir: str | None, wait: float,
-    as_json: bool,
+    as_json: bool, **s3: Any,
 ) -> None:  # fmt: skip
     """Pack the index and store it: as an asset of a GitHub release (one per index stream, the
     artifact_release setting; needs GITHUB_TOKEN or GH_TOKEN with contents: write), with PUT to
-    a URL, or in a directory; then delete all but the newest --keep there. Publishes the commit
-    the index describes: bring it to HEAD first (codebot update)."""
+    a URL, as an object of an S3 bucket (pip install 'codebot[s3]'), or in a directory; then
+    delete all but the newest --keep there. Publishes the commit the index describes: bring it
+    to HEAD first (codebot update)."""
     from codebot.share.sync import publish as publish_index
 
-    ws, config = workspace(path, index_dir=index_dir)
+    ws, config = workspace(path, index_dir=index_dir, **_s3_flags(s3))
     report = publish_index(
         ws, config, store_path(target), token=_token(), keep=keep,
         progress=bytes_progress("upload"), wait=wait,
@@ -87,12 +112,13 @@ def publish(
 )
 @click.option("--depth", type=click.IntRange(1), help="First-parent commits to look back (100).")
 @click.option("--no-update", is_flag=True, help="Install the artifact; do not update it to HEAD.")
+@_s3_options
 @index_dir_option
 @wait_option
 @json_option
 def pull(
     path: str, source: str | None, depth: int | None, no_update: bool, index_dir: str | None,
-    wait: float, as_json: bool,
+    wait: float, as_json: bool, **s3: Any,
 ) -> None:  # fmt: skip
     """Install the index of the nearest first-parent ancestor of HEAD that has an artifact, then
     update it to HEAD. Downloads resume after a broken connection and retry with backoff
@@ -100,7 +126,7 @@ def pull(
     settings) and installed atomically: on any failure the index in place stays as it was."""
     from codebot.share.sync import pull as pull_index
 
-    ws, config = workspace(path, index_dir=index_dir, pull_depth=depth)
+    ws, config = workspace(path, index_dir=index_dir, pull_depth=depth, **_s3_flags(s3))
     report = pull_index(
         ws, config, store_path(source), token=_token(), progress=bytes_progress("download"),
         parse_progress=progress("parsing"), update=not no_update, wait=wait,
@@ -114,18 +140,19 @@ def pull(
 @click.option("--save", is_flag=True, help="Write --from into .codebot.toml (artifacts).")
 @click.option("--no-hooks", is_flag=True, help="Do not install the git hooks.")
 @click.option("--no-pull", is_flag=True, help="Build locally without looking for an artifact.")
+@_s3_options
 @index_dir_option
 @json_option
 def init(
     path: str, source: str | None, save: bool, no_hooks: bool, no_pull: bool,
-    index_dir: str | None, as_json: bool,
+    index_dir: str | None, as_json: bool, **s3: Any,
 ) -> None:  # fmt: skip
     """Set a clone up: install the git hooks, then pull the index (see pull), or build it
     locally when no artifact store is configured, none has an artifact for this history, or its
     artifact does not suit this clone (the reason is printed)."""
     from codebot.share.sync import init as init_clone
 
-    ws, config = workspace(path, index_dir=index_dir)
+    ws, config = workspace(path, index_dir=index_dir, **_s3_flags(s3))
     report = init_clone(
         ws, config, store_path(source), save=save, hooks=not no_hooks, pull_first=not no_pull,
         token=_token(), progress=bytes_progress("download"), parse_progress=progress("parsing"),

@@ -128,7 +128,9 @@ def emit(report: Any, as_json: bool) -> None:
 
 def store_path(value: str | None) -> str | None:
     """A store named on the command line: a relative path is taken from the current directory."""
-    if value and not (value == "github" or value.startswith(("github:", "http", "file://"))):
+    if value and not (
+        value == "github" or value.startswith(("github:", "http", "file://", "s3://"))
+    ):
         return os.path.abspath(value)
     return value
 

@@ -1,5 +1,6 @@
-"""Which artifact store a setting names: ``github``, ``github:OWNER/REPO``, a URL template, or
-a directory (see ``remote`` for the generic stores and ``github`` for GitHub's).
+"""Which artifact store a setting names: ``github``, ``github:OWNER/REPO``, a URL template,
+``s3://BUCKET/PREFIX`` or a directory (see ``remote`` for the generic stores, ``github`` for
+GitHub's and ``s3`` for S3-compatible buckets).
 
 Its own module so that ``github`` may build on ``remote`` without ``remote`` reaching back.
 """
@@ -20,6 +21,7 @@ from codebot.share.remote import (
     UrlRemote,
     redact,
 )
+from codebot.share.s3 import S3Options, S3Remote
 
 __all__ = ["open_remote"]
 
@@ -32,14 +34,16 @@ def open_remote(
     release: str = "codebot-index",
     api_url: str = "https://api.github.com",
     transfer: Transfer | None = None,
+    s3: S3Options | None = None,
 ) -> Remote:
     """The transport ``spec`` names: ``github`` (``origin``'s repository), ``github:OWNER/REPO``,
-    an http(s) URL template, ``file://PATH`` or a directory path. ``token``: GitHub's only."""
+    an http(s) URL template, ``s3://BUCKET/PREFIX``, ``file://PATH`` or a directory path.
+    ``token``: GitHub's only; ``s3``: the endpoint, region and profile of an s3:// store."""
     transfer = transfer or Transfer()
     if not spec:
         raise RemoteError(
-            'no artifact store is configured: set artifacts = "github" (or a URL template, or '
-            "a directory) in .codebot.toml, or pass --from / --to"
+            'no artifact store is configured: set artifacts = "github" (or a URL template, '
+            "s3://BUCKET/PREFIX, or a directory) in .codebot.toml, or pass --from / --to"
         )
     if spec == "github" or spec.startswith("github:"):
         m = re.fullmatch(r"([\w.-]+)/([\w.-]+)", spec[7:])
@@ -62,5 +66,7 @@ def open_remote(
         parts = urlsplit(spec)
         secrets = [parts.password or "", parts.query]
         return UrlRemote(spec, HttpClient(transfer, secrets=secrets, error=RemoteError))
+    if spec.startswith("s3://"):
+        return S3Remote(spec, s3, transfer)
     path = Path(spec.removeprefix("file://")).expanduser()
     return DirectoryRemote(path)

@@ -34,6 +34,7 @@ from codebot.share.remote import (
     commit_of,
     known_formats,
 )
+from codebot.share.s3 import S3Options
 from codebot.share.stores import open_remote
 
 __all__ = [
@@ -197,7 +198,9 @@ def _nothing_newer(remote, listed, chain, current) -> PullReport:
 
 
 def _is_store(spec: str) -> bool:
-    return spec == "github" or spec.startswith(("github:", "http://", "https://", "file://"))
+    return spec == "github" or spec.startswith(
+        ("github:", "http://", "https://", "file://", "s3://")
+    )
 
 
 def _resolve(spec: str | None, root: Path) -> str | None:
@@ -216,6 +219,12 @@ def _open(spec: str | None, repo, config: Config, token: str | None, transfer: T
         release=config.artifact_release,
         api_url=config.github_api_url,
         transfer=transfer or Transfer(timeout=float(config.artifact_timeout)),
+        s3=S3Options(
+            config.s3_endpoint_url,
+            config.s3_region,
+            config.s3_profile,
+            config.s3_multipart_threshold,
+        ),
     )
 
 
