@@ -38,8 +38,8 @@ from pathlib import Path
 from typing import Any
 
 from codebot.core.errors import DamagedIndex
-from codebot.core.model import VALUE_KINDS, Edge, FileResult, Symbol
-from codebot.graph.scip import IMPORT, ScipIndex, descriptor_name, is_local
+from codebot.core.model import VALUE_KINDS, Edge, FileResult, Symbol, is_overload_stub
+from codebot.graph.scip import IMPORT, ScipIndex, descriptor_name, descriptors, is_local
 
 __all__ = [
     "PRECISE",
@@ -97,21 +97,44 @@ def map_scip(index: ScipIndex, files: list[FileResult], commit: str | None = Non
     """The call sites of ``index`` over codebot's ``files`` (see the module's docstring)."""
     by_path = {f.path: f for f in files}
     # Definitions first: a reference may come before its definition's document.
-    defined: dict[str, tuple[str, int]] = {}  # SCIP symbol -> (path, 1-based line)
+    defined: dict[str, list[tuple[str, int]]] = {}  # SCIP symbol -> (path, 1-based line)...
     for doc in index.documents:
         for occ in doc.occurrences:
-            if occ.is_definition and not is_local(occ.symbol) and occ.symbol not in defined:
-                defined[occ.symbol] = (doc.path, occ.start_line + 1)
+            if occ.is_definition and not is_local(occ.symbol):
+                defined.setdefault(occ.symbol, []).append((doc.path, occ.start_line + 1))
     defs_of: dict[str, list[Symbol]] = {}
     callers_of: dict[str, list[Symbol]] = {}
+    by_id: dict[str, Symbol] = {}
     for f in files:
         defs_of[f.path] = [s for s in f.symbols if s.kind not in VALUE_KINDS or s.parent is None]
         callers_of[f.path] = [s for s in f.symbols if s.kind not in VALUE_KINDS]
-    target: dict[str, str | None] = {}
-    for symbol, (path, line) in defined.items():
+        by_id.update((s.id, s) for s in f.symbols)
+    implementation = _implementations(files)
+    # SCIP symbol -> the codebot symbols its definitions map to (several: a symbol the indexer
+    # gives to more than one definition, such as nested functions of the same name)
+    targets: dict[str, list[str]] = {}
+    for symbol, places in defined.items():
         name, _suffix = descriptor_name(symbol)
-        hit = _innermost(defs_of.get(path, []), line, name) if name else None
-        target[symbol] = hit.id if hit is not None else None
+        got: list[str] = []
+        for path, line in places:
+            hit = _innermost(defs_of.get(path, []), line, name) if name else None
+            if hit is not None:
+                sid = implementation.get(hit.id, hit.id)  # an @overload: the set's body
+                if sid not in got:
+                    got.append(sid)
+        targets[symbol] = got
+    aliases = _aliases(defined)
+
+    def target(symbol: str, path: str, line: int) -> str | None:
+        got = targets.get(symbol, [])
+        if len(got) == 1:
+            return got[0]
+        near = [  # several: the one whose scope holds the reference, if one alone does
+            sid for sid in got
+            if by_id[sid].path == path and (p := by_id.get(by_id[sid].parent or "")) is not None
+            and p.start_line <= line <= p.end_line
+        ]  # fmt: skip
+        return near[0] if len(near) == 1 else None
 
     counts: Counter[str] = Counter()
     sites: dict[str, list[tuple[int, str, str]]] = defaultdict(list)
@@ -132,25 +155,34 @@ def map_scip(index: ScipIndex, files: list[FileResult], commit: str | None = Non
                 continue
             name, suffix = descriptor_name(occ.symbol)
             repo = occ.symbol in defined
+            if not repo:
+                alias = aliases.get(_module_key(occ.symbol))
+                if alias is not None:  # the repository's own code, as an installed package
+                    counts["references_via_package"] += 1
+                    targets[occ.symbol] = targets[alias]
+                    defined[occ.symbol] = defined[alias]
+                    repo = True
             callable_ = suffix in _CALLABLE
-            if repo:
-                counts["references"] += 1
-                dst = target.get(occ.symbol)
-                if dst is not None:
-                    counts["references_mapped"] += 1
+            line = occ.start_line + 1
+            dst = target(occ.symbol, f.path, line) if repo else None
+            if repo:  # by what codebot indexes: functions, methods, types, module-level values
+                counts["all_references"] += 1
+                counts["all_references_mapped"] += dst is not None
+                if callable_ or suffix == "." and _module_level(occ.symbol):
+                    counts["references"] += 1
+                    counts["references_mapped"] += dst is not None
                 if callable_:
                     counts["callable_references"] += 1
                     counts["callable_references_mapped"] += dst is not None
             if occ.roles & IMPORT or not callable_:
                 continue
-            line = occ.start_line + 1
             caller = _innermost(callers_of[f.path], line)
             if caller is None or name not in raw.get(caller.id, {}).get(line, ()):
                 continue
-            if repo and target.get(occ.symbol) is None:
+            if repo and dst is None:
                 counts["sites_unmapped"] += 1
                 continue  # a repository definition codebot does not have: no knowledge
-            dst = target.get(occ.symbol) or "" if repo else ""
+            dst = dst or ""
             key = (caller.id, line, name)
             if key in seen and not dst:
                 continue
@@ -161,6 +193,64 @@ def map_scip(index: ScipIndex, files: list[FileResult], commit: str | None = Non
     out = PreciseEdges(commit, f"{index.tool} {index.version}".strip(), covered, dict(sites))
     out.mapping = dict(sorted(counts.items()))
     return out
+
+
+def _module_level(symbol: str) -> bool:
+    """A term of a module (a constant, a variable), not a field of a type or a function's."""
+    last = descriptors(symbol)[1].rsplit("/", 1)[-1]
+    return "#" not in last and "(" not in last and "`" not in last
+
+
+def _implementations(files: list[FileResult]) -> dict[str, str]:
+    """Each ``@overload`` signature -> the implementation of its set (the definition of the
+    same name and scope without it), where there is one: the heuristic resolvers' target."""
+    out: dict[str, str] = {}
+    for f in files:
+        sets: dict[tuple[str | None, str], list[Symbol]] = defaultdict(list)
+        for s in f.symbols:
+            if s.kind in ("function", "method"):
+                sets[(s.parent, s.name)].append(s)
+        for members in sets.values():
+            bodies = [s for s in members if not is_overload_stub(s)]
+            if len(members) > 1 and bodies:
+                for s in members:
+                    if is_overload_stub(s):
+                        out[s.id] = bodies[-1].id
+    return out
+
+
+def _module_key(symbol: str) -> tuple[str, str] | None:
+    """A Python symbol as (dotted module, the descriptors after it): ``Flask 3.1.3
+    `flask.app`/Flask#`` -> ("flask.app", "Flask#"); None for another kind of symbol."""
+    package, rest = descriptors(symbol)
+    if not package.startswith("scip-python ") or " python-stdlib " in package:
+        return None
+    if rest.startswith("`"):
+        end = rest.find("`/", 1)
+        if end < 0:
+            return None
+        return rest[1:end], rest[end + 2 :]
+    module, sep, tail = rest.partition("/")
+    return (module, tail) if sep else None
+
+
+def _aliases(defined: dict[str, list[tuple[str, int]]]) -> dict[tuple[str, str], str]:
+    """The repository's Python definitions by every dotted suffix of their module
+    (``src.flask.app`` -> ``flask.app``, ``app``), where one definition alone has it: a
+    reference the type checker resolved into an installed copy of the repository (``import
+    flask`` with flask installed from PyPI or in editable mode, in a src layout) is one to the
+    repository's definition of the same module path and descriptors."""
+    out: dict[tuple[str, str], str | None] = {}
+    for symbol in defined:
+        key = _module_key(symbol)
+        if key is None:
+            continue
+        module, tail = key
+        parts = module.split(".")
+        for i in range(len(parts)):
+            alias = (".".join(parts[i:]), tail)
+            out[alias] = symbol if alias not in out else None  # two definitions: neither
+    return {k: v for k, v in out.items() if v is not None}
 
 
 def _constructor(dst: str, by_id: dict[str, Symbol], children: dict[str, dict[str, str]],

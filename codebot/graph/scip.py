@@ -37,6 +37,7 @@ __all__ = [
     "ScipDocument",
     "ScipIndex",
     "descriptor_name",
+    "descriptors",
     "is_local",
     "read_scip",
     "parse_scip",
@@ -255,25 +256,30 @@ def is_local(symbol: str) -> bool:
     return symbol.startswith("local ")
 
 
+def descriptors(symbol: str) -> tuple[str, str]:
+    """A global symbol split into its package (``scheme manager name version``) and its
+    descriptors; ("", "") for a local or malformed one."""
+    if is_local(symbol):
+        return "", ""
+    i = 0
+    for _ in range(4):  # four space-separated fields (a doubled space is an escaped one)
+        while True:
+            i = symbol.find(" ", i)
+            if i < 0:
+                return "", ""
+            if symbol[i + 1 : i + 2] == " ":
+                i += 2
+                continue
+            break
+        i += 1
+    return symbol[: i - 1], symbol[i:]
+
+
 def descriptor_name(symbol: str) -> tuple[str, str]:
     """The last descriptor of a global symbol: (name, suffix), the suffix one of ``/`` namespace,
     ``#`` type, ``.`` term, ``().`` method, ``()`` parameter, ``[]`` type parameter, ``:`` meta,
     ``!`` macro; ("", "") when the symbol has none (a local one, or malformed)."""
-    if is_local(symbol):
-        return "", ""
-    # scheme, manager, name, version: four space-separated fields (a space doubled is escaped)
-    rest = symbol
-    for _ in range(4):
-        i = 0
-        while True:
-            i = rest.find(" ", i)
-            if i < 0:
-                return "", ""
-            if rest[i + 1 : i + 2] == " ":
-                i += 2
-                continue
-            break
-        rest = rest[i + 1 :]
+    rest = descriptors(symbol)[1]
     if not rest:
         return "", ""
     if rest.endswith(")."):  # method: name(disambiguator).

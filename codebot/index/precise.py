@@ -63,8 +63,9 @@ class PreciseReport:
         return (
             f"precise at {at} ({', '.join(self.tools) or 'SCIP'}): {d['documents']} files\n"
             f"references   {d['references_mapped']} of {d['references']} to repository "
-            f"definitions mapped to codebot symbols ({d['mapped_share']:.1%}); functions and "
-            f"types: {d['callable_mapped_share']:.1%} of {d['callable_references']}\n"
+            f"definitions mapped to codebot symbols ({d['mapped_share']:.1%}; functions and "
+            f"types {d['callable_mapped_share']:.1%} of {d['callable_references']}; "
+            f"parameters and fields, which codebot does not index, left out)\n"
             f"call edges   {g.get('edges', 0)} precise ({g.get('confirmed', 0)} confirm a "
             f"heuristic edge, {g.get('new', 0)} new), {g.get('dropped', 0)} heuristic edges "
             "the precise index contradicts dropped\n"
