@@ -349,3 +349,53 @@ def test_real_scip_python_index(indexed, monkeypatch):
     assert callers(repo, "pkg.util.helper") == {"pkg.app.run": "precise",
                                                 "pkg.util.Box.process": "precise"}  # fmt: skip
     assert callers(repo, "pkg.util.Box.process").get("pkg.app.run") == "precise"
+
+
+# --- the artifact carries them ------------------------------------------------------------------
+
+
+def test_an_artifact_with_precise_edges_answers_callers_without_node(indexed, tmp_path,
+                                                                     monkeypatch):  # fmt: skip
+    repo, scip = indexed
+    invoke("precise", "--scip", str(scip), str(repo))
+    store = tmp_path / "store"
+    invoke("publish", "--to", str(store), str(repo))
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", str(repo), str(clone))
+    empty = tmp_path / "nonode"
+    empty.mkdir()
+    (empty / "git").symlink_to(shutil.which("git"))
+    monkeypatch.setenv("PATH", str(empty))  # no node, no indexer in the clone
+    monkeypatch.setenv("CODEBOT_EMBEDDER", "none")  # the publisher's setting
+    invoke("pull", "--from", str(store), str(clone))
+    assert callers(clone, "pkg.util.helper") == {"pkg.app.run": "precise",
+                                                 "pkg.util.Box.process": "precise"}  # fmt: skip
+    assert json.loads(invoke("stats", "--json", str(clone)))["precise"]["edges"] == 5
+
+
+@pytest.mark.parametrize(
+    "damage, message",
+    [
+        (lambda p: p.sites.update({"no.such.symbol": [(1, "f", "")]}), "is no symbol"),
+        (lambda p: p.sites["pkg.app.run"].append((3, "f", "no.such")), "out of the index"),
+        (lambda p: p.files.update({"../etc/passwd": "0" * 40}), "is no file of the index"),
+        (lambda p: p.files.update({"pkg/app.py": "zz"}), "is no blob id"),
+    ],
+)
+def test_a_hostile_precise_table_is_refused(indexed, damage, message):
+    from codebot.core.errors import InvalidTable
+    from codebot.graph.precise import PRECISE_FILE, pack_precise, read_precise
+    from codebot.index.store import read_manifest
+    from codebot.index.validate import check_generation
+
+    repo, scip = indexed
+    invoke("precise", "--scip", str(scip), str(repo))
+    manifest = read_manifest(repo / ".git" / "codebot")
+    gen = repo / ".git" / "codebot" / manifest.generation
+    check_generation(gen, manifest)  # as written: sound
+    p = read_precise(gen / PRECISE_FILE)
+    damage(p)
+    (gen / PRECISE_FILE).unlink()
+    (gen / PRECISE_FILE).write_bytes(pack_precise(p))
+    with pytest.raises(InvalidTable, match=message):
+        check_generation(gen, manifest)

@@ -98,9 +98,11 @@ def run_indexer(
     args = [*argv, "index", "--output", str(out)]
     if ix.name == "python":
         args += ["--project-name", root.name or "project"]
-    elif (root / "pnpm-workspace.yaml").exists():
+    elif (root / "tsconfig.json").exists():
+        pass  # the repository's own project (its paths map a monorepo's packages)
+    elif (root / "pnpm-workspace.yaml").exists() and shutil.which("pnpm"):
         args.append("--pnpm-workspaces")
-    elif not (root / "tsconfig.json").exists():
+    else:
         args.append("--infer-tsconfig")
     if ix.name == "typescript":
         args.append("--no-progress-bar")
