@@ -19,7 +19,8 @@ by the precise index, and unchanged since: same content hash):
   ``precise``; the heuristic edge to the same target is replaced by it;
 - a heuristic ``calls`` edge (not ``override``: a possible runtime target the static type does
   not rule out) whose every call site of that name the precise index resolved elsewhere is
-  contradicted, and dropped;
+  contradicted, and dropped; a site resolved to a member of an interface (or trait) rules
+  nothing out: an implementation may be what runs;
 - a site whose target's file changed is not served: the heuristic edges stand for it;
 - callers in changed or uncovered files keep their heuristic edges.
 
@@ -38,7 +39,8 @@ from pathlib import Path
 from typing import Any
 
 from codebot.core.errors import DamagedIndex
-from codebot.core.model import VALUE_KINDS, Edge, FileResult, Symbol, is_overload_stub
+from codebot.core.model import VALUE_KINDS, Call, Edge, FileResult, Symbol, is_overload_stub
+from codebot.graph.resolve import decorator_call
 from codebot.graph.scip import IMPORT, ScipIndex, descriptor_name, descriptors, is_local
 
 __all__ = [
@@ -47,6 +49,7 @@ __all__ = [
     "PRECISE_FORMAT",
     "PreciseEdges",
     "call_name",
+    "judge_edges",
     "map_scip",
     "merge_precise",
     "pack_precise",
@@ -82,6 +85,14 @@ def call_name(raw: str) -> str:
     ``new Foo`` -> ``Foo``; "" when it has none."""
     names = _IDENT.findall(raw.rsplit("/(", 1)[0])
     return names[-1] if names else ""
+
+
+def _calls(s: Symbol) -> list[Call]:
+    """A symbol's raw calls less its decorators called (``@app.route(...)``): those are the
+    scope's ``decorates`` edges, which precise edges leave as they are."""
+    if not s.decorators:
+        return s.calls
+    return [c for c in s.calls if not decorator_call(s, c)]
 
 
 def _innermost(candidates: list[Symbol], line: int, name: str | None = None) -> Symbol | None:
@@ -147,11 +158,33 @@ def map_scip(index: ScipIndex, files: list[FileResult], commit: str | None = Non
         covered[f.path] = f.content_hash
         raw: dict[str, dict[int, set[str]]] = {}  # caller -> line -> names called there
         for s in callers_of[f.path]:
-            for c in s.calls:
+            for c in _calls(s):
                 raw.setdefault(s.id, {}).setdefault(c.line, set()).add(call_name(c.name))
+        # A local symbol (``local 7``: a function inside a function, a TypeScript closure) is
+        # defined in this document: the codebot definition starting on its line, if any.
+        local: dict[str, Symbol] = {}
+        for occ in doc.occurrences:
+            if occ.is_definition and is_local(occ.symbol):
+                hit = [s for s in defs_of[f.path] if s.start_line == occ.start_line + 1
+                       and s.kind not in VALUE_KINDS]  # fmt: skip
+                if len(hit) == 1:
+                    local[occ.symbol] = hit[0]
         seen: set[tuple[str, int, str]] = set()
         for occ in doc.occurrences:
-            if occ.is_definition or is_local(occ.symbol):
+            if occ.is_definition:
+                continue
+            if is_local(occ.symbol):
+                sym = local.get(occ.symbol)
+                if sym is None:
+                    continue
+                line = occ.start_line + 1
+                caller = _innermost(callers_of[f.path], line)
+                if caller is not None and sym.name in raw.get(caller.id, {}).get(line, ()):
+                    key = (caller.id, line, sym.name)
+                    if key not in seen:
+                        seen.add(key)
+                        sites[caller.id].append((line, sym.name, sym.id))
+                        counts["sites_internal"] += 1
                 continue
             name, suffix = descriptor_name(occ.symbol)
             repo = occ.symbol in defined
@@ -174,14 +207,14 @@ def map_scip(index: ScipIndex, files: list[FileResult], commit: str | None = Non
                 if callable_:
                     counts["callable_references"] += 1
                     counts["callable_references_mapped"] += dst is not None
-            if occ.roles & IMPORT or not callable_:
-                continue
+            if occ.roles & IMPORT or not (callable_ or suffix == "."):
+                continue  # a term may be called too: a TypeScript `const f = () => ...`
             caller = _innermost(callers_of[f.path], line)
             if caller is None or name not in raw.get(caller.id, {}).get(line, ()):
                 continue
-            if repo and dst is None:
+            if repo and (dst is None or by_id[dst].kind in VALUE_KINDS):
                 counts["sites_unmapped"] += 1
-                continue  # a repository definition codebot does not have: no knowledge
+                continue  # a definition codebot does not have (or a value): no knowledge
             dst = dst or ""
             key = (caller.id, line, name)
             if key in seen and not dst:
@@ -277,11 +310,17 @@ def _constructor(dst: str, by_id: dict[str, Symbol], children: dict[str, dict[st
     return dst
 
 
-def merge_precise(
-    edges: list[Edge], files: list[FileResult], precise: PreciseEdges
-) -> tuple[list[Edge], dict[str, Any]]:
-    """The heuristic ``edges`` with the precise call sites merged in (see the module's
-    docstring); and what the index says about it (``meta["precise"]``)."""
+@dataclass
+class _Sites:
+    by_id: dict[str, Symbol]
+    fresh: set[str]  # covered paths unchanged since the precise index
+    calls_of: dict[str, list[tuple[int, str]]]  # caller -> (line, name) of its raw calls
+    served: dict[str, dict[str, int]]  # caller -> callee -> first line: the precise edges
+    decided: dict[tuple[str, str], set[int]]  # (caller, name) -> lines the index resolved
+    stale_sites: int
+
+
+def _sites(edges: list[Edge], files: list[FileResult], precise: PreciseEdges) -> _Sites:
     by_id: dict[str, Symbol] = {}
     fresh: set[str] = set()
     calls_of: dict[str, list[tuple[int, str]]] = {}
@@ -291,7 +330,7 @@ def merge_precise(
         for s in f.symbols:
             by_id[s.id] = s
             if s.calls:
-                calls_of[s.id] = [(c.line, call_name(c.name)) for c in s.calls]
+                calls_of[s.id] = [(c.line, call_name(c.name)) for c in _calls(s)]
     children: dict[str, dict[str, str]] = defaultdict(dict)
     for s in by_id.values():
         if s.parent is not None:
@@ -302,8 +341,6 @@ def merge_precise(
             bases[e.src].append(e.dst)
         elif e.kind == "contains":
             children[e.src].setdefault(by_id[e.dst].name if e.dst in by_id else "", e.dst)
-
-    # src -> (dst -> first line) served; (src, name) -> lines the precise index decided
     served: dict[str, dict[str, int]] = defaultdict(dict)
     decided: dict[tuple[str, str], set[int]] = defaultdict(set)
     stale_sites = 0
@@ -319,36 +356,67 @@ def merge_precise(
                     continue
                 dst = _constructor(dst, by_id, children, bases)
                 served[src].setdefault(dst, line)
+                owner = by_id.get(by_id[dst].parent or "")
+                if owner is not None and owner.kind in ("interface", "trait"):
+                    continue  # the declared type's member: an implementation may be the target
             decided[(src, name)].add(line)
+    return _Sites(by_id, fresh, calls_of, served, decided, stale_sites)
 
+
+def judge_edges(
+    edges: list[Edge], files: list[FileResult], precise: PreciseEdges
+) -> tuple[list[str], set[tuple[str, str]]]:
+    """The precise index as an oracle: for each of ``edges``, ``confirmed`` (a precise edge
+    too), ``contradicted`` (every call site that may have made it resolved elsewhere),
+    ``unknown`` (the index is silent on some site) or ``uncovered`` (not a call, or its
+    caller's file is not covered); and the precise edges (caller, callee) of covered callers."""
+    k = _sites(edges, files, precise)
+    verdicts = []
+    for e in edges:
+        if e.kind != "calls" or e.src not in k.by_id or k.by_id[e.src].path not in k.fresh:
+            verdicts.append("uncovered")
+        elif e.dst in k.served.get(e.src, {}):
+            verdicts.append("confirmed")
+        elif _contradicted(e, k.by_id, k.calls_of, k.decided):
+            verdicts.append("contradicted")
+        else:
+            verdicts.append("unknown")
+    return verdicts, {(src, dst) for src, dsts in k.served.items() for dst in dsts}
+
+
+def merge_precise(
+    edges: list[Edge], files: list[FileResult], precise: PreciseEdges
+) -> tuple[list[Edge], dict[str, Any]]:
+    """The heuristic ``edges`` with the precise call sites merged in (see the module's
+    docstring); and what the index says about it (``meta["precise"]``)."""
+    k = _sites(edges, files, precise)
     out: list[Edge] = []
     replaced = dropped = 0
     for e in edges:
-        if e.kind == "calls" and e.src in by_id and by_id[e.src].path in fresh:
-            if e.dst in served.get(e.src, {}):
+        if e.kind == "calls" and e.src in k.by_id and k.by_id[e.src].path in k.fresh:
+            if e.dst in k.served.get(e.src, {}):
                 replaced += 1
                 continue  # the precise edge stands for it (added below)
-            if e.resolution != "override" and _contradicted(e, by_id, calls_of, decided):
+            if e.resolution != "override" and _contradicted(e, k.by_id, k.calls_of, k.decided):
                 dropped += 1
                 continue
         out.append(e)
     added = 0
-    for src, dsts in served.items():
+    for src, dsts in k.served.items():
         for dst, line in dsts.items():
             out.append(Edge(src, dst, "calls", line, PRECISE))
             added += 1
-    stale = sorted(p for p in precise.files if p not in fresh)
     meta = {
         "commit": precise.commit,
         "tool": precise.tool,
         "files": len(precise.files),
-        "fresh_files": len(fresh),
-        "stale_files": len(stale),
+        "fresh_files": len(k.fresh),
+        "stale_files": len(precise.files) - len(k.fresh),
         "edges": added,
         "confirmed": replaced,
         "new": added - replaced,
         "dropped": dropped,
-        "stale_sites": stale_sites,
+        "stale_sites": k.stale_sites,
     }
     return out, meta
 

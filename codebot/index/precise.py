@@ -98,9 +98,10 @@ def apply_precise(ws: Workspace, scips: list[ScipIndex], wait: float = 0.0) -> P
         skipped: list[str] = []
         parts = []
         for scip in scips:
-            for doc in scip.documents:  # an indexer run in the subtree: paths relative to it
-                if prefix and doc.path not in indexed and prefix + doc.path in indexed:
-                    doc.path = prefix + doc.path
+            under = prefix or _common_prefix([d.path for d in scip.documents], indexed)
+            for doc in scip.documents:  # an indexer run in a folder: paths relative to it
+                if under and doc.path not in indexed and under + doc.path in indexed:
+                    doc.path = under + doc.path
             kept = []
             for doc in scip.documents:
                 if doc.path in indexed and _on_disk(ws, doc.path) != indexed[doc.path]:
@@ -131,6 +132,20 @@ def apply_precise(ws: Workspace, scips: list[ScipIndex], wait: float = 0.0) -> P
             committed.generation,
             skipped,
         )
+
+
+def _common_prefix(paths: list[str], indexed: dict[str, str]) -> str:
+    """The folder an indexer ran in (``scip-python --target-only src/pkg``), when its paths are
+    not the repository's: the prefix that makes the most of them indexed files."""
+    votes: Counter[str] = Counter()
+    for path in paths:
+        if path in indexed:
+            votes[""] += 1
+            continue
+        for full in indexed:
+            if full.endswith("/" + path):
+                votes[full[: -len(path)]] += 1
+    return votes.most_common(1)[0][0] if votes else ""
 
 
 def _on_disk(ws: Workspace, path: str) -> str | None:
