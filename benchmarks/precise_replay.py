@@ -64,7 +64,7 @@ def fresh_precise(repo: Path, scip: Path) -> set[tuple[str, str]]:
     """The precise call edges a SCIP index made at the current commit gives, merged as
     ``codebot precise`` would (read, not written)."""
     from codebot.git.workspace import Workspace
-    from codebot.graph.precise import PRECISE, map_scip, merge_precise
+    from codebot.graph.precise import PRECISE, map_scip, merge_precise, rebase_paths
     from codebot.graph.resolve import resolve
     from codebot.graph.scip import read_scip
     from codebot.index.store import read_index
@@ -73,7 +73,9 @@ def fresh_precise(repo: Path, scip: Path) -> set[tuple[str, str]]:
     index = read_index(Workspace.at(repo))
     table, by_id = index.symbols, index.by_id
     files = [file_result(e, [table[by_id[s]] for s in e.symbols]) for e in index.files()]
-    edges, _ = merge_precise(resolve(files).edges, files, map_scip(read_scip(scip), files))
+    index_scip = read_scip(scip)
+    rebase_paths(index_scip, {f.path for f in files})
+    edges, _ = merge_precise(resolve(files).edges, files, map_scip(index_scip, files))
     return {(e.src, e.dst) for e in edges if e.resolution == PRECISE and e.kind == "calls"}
 
 

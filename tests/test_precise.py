@@ -199,6 +199,10 @@ def store(x):
 
 def drain(queue):
     return queue.process()
+
+
+def main():
+    return run([])
 """
 
 
@@ -227,6 +231,8 @@ def precise_index(util: str, app: str) -> bytes:
         occurrence(sym("pkg/app/B#save()."), at(app, "save", 2)),
         occurrence(sym("pkg/app/drain()."), at(app, "drain"), d),
         occurrence("scip-python python stdlib 3.11 queue/Queue#process().", at(app, "process", 1)),
+        occurrence(sym("pkg/app/main()."), at(app, "main"), d),
+        occurrence(sym("pkg/app/run()."), at(app, "run([])")[:2] + [at(app, "run([])")[1] + 3]),
     ]
     return scip_index([document("pkg/util.py", u), document("pkg/app.py", a)])
 
@@ -273,7 +279,7 @@ def test_precise_edges_replace_add_and_drop(indexed, validate):
 
     stats = json.loads(invoke("stats", "--json", str(repo)))
     validate(stats, "stats.schema.json")
-    assert stats["edges"]["by_kind"]["calls"]["precise"] == 5
+    assert stats["edges"]["by_kind"]["calls"]["precise"] == 6
     assert stats["precise"]["stale_files"] == 0 and stats["precise"]["fresh_files"] == 2
     status = json.loads(invoke("status", "--json", str(repo)))
     validate(status, "status.schema.json")
@@ -283,7 +289,7 @@ def test_precise_edges_replace_add_and_drop(indexed, validate):
 def test_a_commit_never_serves_a_changed_definition_as_precise(indexed):
     repo, scip = indexed
     invoke("precise", "--scip", str(scip), str(repo))
-    (repo / "pkg/util.py").write_text("# moved down a line\n" + UTIL)
+    (repo / "pkg/util.py").write_text("# moved down a line\n" + UTIL.replace("x + 1", "x + 2"))
     git(repo, "commit", "-qam", "util changes")
     invoke("update", str(repo))
     # util.py changed: its callers' and callees' edges are the heuristic ones again
@@ -292,6 +298,12 @@ def test_a_commit_never_serves_a_changed_definition_as_precise(indexed):
     assert callers(repo, "pkg.util.Box.process")["pkg.app.run"] == "exact"
     # app.py did not change, nor did B: still precise
     assert callers(repo, "pkg.app.B.save") == {"pkg.app.store": "precise"}
+    # the pull request report: the changed helper's callers are heuristic, their callers
+    # (unchanged code on both ends) precise
+    report = invoke("impact", "HEAD~1..HEAD", "--markdown", str(repo))
+    assert "1 of 3 caller edges are precise" in report
+    assert "- `run` `pkg/app.py:14` line 16\n" in report
+    assert "  - `main` `pkg/app.py:28` line 29 (precise)\n" in report
     text = invoke("stats", str(repo))
     head = git(repo, "rev-parse", "HEAD~1")[:12]
     assert f"precise at {head}, 1 files heuristic since" in text
@@ -370,7 +382,7 @@ def test_an_artifact_with_precise_edges_answers_callers_without_node(indexed, tm
     invoke("pull", "--from", str(store), str(clone))
     assert callers(clone, "pkg.util.helper") == {"pkg.app.run": "precise",
                                                  "pkg.util.Box.process": "precise"}  # fmt: skip
-    assert json.loads(invoke("stats", "--json", str(clone)))["precise"]["edges"] == 5
+    assert json.loads(invoke("stats", "--json", str(clone)))["precise"]["edges"] == 6
 
 
 @pytest.mark.parametrize(

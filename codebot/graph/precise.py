@@ -54,6 +54,7 @@ __all__ = [
     "merge_precise",
     "pack_precise",
     "read_precise",
+    "rebase_paths",
     "unpack_precise",
 ]
 
@@ -102,6 +103,26 @@ def _innermost(candidates: list[Symbol], line: int, name: str | None = None) -> 
             if best is None or (s.start_line, -s.end_line) > (best.start_line, -best.end_line):
                 best = s
     return best
+
+
+def rebase_paths(index: ScipIndex, indexed: set[str], under: str = "") -> None:
+    """Make the paths of ``index`` the repository's when an indexer ran in a folder of it
+    (``scip-python --target-only src/pkg``, an indexer run in the indexed subtree): ``under``,
+    or else the prefix that makes the most of them indexed files."""
+    if not under:
+        votes: Counter[str] = Counter()
+        for doc in index.documents:
+            if doc.path in indexed:
+                votes[""] += 1
+                continue
+            for full in indexed:
+                if full.endswith("/" + doc.path):
+                    votes[full[: -len(doc.path)]] += 1
+        under = votes.most_common(1)[0][0] if votes else ""
+    if under:
+        for doc in index.documents:
+            if doc.path not in indexed and under + doc.path in indexed:
+                doc.path = under + doc.path
 
 
 def map_scip(index: ScipIndex, files: list[FileResult], commit: str | None = None) -> PreciseEdges:

@@ -19,7 +19,7 @@ from typing import Any
 
 from codebot.core.errors import StoreError
 from codebot.git.workspace import Workspace
-from codebot.graph.precise import PreciseEdges, map_scip
+from codebot.graph.precise import PreciseEdges, map_scip, rebase_paths
 from codebot.graph.scip import ScipIndex
 from codebot.index.store import Index, Manifest, lock_for_writing, read_manifest
 from codebot.index.tables import file_result
@@ -98,10 +98,7 @@ def apply_precise(ws: Workspace, scips: list[ScipIndex], wait: float = 0.0) -> P
         skipped: list[str] = []
         parts = []
         for scip in scips:
-            under = prefix or _common_prefix([d.path for d in scip.documents], indexed)
-            for doc in scip.documents:  # an indexer run in a folder: paths relative to it
-                if under and doc.path not in indexed and under + doc.path in indexed:
-                    doc.path = under + doc.path
+            rebase_paths(scip, set(indexed), prefix)
             kept = []
             for doc in scip.documents:
                 if doc.path in indexed and _on_disk(ws, doc.path) != indexed[doc.path]:
@@ -132,20 +129,6 @@ def apply_precise(ws: Workspace, scips: list[ScipIndex], wait: float = 0.0) -> P
             committed.generation,
             skipped,
         )
-
-
-def _common_prefix(paths: list[str], indexed: dict[str, str]) -> str:
-    """The folder an indexer ran in (``scip-python --target-only src/pkg``), when its paths are
-    not the repository's: the prefix that makes the most of them indexed files."""
-    votes: Counter[str] = Counter()
-    for path in paths:
-        if path in indexed:
-            votes[""] += 1
-            continue
-        for full in indexed:
-            if full.endswith("/" + path):
-                votes[full[: -len(path)]] += 1
-    return votes.most_common(1)[0][0] if votes else ""
 
 
 def _on_disk(ws: Workspace, path: str) -> str | None:

@@ -118,11 +118,13 @@ _MARK_TEXT = {
 }
 
 
-# How a guessed edge is marked in text: the name was the only one, or the set's member is unknown.
+# How a guessed edge is marked in text: the name was the only one, or the set's member is unknown;
+# and an edge a compiler-grade indexer gave (codebot precise).
 _RESOLUTION_TEXT = {
     "unique_name": "  (unique name)",
     "overload": "  (an overload)",
     "override": "  (an override)",
+    "precise": "  (precise)",
 }
 
 
