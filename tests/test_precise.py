@@ -411,3 +411,47 @@ def test_a_hostile_precise_table_is_refused(indexed, damage, message):
     (gen / PRECISE_FILE).write_bytes(pack_precise(p))
     with pytest.raises(InvalidTable, match=message):
         check_generation(gen, manifest)
+
+
+@pytest.mark.skipif(not (shutil.which("node") and shutil.which("npm")), reason="no Node.js")
+def test_npm_exec_only_with_the_users_consent(tmp_path, monkeypatch):
+    from codebot.serve.indexers import find_indexers, npm_exec_allowed
+
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    for tool in ("node", "npm"):
+        (bin_dir / tool).symlink_to(shutil.which(tool))
+    monkeypatch.setenv("PATH", str(bin_dir))  # node and npm, no indexer
+    found, missing = find_indexers(["python", "typescript"])
+    assert found == [] and len(missing) == 2
+    assert missing[0] == (
+        "scip-python: not on PATH; install it with: npm install -g @sourcegraph/scip-python "
+        "(or let codebot fetch it: codebot precise --npm-exec)"
+    )
+    found, missing = find_indexers(["python"], npm_exec=True)
+    assert missing == [] and found[0][1][:3] == ["npm", "exec", "--yes"]
+    assert "--package=@sourcegraph/scip-python" in found[0][1]
+    assert npm_exec_allowed({"CODEBOT_PRECISE_NPM_EXEC": "1"})
+    assert not npm_exec_allowed({})
+
+
+def test_the_oracle_verdicts(indexed):
+    from codebot.git.workspace import Workspace
+    from codebot.graph.precise import judge_edges, map_scip
+    from codebot.graph.resolve import resolve
+    from codebot.graph.scip import read_scip
+    from codebot.index.store import read_index
+    from codebot.index.tables import file_result
+
+    repo, scip = indexed
+    index = read_index(Workspace.at(repo))
+    table, by_id = index.symbols, index.by_id
+    files = [file_result(e, [table[by_id[s]] for s in e.symbols]) for e in index.files()]
+    edges = resolve(files).edges
+    verdicts, oracle = judge_edges(edges, files, map_scip(read_scip(scip), files))
+    got = {(e.src, e.dst): v for e, v in zip(edges, verdicts) if e.kind == "calls"}
+    assert got[("pkg.app.run", "pkg.util.helper")] == "confirmed"
+    assert got[("pkg.app.run", "pkg.util.Box.__init__")] == "confirmed"
+    assert got[("pkg.app.drain", "pkg.util.Box.process")] == "contradicted"
+    assert ("pkg.app.store", "pkg.app.B.save") in oracle - set(got)  # the heuristics missed it
+    assert {v for (src, _), v in got.items() if src == "pkg.util.Box.process"} == {"confirmed"}

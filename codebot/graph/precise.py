@@ -10,7 +10,15 @@ Mapping (:func:`map_scip`), by path and range:
   (a function, a method, a module's chunk);
 - a reference at a line where that caller makes a raw call of the same name is a *call site*:
   ``(line, name, target)``, the target a codebot id, or ``""`` when the SCIP symbol is a
-  library's (the precise index knows the call leaves the repository).
+  library's (the precise index knows the call leaves the repository);
+- a reference into an installed copy of the repository (``import flask`` answered by the
+  ``Flask 3.1.3`` package in a src layout) maps by module path and descriptors; an ``@overload``
+  signature maps to its set's implementation; a symbol the indexer gives several definitions
+  (nested functions of one name) maps to the one whose scope holds the reference, or to none;
+  a ``local`` symbol to the codebot definition starting on its definition's line;
+- a decorator called (``@app.route(...)``) is no call site: it is the scope's ``decorates``
+  edge, which stays heuristic; a repository definition codebot has no symbol for (a field, a
+  lambda) or a value (a module variable) is no knowledge either.
 
 Merging (:func:`merge_precise`), call site by call site, for callers in *fresh* files (covered
 by the precise index, and unchanged since: same content hash):
