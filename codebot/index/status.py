@@ -96,7 +96,9 @@ def index_status(ws: Workspace) -> IndexStatus:
     differs = dirty_paths(repo, committed) if repo is not None else []
     head = repo.head_commit() if repo is not None else None
     vectors = embedding_progress(ws.index_dir, committed.manifest)
-    precise = committed.graph.meta.get("precise") or None
+    precise = None
+    if "precise.msgpack" in committed.manifest.checksums:  # codebot precise: its freshness
+        precise = committed.graph.meta.get("precise") or None
     return IndexStatus(
         ws.index_dir, ws.root, committed.manifest, repo is not None, head, differs, vectors,
         precise,
