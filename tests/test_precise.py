@@ -455,3 +455,12 @@ def test_the_oracle_verdicts(indexed):
     assert got[("pkg.app.drain", "pkg.util.Box.process")] == "contradicted"
     assert ("pkg.app.store", "pkg.app.B.save") in oracle - set(got)  # the heuristics missed it
     assert {v for (src, _), v in got.items() if src == "pkg.util.Box.process"} == {"confirmed"}
+
+
+def test_a_scip_index_of_another_repository_is_refused(indexed, tmp_path):
+    repo, _ = indexed
+    other = tmp_path / "other.scip"
+    other.write_bytes(scip_index([document("lib/elsewhere.py", [])]))
+    result = CliRunner().invoke(main, ["precise", "--scip", str(other), str(repo)])
+    assert result.exit_code == 1 and "covers none of the indexed files" in result.output
+    assert callers(repo, "pkg.util.helper")["pkg.app.run"] == "exact"

@@ -17,7 +17,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from codebot.core.errors import StoreError
+from codebot.core.errors import PreciseError
 from codebot.git.workspace import Workspace
 from codebot.graph.precise import PreciseEdges, map_scip, rebase_paths
 from codebot.graph.scip import ScipIndex
@@ -108,7 +108,7 @@ def apply_precise(ws: Workspace, scips: list[ScipIndex], wait: float = 0.0) -> P
             scip.documents = kept
             parts.append(map_scip(scip, files, manifest.commit))
         if not parts or not any(p.files for p in parts):
-            raise StoreError(
+            raise PreciseError(
                 "the SCIP index covers none of the indexed files (was it made in this "
                 "repository, at the indexed commit?)"
             )
