@@ -252,3 +252,28 @@ def test_the_pull_requests_own_settings_choose_nothing(make_repo, tmp_path, gith
     assert json.loads(result.output)["impact"]["deleted"] == 1  # shop/ was not ignored
     assert not any("/v1/embeddings" in r.path for r in github.requests)
     assert "ghs_secret_token_value" not in (tmp_path / "summary.md").read_text()
+
+
+def test_publish_precise_without_node_publishes_and_says_what_is_missing(
+    make_repo, tmp_path, github, monkeypatch
+):
+    import shutil
+
+    repo = make_repo(FILES)
+    sha = git(repo, "rev-parse", "HEAD")
+    event = tmp_path / "push.json"
+    event.write_text(json.dumps({"ref": "refs/heads/main", "after": sha}))
+    env = {
+        **action_env(github, tmp_path, event, sha, "push"),
+        "CODEBOT_ARTIFACTS": "github:acme/shop",
+    }
+    bare = tmp_path / "bin"
+    bare.mkdir()
+    (bare / "git").symlink_to(shutil.which("git"))
+    monkeypatch.setenv("PATH", str(bare))  # no node, no indexer
+    result = run(repo, env, "publish", "--precise", "--json")
+    assert result.exit_code == 0, result.output
+    assert github.asset_names() == [f"codebot-index-v2-{sha}.tar.gz"]
+    summary = (tmp_path / "summary.md").read_text()
+    assert "no precise edges (scip-python: needs Node.js" in summary
+    assert "npm install -g @sourcegraph/scip-python" in summary

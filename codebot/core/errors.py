@@ -19,6 +19,7 @@ CodebotError
  ├── ArtifactError          a shared index archive that is corrupt, hostile or off our history
  │    ├── IncompatibleArtifact  sound, but made for another codebot, model or settings
  │    └── NoArtifact        none of the commits looked at has an artifact
+ ├── PreciseError           a SCIP index that cannot be read, or an indexer that failed
  ├── NotFound               an exact symbol lookup missed (with the closest names)
  ├── Ambiguous              a name that must be one symbol names several (all listed)
  └── EvalError              a query set that cannot be read
@@ -50,6 +51,7 @@ __all__ = [
     "NoArtifact",
     "NoChatEndpoint",
     "NotFound",
+    "PreciseError",
     "RemoteError",
     "ServiceError",
     "StoreError",
@@ -132,6 +134,10 @@ class IncompatibleArtifact(ArtifactError):
 
 class NoArtifact(ArtifactError):
     """None of the commits pull looked at has an artifact."""
+
+
+class PreciseError(CodebotError):
+    """A SCIP index that is unreadable, damaged or hostile, or an indexer that failed to run."""
 
 
 class NotFound(CodebotError):

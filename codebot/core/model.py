@@ -127,7 +127,7 @@ class ParseIssue:
 # New kinds and resolutions go at the end: a stored graph carries its own code tables, so an
 # older index reads on (graph/io.py recodes it).
 EDGE_KINDS = ("calls", "contains", "inherits", "imports", "decorates")
-RESOLUTIONS = ("exact", "unique_name", "overload", "override")
+RESOLUTIONS = ("exact", "unique_name", "overload", "override", "precise")
 
 
 def is_overload_stub(sym: Symbol) -> bool:
@@ -145,7 +145,8 @@ class Edge:
     ``overload`` (one of the ``@overload`` signatures of a set with no implementation, such as a
     ``.pyi`` stub: which one applies is not known) or ``override`` (a method overriding the one a
     call names on a value of a declared type, ``self.m()`` -> a subclass's ``m``: a possible
-    runtime target; the declared method is the ``exact`` edge). ``decorates``: the enclosing scope (a class,
+    runtime target; the declared method is the ``exact`` edge) or ``precise`` (a compiler-grade
+    indexer's, from a SCIP index: see graph.precise). ``decorates``: the enclosing scope (a class,
     a module's chunk) applies a decorator to a definition; ``line`` is the definition's."""
 
     src: str

@@ -33,15 +33,19 @@ class IndexStatus:
     head: str | None  # HEAD's commit (None outside git, or before the first commit)
     differs: list[str]  # work-tree paths that may differ from the index
     vectors: EmbedProgress  # complete, none, or still to come (with the embedder's progress)
+    precise: dict[str, Any] | None = None  # the graph's precise edges (codebot precise), if any
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out = {
             "index_dir": str(self.index_dir),
             "root": str(self.root),
             **self.manifest.to_dict(),
             "worktree": {"differs": self.differs},
             "vectors": self.vectors.to_dict(),
         }
+        if self.precise:
+            out["precise"] = self.precise
+        return out
 
     def to_text(self) -> str:
         m, c, emb = self.manifest, self.manifest.counts, self.manifest.embedder
@@ -70,6 +74,13 @@ class IndexStatus:
                 )
             else:
                 lines.append("work tree clean")
+        if self.precise:
+            p = self.precise
+            at = (p.get("commit") or "the work tree")[:12]
+            lines.append(
+                f"precise   at {at}, {p['stale_files']} files heuristic since "
+                f"({p['edges']} precise call edges)"
+            )
         lines.append(f"skipped   {c['skipped']} files")
         lines += [f"  {printable(s['path'])}: {s['reason']}" for s in m.skipped]
         return "\n".join(lines) + "\n"
@@ -85,9 +96,13 @@ def index_status(ws: Workspace) -> IndexStatus:
     differs = dirty_paths(repo, committed) if repo is not None else []
     head = repo.head_commit() if repo is not None else None
     vectors = embedding_progress(ws.index_dir, committed.manifest)
+    precise = None
+    if "precise.msgpack" in committed.manifest.checksums:  # codebot precise: its freshness
+        precise = committed.graph.meta.get("precise") or None
     return IndexStatus(
-        ws.index_dir, ws.root, committed.manifest, repo is not None, head, differs, vectors
-    )
+        ws.index_dir, ws.root, committed.manifest, repo is not None, head, differs, vectors,
+        precise,
+    )  # fmt: skip
 
 
 def worktree_note(ws: Workspace, manifest: Manifest) -> str | None:

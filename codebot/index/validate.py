@@ -11,7 +11,10 @@ the table, the row and the problem, and never reaches a query as an IndexError o
     files.msgpack     rows of the right arity and types, paths unique and plain, every symbol id
                       listed by exactly one file, the file of its path
     keys.u64          one key per symbol, each ``store.symbol_key`` of its row's id
-    graph.msgpack     loads; as many nodes as symbols; every row, code and edge index in range
+    graph.msgpack     loads; as many nodes as symbols; every row, code and edge index in range;
+                      its precise facts (``meta["precise"]``), when present, of the right types
+    precise.msgpack   (optional: ``codebot precise``) loads; every caller and callee a symbol id of
+                      the table, every covered path plain and a file of the table, hashes hex
     git               (``tree`` given) every file's path and blob are those of the commit's tree,
                       and each symbol's end_line lies within its file's lines
 
@@ -202,6 +205,7 @@ SIZE_RULES: dict[str, tuple[int, int, int]] = {
     "symbols.msgpack": (1 * MIB, 4 * KIB, 0),
     "files.msgpack": (1 * MIB, 1 * KIB, 64 * KIB),  # a file row repeats its symbols' ids
     "graph.msgpack": (1 * MIB, 4 * KIB, 0),
+    "precise.msgpack": (1 * MIB, 4 * KIB, 256),  # flask: 180 B a symbol, 80 B a file
     LEXICAL_DIR + "/": (16 * MIB, 16 * KIB, 0),  # all its files together
 }
 _LEXICAL_NAME = re.compile(r"[A-Za-z0-9._-]{1,100}")
@@ -279,6 +283,8 @@ def check_generation(
     by_path = _check_files(gen, manifest, ids, paths, tree)
     _check_keys(gen, ids)
     _check_graph(gen, manifest, len(ids))
+    if (gen / "precise.msgpack").exists():
+        _check_precise(gen, ids, by_path)
     if read_blob is not None:
         _check_lines(paths, ends, by_path, read_blob)
 
@@ -435,9 +441,42 @@ def _check_graph(gen: Path, manifest: Manifest, n: int) -> None:
     ):
         if not in_range(rows, n):
             raise InvalidTable(f"{GRAPH_FILE}: {label}: a row outside the symbol table")
+    precise = g.meta.get("precise")
+    if precise is not None and not (
+        isinstance(precise, dict)
+        and all(_is_int(precise.get(k)) and precise[k] >= 0 for k in _PRECISE_COUNTS)
+        and _opt_str(precise.get("commit"))
+        and _is_str(precise.get("tool"))
+    ):
+        raise InvalidTable(f"{GRAPH_FILE}: meta.precise is not what codebot writes")
     edges = manifest.counts.get("edges")
     if edges is not None and edges != len(g):
         raise InvalidTable(f"{GRAPH_FILE}: {len(g)} edges, the manifest counts {edges}")
+
+
+_PRECISE_COUNTS = ("files", "fresh_files", "stale_files", "edges", "confirmed", "new", "dropped",
+                   "stale_sites")  # fmt: skip
+
+
+def _check_precise(gen: Path, ids: list[str], by_path: dict[str, str]) -> None:
+    from codebot.graph.precise import PRECISE_FILE, unpack_precise
+
+    try:
+        p = unpack_precise((gen / PRECISE_FILE).read_bytes(), PRECISE_FILE)
+    except Exception as exc:  # noqa: BLE001 - a hostile file may fail in any way
+        raise InvalidTable(f"{PRECISE_FILE}: does not load ({type(exc).__name__}: {exc})") from exc
+    known = set(ids)
+    for path, digest in p.files.items():
+        if check_path(path) is not None or path not in by_path:
+            raise InvalidTable(f"{PRECISE_FILE}: {path!r:.120} is no file of the index")
+        if not _HEX_BLOB.fullmatch(digest):
+            raise InvalidTable(f"{PRECISE_FILE}: {path!r:.120}: {digest!r:.80} is no blob id")
+    for src, sites in p.sites.items():
+        if src not in known:
+            raise InvalidTable(f"{PRECISE_FILE}: caller {src!r:.120} is no symbol of the index")
+        for line, _name, dst in sites:
+            if line < 1 or (dst and dst not in known):
+                raise InvalidTable(f"{PRECISE_FILE}: a site of {src!r:.120} out of the index")
 
 
 def _check_lines(

@@ -4,7 +4,8 @@ go through :class:`GenerationWriter`.
     writer = GenerationWriter(index_dir, base)        gen-<n>.tmp/  (empty; stale temps cleared)
     writer.lexical() ... .close()                     lexical/      (fresh, or the base's + edits)
     writer.tables(files)                              symbols.msgpack, files.msgpack, keys.u64
-    writer.graph(files, symbols)                      graph.msgpack (calls resolved, analytics)
+    writer.graph(files, symbols)                      graph.msgpack (calls resolved, analytics;
+                                                      precise edges merged: precise.msgpack)
     writer.vectors(keys, vectors)                     vectors.usearch (fresh, or the base's patched)
     writer.commit(manifest)                           checksums, rename to gen-<n>, manifest.json,
                                                       older generations pruned
@@ -45,6 +46,7 @@ if TYPE_CHECKING:
     import numpy as np
 
     from codebot.graph.callgraph import CodeGraph
+    from codebot.graph.precise import PreciseEdges
     from codebot.index.lexical import LexicalWriter
 
 __all__ = ["GenerationWriter", "LEXICAL_DIR", "VECTORS_FILE", "retarget", "storage_failure"]
@@ -60,6 +62,8 @@ class GenerationWriter:
     def __init__(self, index_dir: Path, base: Index | None = None) -> None:
         self.index_dir = index_dir
         self.base = base
+        self.precise: PreciseEdges | None = None  # precise edges to merge, instead of the base's
+        self.last_graph_meta: dict = {}  # what the last graph() wrote in the graph's meta
         self.dir = _new_generation_dir(index_dir)
 
     def __enter__(self) -> GenerationWriter:
@@ -110,9 +114,16 @@ class GenerationWriter:
         from codebot.graph.resolve import resolve
 
         resolution = resolve(files)
-        graph = build_graph(
-            symbols, resolution.edges, resolution.external, resolution.unresolved, carry=carry
-        )
+        edges, precise = resolution.edges, self.precise_edges()
+        if precise is not None:  # carried from the base: the merge sorts fresh from stale
+            from codebot.graph.precise import merge_precise
+
+            edges, precise_meta = merge_precise(edges, files, precise)
+            self.save_precise(precise)
+        graph = build_graph(symbols, edges, resolution.external, resolution.unresolved, carry=carry)
+        if precise is not None:
+            graph.meta["precise"] = precise_meta
+        self.last_graph_meta = graph.meta
         # Call-site counts (an edge merges every call from one symbol to another), in all and
         # per language, by outcome and reason: for `stats`.
         graph.meta["call_sites"] = {k: int(v) for k, v in resolution.stats.items()}
@@ -123,6 +134,26 @@ class GenerationWriter:
             "external_calls": int(graph.external.sum()),
             "unresolved_calls": int(graph.unresolved.sum()),
         }
+
+    def precise_edges(self) -> PreciseEdges | None:
+        """The precise edges this generation merges: set by ``codebot precise``
+        (``self.precise``), or the base's, carried (None when neither has any)."""
+        if self.precise is not None:
+            return self.precise
+        if self.base is None:
+            return None
+        from codebot.graph.precise import PRECISE_FILE, read_precise
+
+        path = self.base.gen_dir / PRECISE_FILE
+        return read_precise(path) if path.exists() else None
+
+    def save_precise(self, precise: PreciseEdges) -> None:
+        from codebot.graph.precise import PRECISE_FILE, pack_precise
+
+        path = self.dir / PRECISE_FILE
+        if path.exists():
+            path.unlink()  # a link to the base's file: write a new one, never into it
+        path.write_bytes(pack_precise(precise))
 
     def save_graph(self, graph: CodeGraph) -> None:
         from codebot.graph.callgraph import GRAPH_FILE

@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from codebot.index.store import Index
 
 __all__ = [
+    "precise_line",
     "brief",
     "call_sites",
     "label",
@@ -117,11 +118,13 @@ _MARK_TEXT = {
 }
 
 
-# How a guessed edge is marked in text: the name was the only one, or the set's member is unknown.
+# How a guessed edge is marked in text: the name was the only one, or the set's member is unknown;
+# and an edge a compiler-grade indexer gave (codebot precise).
 _RESOLUTION_TEXT = {
     "unique_name": "  (unique name)",
     "overload": "  (an overload)",
     "override": "  (an override)",
+    "precise": "  (precise)",
 }
 
 
@@ -287,7 +290,10 @@ def stats_doc(index: Index, top_communities: int = 10) -> dict[str, Any]:
     for name, counts in per_language.items():
         if name in languages:
             languages[name]["calls"] = call_sites(counts)
-    return {
+    doc: dict[str, Any] = {}
+    if graph.meta.get("precise"):  # precise edges merged (codebot precise): how fresh they are
+        doc["precise"] = {k: graph.meta["precise"][k] for k in _PRECISE_KEYS}
+    return doc | {
         "symbols": len(symbols),
         "files": sum(files.values()),
         "edges": {"total": len(graph), "by_kind": by_kind},
@@ -312,6 +318,20 @@ def stats_doc(index: Index, top_communities: int = 10) -> dict[str, Any]:
     }
 
 
+_PRECISE_KEYS = ("commit", "tool", "files", "fresh_files", "stale_files", "edges", "confirmed",
+                 "new", "dropped", "stale_sites")  # fmt: skip
+
+
+def precise_line(p: dict[str, Any]) -> str:
+    """``precise at <commit>, N files heuristic since``: what the precise edges describe."""
+    at = (p.get("commit") or "the work tree")[:12]
+    return (
+        f"precise at {at}, {p['stale_files']} files heuristic since ({p['fresh_files']} of "
+        f"{p['files']} covered files unchanged): {p['edges']} precise call edges "
+        f"({p['confirmed']} confirmed, {p['new']} new), {p['dropped']} heuristic edges dropped"
+    )
+
+
 def call_sites(counts: dict[str, int]) -> dict[str, Any]:
     """The ``calls`` object of ``stats``: call sites by outcome, the reasons of those without an
     edge, and the share resolved of those that can have one (not external, not dynamic)."""
@@ -334,7 +354,7 @@ def stats_text(doc: dict[str, Any]) -> list[str]:
     e, c, g = doc["edges"], doc["calls"], doc["graph"]
     kinds = ", ".join(
         f"{k} {v['total']} (exact {v['exact']}, unique name {v['unique_name']}"
-        + "".join(f", {r} {v[r]}" for r in ("overload", "override") if v.get(r))
+        + "".join(f", {r} {v[r]}" for r in ("overload", "override", "precise") if v.get(r))
         + ")"
         for k, v in e["by_kind"].items()
         if v["total"]
@@ -353,6 +373,8 @@ def stats_text(doc: dict[str, Any]) -> list[str]:
         f"{'language':<12} {'files':>7} {'symbols':>8} {'calls':>8} {'resolved':>9} "
         f"{'external':>9} {'dynamic':>8} {'ambiguous':>9} {'unknown':>8} {'rate':>6}",
     ]
+    if doc.get("precise"):
+        out.insert(5, precise_line(doc["precise"]))
     quiet: Counter[str] = Counter()
     for lang, v in doc["languages"].items():
         if not v["call_edges"] + v["external_calls"] + v["unresolved_calls"]:

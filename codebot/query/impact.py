@@ -1162,6 +1162,14 @@ def impact_markdown(
                 f"{e['entry_points_total']} | {tests} |"
             )
         head.append("")
+    edges = [c for e in doc["definitions"] for c in e.get("callers", ())]
+    precise = sum(c["resolution"] == "precise" for c in edges)
+    if precise:  # codebot precise: a compiler-grade indexer's edges, for unchanged code
+        head.append(
+            f"{precise} of {len(edges)} caller edges are precise (from a SCIP index: a "
+            "compiler's answer); the others are codebot's resolution."
+        )
+        head.append("")
     other = [f for f in doc["files"] if not f["code"]]
     if other:
         head.append(
@@ -1256,6 +1264,7 @@ def _caller_tree(e: dict[str, Any], link: str | None) -> list[str]:
                 "unique_name": " (unique name)",
                 "overload": " (an overload)",
                 "override": " (an override)",
+                "precise": " (precise)",
             }.get(c["resolution"], "")
             lines.append(f"{'  ' * indent}- {_ref(c, link)} line {c['line']}{mark}")
             walk(c["id"], indent + 1)

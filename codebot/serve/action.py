@@ -30,6 +30,7 @@ __all__ = [
     "base_config",
     "pr_context",
     "pr_text",
+    "precise_edges",
     "publish_index",
     "publish_text",
 ]
@@ -215,15 +216,22 @@ def _comment(env: ActionEnv, number: int, body: str, pr: dict[str, Any]) -> tupl
 
 
 def publish_index(
-    path: Workspace | str | Path, config: Config, env: ActionEnv, target: str | None = None
+    path: Workspace | str | Path,
+    config: Config,
+    env: ActionEnv,
+    target: str | None = None,
+    precise: bool = False,
 ) -> dict[str, Any]:
     """The push job: the index of the pushed commit, published to ``target`` (default: the
-    ``artifacts`` setting, else this repository's GitHub Releases)."""
+    ``artifacts`` setting, else this repository's GitHub Releases). ``precise``: run the SCIP
+    indexers first and merge their edges (without them, the index is published as it is)."""
     from codebot.share.sync import publish
 
     config = env.configure(config)
     target = target or config.artifacts or "github"
     prepared = _prepare_index(path, config, env, env.sha)
+    if precise:
+        prepared += "; " + precise_edges(Workspace.of(path, config.index_dir))
     report = publish(path, config, target, token=env.token)
     env.write_summary(
         f"codebot: {prepared}; published {report.artifact.get('asset', '')} to {report.target}"
@@ -231,6 +239,40 @@ def publish_index(
     )
     env.set_output("artifact", report.location)
     return {"index": prepared, **report.to_dict()}
+
+
+def precise_edges(ws: Workspace) -> str:
+    """Run the SCIP indexers of the index's languages and merge their edges; what happened, in
+    a line (what is missing, or a failed indexer, is said and the job goes on)."""
+    import sys
+    import tempfile
+
+    from codebot.core.errors import PreciseError
+    from codebot.graph.scip import read_scip
+    from codebot.index.precise import apply_precise
+    from codebot.index.store import read_index
+    from codebot.serve.indexers import run_indexers
+
+    said: list[str] = []
+
+    def say(line: str) -> None:
+        said.append(line)
+        print(line, file=sys.stderr)
+
+    try:
+        with tempfile.TemporaryDirectory(prefix="codebot-scip-") as tmp:
+            languages = {f.language for f in read_index(ws).files()}
+            paths = run_indexers(ws.root, languages, "auto", Path(tmp), say,
+                                 echo=lambda line: print(line, file=sys.stderr))  # fmt: skip
+            report = apply_precise(ws, [read_scip(p) for p in paths])
+    except PreciseError as exc:
+        missing = "; ".join(line for line in said if not line.startswith("running "))
+        return f"no precise edges ({missing + '; ' if missing else ''}{exc})"
+    d = report.to_dict()
+    return (
+        f"{d['merged']['edges']} precise edges from {', '.join(report.tools)} "
+        f"({d['mapped_share']:.1%} of references mapped)"
+    )
 
 
 def pr_text(result: dict[str, Any]) -> str:

@@ -14,7 +14,7 @@ from typing import Any
 
 import click
 
-from codebot.serve import cli_graph, cli_share
+from codebot.serve import cli_graph, cli_precise, cli_share
 from codebot.serve.options import (
     CodebotGroup,
     emit,
@@ -456,7 +456,7 @@ def map_(budget: int, focus: str | None, path: str, index_dir: str | None, as_js
     click.echo(result.text, nl=False)
 
 
-for _command in (*cli_graph.COMMANDS, *cli_share.COMMANDS):
+for _command in (*cli_graph.COMMANDS, *cli_share.COMMANDS, *cli_precise.COMMANDS):
     main.add_command(_command)
 
 if __name__ == "__main__":  # pragma: no cover

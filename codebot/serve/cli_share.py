@@ -225,15 +225,22 @@ def action_pr(depth: int, no_comment: bool, path: str, as_json: bool) -> None:
 
 @action.command("publish")
 @click.option("--to", "target", metavar="TARGET", help="Where to publish (default: artifacts).")
+@click.option(
+    "--precise",
+    is_flag=True,
+    help="Run the SCIP indexers (scip-python, scip-typescript) and merge their edges first.",
+)
 @path_argument
 @json_option
-def action_publish(target: str | None, path: str, as_json: bool) -> None:
+def action_publish(target: str | None, precise: bool, path: str, as_json: bool) -> None:
     """On a push: bring the index to the pushed commit (from the last published one when there
-    is one) and publish it."""
+    is one), with --precise merge the SCIP indexers' edges, and publish it."""
     from codebot.serve.action import ActionEnv, publish_index, publish_text
 
     ws, config = workspace(path)
-    result = publish_index(ws, config, ActionEnv.from_environ(os.environ), store_path(target))
+    result = publish_index(
+        ws, config, ActionEnv.from_environ(os.environ), store_path(target), precise
+    )
     print_json(result) if as_json else click.echo(publish_text(result), nl=False)
 
 
