@@ -8,10 +8,10 @@ new contributor would ask them, and the definitions that answer each one, judged
 code at the revision named there (``path::Qualified.name``; a listed class covers its methods).
 Each question is asked of an index of the whole checkout (tests, docs and examples included, as a
 user's index is): built with the built-in embedder under ``--index-root/<repo>`` when missing. A
-top-5 slot is relevant when its hit lies inside a listed definition. For a question marked
-``qualified`` (the query is a qualified name such as ``Group.invoke``) it also says whether the
-named definition is first. The definitions a question lists must all exist in the index: a name
-that resolves to nothing is an error in the question file, reported and counted against it.
+top-5 slot is relevant when its hit lies inside a listed definition. A query that names one
+definition by its qualified name (``Group.invoke``; listed apart under ``qualified``, not counted in
+the slots) should find that definition first. Every listed definition must exist in the index: a
+name that resolves to nothing is an error in the question file, reported, and the run fails.
 """
 
 from __future__ import annotations
@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 import datetime
 import json
-import subprocess
 import time
 from pathlib import Path
 
@@ -58,19 +57,17 @@ def relevant_hit(hit, where: dict[str, list[tuple[int, int]]]) -> bool:
     return any(a <= hit.start_line and hit.end_line <= b for a, b in where.get(hit.path, []))
 
 
-def ensure_index(spec: dict, index_dir: Path) -> None:
-    if (index_dir / "manifest.json").exists():
-        return
-    subprocess.run(
-        ["codebot", "index", spec["checkout"], "--index-dir", str(index_dir), "--foreground"],
-        check=True,
-    )
+def ensure_index(spec: dict, config: Config) -> None:
+    if not (Path(config.index_dir) / "manifest.json").exists():
+        from codebot.index.build import build_index
+
+        build_index(spec["checkout"], config)
 
 
 def run_repo(spec: dict, index_root: Path, mode: str, graph: bool) -> dict:
     index_dir = index_root / spec["repo"]
-    ensure_index(spec, index_dir)
     config = Config(index_dir=str(index_dir))
+    ensure_index(spec, config)
     index = read_index(Workspace.of(spec["checkout"], config.index_dir))
     if index.manifest.commit != spec["revision"]:
         raise SystemExit(
@@ -90,11 +87,17 @@ def run_repo(spec: dict, index_root: Path, mode: str, graph: bool) -> dict:
             "relevant": sum(marks),
             "hits": [{"id": h.id, "path": h.path, "relevant": m} for h, m in zip(hits, marks)],
         }
-        if q.get("qualified"):
-            row["first"] = bool(hits) and qualified(hits[0].symbol) == q["query"].split("/")[-1]
         rows.append(row)
+    firsts = []
+    for q in spec.get("qualified", []):
+        where, missing = spans(index, [q["relevant"]])
+        unresolved += missing
+        hits = searcher.answer(q["query"], k=TOP, mode=mode, graph=graph).hits[:TOP]
+        rank = next((i + 1 for i, h in enumerate(hits) if relevant_hit(h, where)), None)
+        first = hits[0].id if hits else None
+        firsts.append({"query": q["query"], "rank": rank, "first": first})
     return {"slots": slots, "of": TOP * len(spec["questions"]), "questions": rows,
-            "unresolved": unresolved}  # fmt: skip
+            "qualified": firsts, "unresolved": unresolved}  # fmt: skip
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -116,17 +119,19 @@ def main(argv: list[str] | None = None) -> int:
         repos[name] = r
         print(f"\n{name}: {r['slots']}/{r['of']} top-{TOP} slots relevant")
         for q in r["questions"]:
-            first = "" if "first" not in q else ("  first: yes" if q["first"] else "  first: NO")
-            print(f"  {q['relevant']}/{TOP}  {q['query']}{first}")
+            print(f"  {q['relevant']}/{TOP}  {q['query']}")
             if args.verbose:
                 for h in q["hits"]:
                     print(f"        {'+' if h['relevant'] else '-'} {h['id']}")
+        for q in r["qualified"]:
+            where = "first" if q["rank"] == 1 else f"rank {q['rank'] or '>5'}, first {q['first']}"
+            print(f"  qualified name {q['query']}: {where}")
         if r["unresolved"]:
             failed = True
             print(f"  unresolved answers (fix the question file): {r['unresolved']}")
     total = sum(r["slots"] for r in repos.values())
     of = sum(r["of"] for r in repos.values())
-    firsts = [q["first"] for r in repos.values() for q in r["questions"] if "first" in q]
+    firsts = [q["rank"] == 1 for r in repos.values() for q in r["qualified"]]
     print(f"\nall: {total}/{of} slots relevant; qualified names first: {sum(firsts)}/{len(firsts)}")
     result = {
         "benchmark": "contributor-questions",
