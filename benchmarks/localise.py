@@ -403,16 +403,21 @@ def main(argv: list[str] | None = None) -> int:
         rep = report(result["cases"])
         _print(f"{name} ({len(cases)} cases, {result['seconds']})", rep)
         repos[name] = {"report": rep, "cases": result["cases"], "seconds": result["seconds"]}
+        if name != names[-1]:  # a long run keeps what it has measured, repository by repository
+            _write(repos, modes, args.out, time.perf_counter() - started, quiet=True)
     return _write(repos, modes, args.out, time.perf_counter() - started)
 
 
-def _write(repos: dict, modes: list[str], out: Path | None, seconds: float) -> int:
+def _write(
+    repos: dict, modes: list[str], out: Path | None, seconds: float, quiet: bool = False
+) -> int:
     pooled: dict[str, list[dict]] = {m: [] for m in modes}
     for r in repos.values():
         for mode in modes:
             pooled[mode] += r["cases"][mode]
     total = report(pooled)
-    _print(f"all ({len(pooled[modes[0]])} cases: {', '.join(repos)})", total)
+    if not quiet:
+        _print(f"all ({len(pooled[modes[0]])} cases: {', '.join(repos)})", total)
     result = {
         "benchmark": "localise",
         "date": datetime.date.today().isoformat(),
@@ -425,7 +430,8 @@ def _write(repos: dict, modes: list[str], out: Path | None, seconds: float) -> i
     out = out or HERE / "results" / f"localise-{result['date']}.json"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(result, indent=1) + "\n")
-    print(f"wrote {out}")
+    if not quiet:
+        print(f"wrote {out}")
     return 0
 
 

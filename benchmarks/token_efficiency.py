@@ -96,10 +96,25 @@ class _Item:
         self.start_line, self.end_line = item["start_line"], item["end_line"]
 
 
+class _Memo:
+    """The counter with its counts remembered: the packer counts the same sections at every
+    budget (the figures are the counter's own; only the time changes)."""
+
+    def __init__(self, counter) -> None:
+        self.name, self._counter, self._seen = counter.name, counter, {}
+
+    def count(self, text: str) -> int:
+        n = self._seen.get(text)
+        if n is None:
+            n = self._seen[text] = self._counter.count(text)
+        return n
+
+
 def _packed_recall(index, answer, targets, prefix: str, counter) -> list[float]:
     """Per budget, the share of ``targets`` covered by an item ``pack_context`` shows in full."""
     from codebot.query.context import pack_context
 
+    counter = _Memo(counter)
     out = []
     for b in BUDGETS:
         packed = pack_context(index, answer, b, counter, "text")
