@@ -85,6 +85,10 @@ class ModelServer:
         self._faults: deque[Fault] = deque()
         self._lock = threading.Lock()
         self._stopping = threading.Event()
+        # Cleared: answers wait (up to a minute) until it is set again, so a test can look at
+        # what happens while the model is busy without racing it on a loaded machine.
+        self.open = threading.Event()
+        self.open.set()
         self._server: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
         self.in_flight = 0
@@ -202,6 +206,7 @@ def _handler(server: ModelServer) -> type[BaseHTTPRequestHandler]:
                 if isinstance(body, dict)
                 else 0
             )
+            server.open.wait(60)
             server._sleep(server.latency + server.per_text * n + (fault.delay if fault else 0))
             if fault and fault.status != 200:
                 self._send(

@@ -95,6 +95,7 @@ def embedded_texts(server: ModelServer) -> int:
 
 
 def test_index_answers_at_once_then_hybrid_once_vectors_are_in(repo, server, env, validate):
+    server.open.clear()  # the embedder is still at work while the keyword answers are checked
     out = cli("index", "--background", "--embedder", provider(server), cwd=repo, env=env)
     assert out.returncode == 0, out.stderr
     assert "answering with keywords and the call graph; embedding" in out.stderr
@@ -118,6 +119,7 @@ def test_index_answers_at_once_then_hybrid_once_vectors_are_in(repo, server, env
     assert data["vectors"]["provider"] == provider(server)
     assert "vectors being computed" in cli("status", cwd=repo, env=env).stdout
 
+    server.open.set()
     wait_for(lambda: not read_manifest(index_dir).vectors_pending)
     done = read_manifest(index_dir)
     assert done.counts["vectors"] == done.counts["symbols"] == first.counts["symbols"]
