@@ -1,7 +1,7 @@
 """Token efficiency, semble's method: recall of the relevant code within N tokens of returned context.
 
     python benchmarks/token_efficiency.py --index-root /tmp/lead/semble-idx [--repo NAME ...]
-        [--mode hybrid] [--graph] [--out benchmarks/results/token-efficiency-<date>.json]
+        [--mode hybrid] [--graph] [--context] [--out benchmarks/results/token-efficiency-<date>.json]
 
 For each annotated query the results are read in rank order and their code counted in tokens,
 cumulatively; a result is "returned" at budget B when the running total, itself included, is at most
@@ -11,6 +11,13 @@ its repositories, one mean). semble counts with tiktoken's cl100k_base; when tik
 installed this counts with the built-in model's WordPiece tokenizer, which splits code finer (more
 tokens for the same text), so our figures are, if anything, pessimistic. The counter used is in
 the output. Indexes are opened from ``--index-root/<repo>`` as benchmarks/semble.py builds them.
+
+``--context`` measures what ``codebot context --tokens B`` returns instead: the answer (``DEPTH``
+hits) packed by :func:`codebot.query.context.pack_context` into B tokens, once per budget, and a
+target is covered when an item of the packed text shown in full covers it (a signature alone
+does not count). The packer puts code before tests and documentation and, where a body does not
+fit, shows its signature and goes on to the next: the figure is what an agent reading codebot's
+context gets for B tokens, text, headers and paths included.
 """
 
 from __future__ import annotations
@@ -43,7 +50,9 @@ class _Located:
         self.start_line, self.end_line = hit.start_line, hit.end_line
 
 
-def run_repo(entry: dict, index_root: Path, mode: str, graph: bool, counter) -> list[list[float]]:
+def run_repo(
+    entry: dict, index_root: Path, mode: str, graph: bool, counter, context: bool = False
+) -> list[list[float]]:
     """Per query, recall at each budget."""
     checkout = Path(entry["path"])
     target_dir = checkout / (entry.get("benchmark_root") or "")
@@ -55,7 +64,11 @@ def run_repo(entry: dict, index_root: Path, mode: str, graph: bool, counter) -> 
     out = []
     for q in load_queries(SEMBLE / "annotations" / f"{entry['name']}.json"):
         targets = q.relevant or q.targets
-        hits = searcher.answer(q.query, k=DEPTH, mode=mode, graph=graph).hits
+        answer = searcher.answer(q.query, k=DEPTH, mode=mode, graph=graph)
+        if context:
+            out.append(_packed_recall(index, answer, targets, prefix, counter))
+            continue
+        hits = answer.hits
         used, found_at = 0, {}  # target index -> tokens spent when first covered
         for h in hits:
             s = h.symbol
@@ -75,6 +88,42 @@ def run_repo(entry: dict, index_root: Path, mode: str, graph: bool, counter) -> 
     return out
 
 
+class _Item:
+    """A packed item, located as annotations give paths."""
+
+    def __init__(self, item: dict, prefix: str) -> None:
+        self.id, self.path = item["id"], prefix + item["path"]
+        self.start_line, self.end_line = item["start_line"], item["end_line"]
+
+
+class _Memo:
+    """The counter with its counts remembered: the packer counts the same sections at every
+    budget (the figures are the counter's own; only the time changes)."""
+
+    def __init__(self, counter) -> None:
+        self.name, self._counter, self._seen = counter.name, counter, {}
+
+    def count(self, text: str) -> int:
+        n = self._seen.get(text)
+        if n is None:
+            n = self._seen[text] = self._counter.count(text)
+        return n
+
+
+def _packed_recall(index, answer, targets, prefix: str, counter) -> list[float]:
+    """Per budget, the share of ``targets`` covered by an item ``pack_context`` shows in full."""
+    from codebot.query.context import pack_context
+
+    counter = _Memo(counter)
+    out = []
+    for b in BUDGETS:
+        packed = pack_context(index, answer, b, counter, "text")
+        items = [_Item(i, prefix) for i in packed.items if i["shown"] == "full"]
+        covered = sum(1 for t in targets if any(t.covered_by(i) for i in items))
+        out.append(covered / max(len(targets), 1))
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--repos-dir", type=Path, default=Path("/work/bench-repos"))
@@ -82,6 +131,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repo", action="append", default=[])
     ap.add_argument("--mode", default="hybrid", choices=["hybrid", "bm25", "vector"])
     ap.add_argument("--graph", action="store_true", help="rank with the graph stage on")
+    ap.add_argument("--context", action="store_true", help="what `codebot context` packs")
     ap.add_argument("--out", type=Path)
     args = ap.parse_args(argv)
 
@@ -92,11 +142,14 @@ def main(argv: list[str] | None = None) -> int:
     counter = token_counter()
     theirs_file = sorted((SEMBLE / "results").glob("token-efficiency-*.json"))[-1]
     theirs = json.loads(theirs_file.read_text())["recall_at_budget"]["semble"]
-    print(f"{len(entries)} repositories, mode {args.mode}, graph {args.graph}, {counter.name}")
+    how = "codebot context" if args.context else "ranked results"
+    print(
+        f"{len(entries)} repositories, mode {args.mode}, graph {args.graph}, {how}, {counter.name}"
+    )
     started = time.perf_counter()
     rows, pooled = [], []
     for e in entries:
-        per_query = run_repo(e, args.index_root, args.mode, args.graph, counter)
+        per_query = run_repo(e, args.index_root, args.mode, args.graph, counter, args.context)
         pooled += per_query
         recall = [round(mean(col), 4) for col in zip(*per_query)]
         rows.append({"repo": e["name"], "queries": len(per_query), "recall": recall})
@@ -112,6 +165,7 @@ def main(argv: list[str] | None = None) -> int:
         "semble_tokenizer": "cl100k_base",
         "mode": args.mode,
         "graph": args.graph,
+        "measured": how,
         "budgets": list(BUDGETS),
         "n_queries": len(pooled),
         "recall_at_budget": {"codebot": ours, "semble": {str(b): theirs[str(b)] for b in BUDGETS}},

@@ -14,7 +14,7 @@ from codebot.index.overlay import open_index
 from codebot.query.answer import Answer, AnswerNode
 from codebot.query.context import context_items, pack_context
 from codebot.query.render import answer_doc, render, tree_lines
-from codebot.query.repomap import focus_vector, rank_symbols, repo_map
+from codebot.query.repomap import focus_vector, rank_symbols, render_map, repo_map
 from codebot.query.search import Searcher
 from codebot.query.tokens import fit_text, token_counter
 
@@ -179,9 +179,7 @@ def test_map_budget_is_exact_and_the_focus_changes_the_ranking(indexed):
         m = repo_map(index, budget, counter)
         assert m.tokens == counter.count(m.text) <= budget
         if m.symbols < m.ranked:  # maximal: one more symbol would not fit
-            more = repo_map.__globals__["render_map"](
-                index.symbols, rank_symbols(index)[: m.symbols + 1]
-            )
+            more = render_map(index, rank_symbols(index)[: m.symbols + 1])
             assert counter.count(more) > budget
     full = repo_map(index, 10_000, counter)
     assert full.symbols == full.ranked and "train/data.py:" in full.text

@@ -1,14 +1,20 @@
 """``codebot context``: the code an answer points at, packed into a token budget for a prompt.
 
 What goes in, in order: the ranked hits, then the best tree's nodes in pre-order (the workflow from
-its entry point down), each once. Each is shown in full if its body fits what is left of the
-budget, else as its signature and the first paragraph of its docstring; every shown symbol carries
-its path and line range, so an agent can open the rest. The whole rendered text is counted again
+its entry point down), each once; code first, and tests, documentation and examples after all of
+it, with what budget remains (unless the question asks for them: "how is X tested", "the docs for
+Y", or ``include``). A question about behaviour wants the implementation; a documentation chunk
+or a test ranked among the hits must not take the budget the function its own tree lists needed.
+Each is shown in full if its body fits what is left of the budget, else as its signature and the
+first paragraph of its docstring; every shown symbol carries its path and line range, so an agent
+can open the rest. The whole rendered text is counted again
 at the end and trimmed until it fits: the budget is never exceeded, by the counter's own measure.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -20,13 +26,30 @@ if TYPE_CHECKING:
     from codebot.core.model import Symbol
     from codebot.index.store import Index
 
-__all__ = ["Packed", "context_items", "pack_context"]
+__all__ = ["ASIDE_ROLES", "Packed", "asked_roles", "context_items", "pack_context"]
 
 _DOC_CHARS = 300  # a docstring's first paragraph, cut here: the signature view is a pointer
 
+# Roles packed after the code, and the words of a question that ask for them.
+ASIDE_ROLES = {
+    "test": ("test", "tests", "tested", "testing", "pytest", "fixture", "fixtures"),
+    "docs": ("doc", "docs", "documentation", "documented", "readme", "changelog", "tutorial"),
+    "example": ("example", "examples", "demo"),
+}
+_PLURAL = {"tests": "test", "examples": "example", "doc": "docs"}
 
-def context_items(answer: Answer) -> list[tuple[Symbol, str]]:
-    """(symbol, why) in packing order: the hits, then the best tree's nodes, each once."""
+
+def asked_roles(query: str, include: Iterable[str] = ()) -> set[str]:
+    """The aside roles a question asks for by its words, and those ``include`` names
+    (``tests``, ``docs``, ``examples``, or the role names themselves)."""
+    words = set(re.findall(r"[a-z]+", query.lower()))
+    asked = {role for role, names in ASIDE_ROLES.items() if words.intersection(names)}
+    return asked | {_PLURAL.get(name, name) for name in include}
+
+
+def context_items(answer: Answer, include: Iterable[str] = ()) -> list[tuple[Symbol, str]]:
+    """(symbol, why) in packing order: the hits, then the best tree's nodes, each once; tests,
+    documentation and examples after all the code unless asked for (:func:`asked_roles`)."""
     out: list[tuple[Symbol, str]] = []
     seen: set[str] = set()
     nodes = [(n.symbol, n.why) for n in walk(answer.trees[0])] if answer.trees else []
@@ -34,7 +57,9 @@ def context_items(answer: Answer) -> list[tuple[Symbol, str]]:
         if symbol.id not in seen:
             seen.add(symbol.id)
             out.append((symbol, why))
-    return out
+    wanted = asked_roles(answer.query, include)
+    first = [(s, w) for s, w in out if s.role not in ASIDE_ROLES or s.role in wanted]
+    return first + [(s, w) for s, w in out if s.role in ASIDE_ROLES and s.role not in wanted]
 
 
 @dataclass
@@ -86,9 +111,15 @@ def _header(answer: Answer, fmt: str) -> str:
 
 
 def pack_context(
-    index: Index, answer: Answer, budget: int, counter: TokenCounter, fmt: str = "markdown"
+    index: Index,
+    answer: Answer,
+    budget: int,
+    counter: TokenCounter,
+    fmt: str = "markdown",
+    include: Iterable[str] = (),
 ) -> Packed:
-    """The answer's code in at most ``budget`` tokens (``fmt``: markdown or text)."""
+    """The answer's code in at most ``budget`` tokens (``fmt``: markdown or text); ``include``:
+    aside roles (tests, docs, examples) to pack in rank order with the code."""
     sep = "\n"
     parts: list[tuple[str, dict[str, Any] | None]] = []  # (text, the item it shows, if any)
     used = 0
@@ -106,7 +137,7 @@ def pack_context(
     # The tree outline is worth a quarter of the budget at most: code matters more.
     if counter.count(header) > budget // 4 or not add(header):
         add(_header(Answer(answer.query, []), fmt))
-    for symbol, why in context_items(answer):
+    for symbol, why in context_items(answer, include):
         ref = {**symbol.ref(), "why": why}
         if not add(
             _section(symbol, why, index.code(symbol, outline=True), fmt), {**ref, "shown": "full"}

@@ -372,18 +372,25 @@ def _tokens_note(counter: str) -> None:
 @limit_option()
 @mode_option
 @click.option("--no-graph", is_flag=True, help="Pack the flat ranking only.")
+@click.option(
+    "--include",
+    type=click.Choice(["tests", "docs", "examples"]),
+    multiple=True,
+    help="Pack these with the code, in rank order (default: after all the code, if room is left).",
+)
 @path_argument
 @index_dir_option
 def context(
-    query: str, budget: int, fmt: str, k: int, mode: str, no_graph: bool, path: str,
-    index_dir: str | None,
+    query: str, budget: int, fmt: str, k: int, mode: str, no_graph: bool, include: tuple[str, ...],
+    path: str, index_dir: str | None,
 ) -> None:  # fmt: skip
     """The code that answers QUERY, packed into --tokens N tokens for a prompt.
 
     Full bodies for the hits and then the best call tree's nodes, signatures and docstrings for
-    what does not fit, paths and line ranges always. Never more than N tokens (tiktoken's
-    cl100k_base if installed, else the built-in model's tokenizer, else characters / 4; the one
-    used is named on stderr, and in the JSON).
+    what does not fit, paths and line ranges always. Tests, documentation and examples come after
+    all the code, with the budget left, unless QUERY asks for them or --include names them.
+    Never more than N tokens (tiktoken's cl100k_base if installed, else the built-in model's
+    tokenizer, else characters / 4; the one used is named on stderr, and in the JSON).
     """
     from codebot.query.context import pack_context
     from codebot.query.tokens import token_counter
@@ -391,7 +398,8 @@ def context(
     searcher = searcher_at(path, index_dir=index_dir)
     answer = searcher.answer(query, k=k, mode=mode, graph=not no_graph)
     counter = token_counter()
-    packed = pack_context(searcher.index, answer, budget, counter, "text" if fmt == "text" else fmt)
+    style = "text" if fmt == "text" else fmt
+    packed = pack_context(searcher.index, answer, budget, counter, style, include)
     if fmt == "json":
         print_json(packed.to_dict())
         return
