@@ -141,6 +141,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--results", type=Path, help="a semble.py result file: list worst queries")
     ap.add_argument("--worst", type=int, default=3, help="worst queries listed per repository")
     ap.add_argument("--out", type=Path)
+    ap.add_argument(
+        "--with-queries", action="store_true", help="--out also holds every query's top 10"
+    )
     args = ap.parse_args(argv)
 
     manifest = json.loads((args.repos_dir / "manifest.json").read_text())
@@ -211,6 +214,8 @@ def main(argv: list[str] | None = None) -> int:
             ]
         report["per_repo"][name] = repo
 
+    if args.with_queries:
+        report["queries"] = per_repo
     print_report(report)
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)

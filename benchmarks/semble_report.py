@@ -1,9 +1,10 @@
 """Markdown tables of a ``benchmarks/semble.py`` result beside semble's published figures.
 
-    python benchmarks/semble_report.py benchmarks/results/semble-63.json [--subset NAME ...]
+    python benchmarks/semble_report.py RESULT.json [MORE.json ...] [--subset NAME ...]
 
 Per repository (our modes, semble's published hybrid, BM25 and semantic runs, the gap in hybrid),
 per language and per category, and overall: on every repository that ran, and on ``--subset``
+(several result files are merged: per repository, each mode from the first file that has it)
 (default: the 15 repositories ``benchmarks/RESULTS.md`` first reported). Means are over
 repositories, as semble's summary is; semble's columns are restricted to the same repositories.
 """
@@ -58,28 +59,27 @@ def tables(result: dict[str, Any], semble: dict, subset: tuple[str, ...]) -> str
         got = [v for v in values if v is not None]
         return mean(got) if got else None
 
-    # Overall, on all and on the subset.
+    # Overall, per mode on the repositories that ran it, on all and on the subset.
     out.append(
-        "| repositories | n | "
-        + " | ".join(f"{m} (semble)" for m in modes)
-        + " | "
-        + " | ".join(f"{c} {main} (semble)" for c in CATEGORIES)
+        "| mode | repositories | n | NDCG@10 (semble) | "
+        + " | ".join(f"{c} (semble)" for c in CATEGORIES)
         + " |"
     )
-    out.append("|---" * (2 + len(modes) + len(CATEGORIES)) + "|")
-    for label, group in (("all that ran", rows), (f"the {len(subset)}", _only(rows, subset))):
-        if not group:
-            continue
-        cells = [
-            f"{_f(avg([ours(r, m) for r in group]))} ({_f(avg([pub(r, m) for r in group]))})"
-            for m in modes
-        ]
-        cats = [
-            f"{_f(avg([ours(r, main, c) for r in group]))} "
-            f"({_f(avg([pub(r, main, c) for r in group]))})"
-            for c in CATEGORIES
-        ]
-        out.append(f"| {label} | {len(group)} | " + " | ".join(cells + cats) + " |")
+    out.append("|---" * (4 + len(CATEGORIES)) + "|")
+    for m in modes:
+        ran = [r for r in rows if m in r["modes"]]
+        for label, group in (("all that ran", ran), (f"of the {len(subset)}", _only(ran, subset))):
+            if not group:
+                continue
+            cells = [
+                f"{_f(avg([ours(r, m) for r in group]))} ({_f(avg([pub(r, m) for r in group]))})"
+            ]
+            cells += [
+                f"{_f(avg([ours(r, m, c) for r in group]))} "
+                f"({_f(avg([pub(r, m, c) for r in group]))})"
+                for c in CATEGORIES
+            ]
+            out.append(f"| {m} | {label} | {len(group)} | " + " | ".join(cells) + " |")
 
     # Per language.
     out.append("")
@@ -87,7 +87,8 @@ def tables(result: dict[str, Any], semble: dict, subset: tuple[str, ...]) -> str
     out.append("|---" * (5 + len(modes)) + "|")
     by_lang: dict[str, list[dict]] = defaultdict(list)
     for r in rows:
-        by_lang[r["language"]].append(r)
+        if main in r["modes"]:
+            by_lang[r["language"]].append(r)
     for lang, group in sorted(by_lang.items()):
         mine, pubs = avg([ours(r, main) for r in group]), avg([pub(r, main) for r in group])
         ahead = sum(1 for r in group if (pub(r, main) or 0) < ours(r, main))
@@ -105,7 +106,8 @@ def tables(result: dict[str, Any], semble: dict, subset: tuple[str, ...]) -> str
     cat_head = " | ".join(f"{c[:4]} ours/semble" for c in CATEGORIES)
     out.append(f"| repo | language | symbols | {head} | {sem} | gap | {cat_head} |")
     out.append("|---" * (4 + 2 * len(modes) + len(CATEGORIES)) + "|")
-    for r in sorted(rows, key=lambda r: (ours(r, main) or 0) - (pub(r, main) or 0)):
+    order = sorted(rows, key=lambda r: (main not in r["modes"], _gap_value(r, main, ours, pub)))
+    for r in order:
         cells = " | ".join(_f(ours(r, m)) for m in modes)
         pubs = " | ".join(_f(pub(r, m)) for m in modes)
         cats = " | ".join(f"{_f(ours(r, main, c))}/{_f(pub(r, main, c))}" for c in CATEGORIES)
@@ -113,10 +115,14 @@ def tables(result: dict[str, Any], semble: dict, subset: tuple[str, ...]) -> str
             f"| {r['name']} | {r['language']} | {r['counts'].get('symbols', 0)} | {cells} | "
             f"{pubs} | {_gap(ours(r, main), pub(r, main))} | {cats} |"
         )
-    ahead = sum(1 for r in rows if (pub(r, main) or 0) < (ours(r, main) or 0))
-    behind = sum(1 for r in rows if (pub(r, main) or 0) > (ours(r, main) or 0))
-    out.append("")
-    out.append(f"{main}: ahead of semble on {ahead} repositories, behind on {behind}.")
+    for m in modes:
+        ran = [r for r in rows if m in r["modes"] and pub(r, m) is not None]
+        ahead = sum(1 for r in ran if pub(r, m) < ours(r, m))
+        behind = sum(1 for r in ran if pub(r, m) > ours(r, m))
+        out.append("")
+        out.append(
+            f"{m}: ahead of semble on {ahead} of {len(ran)} repositories, behind on {behind}."
+        )
     missing = [r for r in result["repos"] if "modes" not in r]
     if missing:
         out.append("")
@@ -126,17 +132,44 @@ def tables(result: dict[str, Any], semble: dict, subset: tuple[str, ...]) -> str
     return "\n".join(out)
 
 
+def _gap_value(r: dict, mode: str, ours, pub) -> float:
+    a, b = ours(r, mode), pub(r, mode)
+    return 0.0 if a is None or b is None else a - b
+
+
+def merge(results: list[dict[str, Any]]) -> dict[str, Any]:
+    """Several result files as one: per repository, each mode from the first file that has it
+    (a full run with the built-in embedder first, then a keyword-only run over more)."""
+    by_name: dict[str, dict] = {}
+    modes: list[str] = []
+    for result in results:
+        modes += [m for m in result["modes"] if m not in modes]
+        for r in result["repos"]:
+            have = by_name.get(r["name"])
+            if have is None or "modes" not in have:
+                by_name[r["name"]] = {**r, "modes": dict(r.get("modes", {}))} if "modes" in r else r
+            elif "modes" in r:
+                for m, got in r["modes"].items():
+                    have["modes"].setdefault(m, got)
+    return {"modes": modes, "repos": list(by_name.values())}
+
+
 def _only(rows: list[dict], names: tuple[str, ...]) -> list[dict]:
     return [r for r in rows if r["name"] in names]
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("result", type=Path, help="a benchmarks/semble.py result file")
+    ap.add_argument(
+        "result",
+        type=Path,
+        nargs="+",
+        help="benchmarks/semble.py result files (merged, first wins)",
+    )
     ap.add_argument("--semble-dir", type=Path, default=DEFAULT_SEMBLE)
     ap.add_argument("--subset", action="append", default=[], help="default: RESULTS.md's 15")
     args = ap.parse_args(argv)
-    result = json.loads(args.result.read_text())
+    result = merge([json.loads(p.read_text()) for p in args.result])
     print(tables(result, load_semble(args.semble_dir), tuple(args.subset) or FIRST_15))
     return 0
 

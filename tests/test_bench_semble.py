@@ -151,3 +151,56 @@ def test_an_index_with_another_embedder_is_rebuilt(tmp_path, upstream):
     how, _, counts = semble.ensure_index(target, Config(index_dir=idx, embedder="builtin"), False)
 
     assert how == "rebuilt" and counts["vectors"] == counts["symbols"] > 0
+
+
+def test_report_merges_a_full_run_with_a_keyword_run():
+    report = load("semble_report")
+    full = {
+        "modes": ["bm25", "hybrid"],
+        "repos": [
+            {"name": "a", "modes": {"bm25": {"ndcg10": 0.5}, "hybrid": {"ndcg10": 0.6}}},
+            {"name": "b", "error": "IndexBusy"},
+        ],
+    }
+    keywords = {
+        "modes": ["bm25"],
+        "repos": [
+            {"name": "a", "modes": {"bm25": {"ndcg10": 0.1}}},
+            {"name": "b", "modes": {"bm25": {"ndcg10": 0.7}}},
+        ],
+    }
+
+    merged = report.merge([full, keywords])
+
+    assert merged["modes"] == ["bm25", "hybrid"]
+    by_name = {r["name"]: r["modes"] for r in merged["repos"]}
+    assert by_name["a"] == {"bm25": {"ndcg10": 0.5}, "hybrid": {"ndcg10": 0.6}}
+    assert by_name["b"] == {"bm25": {"ndcg10": 0.7}}
+
+
+def test_diagnosis_classes_results_by_role_then_kind(tmp_path, make_repo):
+    from codebot.index.build import build_index
+    from codebot.index.overlay import open_index
+
+    diagnose = load("semble_diagnose")
+    repo = make_repo(
+        {
+            "app/core.py": "X = 1\n\n\nclass Router:\n    def route(self):\n        return X\n",
+            "tests/test_core.py": "def test_route():\n    assert True\n",
+            "README.md": "# app\n\nRoutes requests.\n",
+        }
+    )
+    config = Config(index_dir=str(tmp_path / "idx"), embedder="none")
+    build_index(repo, config)
+    index = open_index(repo, config)
+    classes = {
+        (s.path, s.name): diagnose.result_class(s)
+        for f in index.files()
+        for s in (index.symbols[index.by_id[i]] for i in f.symbols)
+    }
+
+    assert classes[("app/core.py", "X")] == "value"
+    assert classes[("app/core.py", "Router")] == "type"
+    assert classes[("app/core.py", "route")] == "callable"
+    assert {c for (p, _), c in classes.items() if p == "tests/test_core.py"} == {"test"}
+    assert {c for (p, _), c in classes.items() if p == "README.md"} == {"docs"}
