@@ -79,12 +79,46 @@ def suffix_index(paths: list[str]) -> set[str]:
     return out
 
 
-def run_repo(entry: dict[str, Any], semble_dir: Path, modes: list[str], config: Config) -> dict:
+def ensure_index(target_dir: Path, config: Config, rebuild: bool) -> tuple[str, float, dict]:
+    """Index ``target_dir`` unless its index (in ``config.index_dir``) is already current.
+
+    Current: built by this format under the same settings and embedder, at the commit the
+    checkout's HEAD is at; ``update_index`` then answers "up-to-date" in well under a second (and
+    brings an index at another commit forward incrementally). ``rebuild`` builds from scratch
+    whatever is there: needed after a change to what codebot indexes (parsing, indexed text),
+    which no manifest records. Returns (built | rebuilt | updated | up-to-date, seconds, counts).
+    """
+    from codebot.core.errors import StoreError
+    from codebot.git.workspace import Workspace
+    from codebot.index.store import read_manifest
+    from codebot.index.update import update_index
+
+    started = time.perf_counter()
+    try:
+        manifest = read_manifest(Workspace.of(target_dir, config.index_dir).index_dir)
+    except StoreError:
+        manifest = None
+    want = None if config.embedder == "none" else config.embedder
+    have = (manifest.embedder or {}).get("provider") if manifest else None
+    if rebuild or manifest is None or manifest.vectors_pending or have != want:
+        build = build_index(target_dir, config)
+        return ("built" if manifest is None else "rebuilt"), build.seconds, build.counts
+    report = update_index(target_dir, config)
+    return report.action, time.perf_counter() - started, report.manifest.counts
+
+
+def run_repo(
+    entry: dict[str, Any],
+    semble_dir: Path,
+    modes: list[str],
+    config: Config,
+    rebuild: bool = True,
+) -> dict:
     checkout = Path(entry["path"])
     target_dir = checkout / (entry.get("benchmark_root") or "")
     queries = load_queries(semble_dir / "annotations" / f"{entry['name']}.json")
 
-    build = build_index(target_dir, config)
+    how, seconds, counts = ensure_index(target_dir, config, rebuild)
     index = open_index(target_dir, config)
     # Hit paths are relative to the indexed root (here the benchmark_root of a plain directory);
     # annotations are relative to the checkout, so prefix the root's place in the checkout.
@@ -117,8 +151,9 @@ def run_repo(entry: dict[str, Any], semble_dir: Path, modes: list[str], config: 
         "revision": entry.get("revision_used"),
         "note": entry.get("note") or "",
         "benchmark_root": entry.get("benchmark_root"),
-        "index_seconds": round(build.seconds, 3),
-        "counts": build.counts,
+        "index": how,  # built, rebuilt, updated or up-to-date (an --index-root kept from before)
+        "index_seconds": round(seconds, 3),
+        "counts": counts,
         # Targets not under the benchmark root (out of the denominator, as in semble), and targets
         # under it that codebot did not index (they count, and are missed).
         "targets_outside_root": sorted({str(t.path) for t in targets if not indexed(t)}),
@@ -141,6 +176,57 @@ def run_repo(entry: dict[str, Any], semble_dir: Path, modes: list[str], config: 
         report = evaluate(queries, search, indexed=indexed)
         row["modes"][mode] = mode_summary(report)
     return row
+
+
+def tree_bytes(entry: dict[str, Any]) -> int:
+    """Bytes of the files under an entry's benchmark root at HEAD (0 when git cannot say)."""
+    import subprocess
+
+    if not entry.get("ok") or not Path(entry["path"]).is_dir():
+        return 0
+    root = entry.get("benchmark_root") or "."
+    listing = subprocess.run(
+        ["git", "ls-tree", "-r", "-l", "HEAD", "--", root],
+        cwd=entry["path"],
+        capture_output=True,
+        text=True,
+        check=False,
+    ).stdout
+    return sum(int(f[3]) for line in listing.splitlines() if (f := line.split(None, 4))[3] != "-")
+
+
+def write_result(
+    out: Path,
+    rows: list[dict],
+    modes: list[str],
+    semble: dict,
+    embedder: str,
+    today: str,
+    started: float,
+) -> dict[str, Any]:
+    """Write the results so far to ``out``; the summary over the repositories done."""
+    summary = summarize([r for r in rows if "modes" in r], modes, semble)
+    written = [
+        {
+            **r,
+            "modes": {m: {k: v for k, v in x.items() if k != "ms"} for m, x in r["modes"].items()},
+        }
+        if "modes" in r
+        else r
+        for r in rows
+    ]
+    result = {
+        "benchmark": "semble",
+        "date": today,
+        "embedder": embedder,
+        "modes": modes,
+        "seconds": round(time.perf_counter() - started, 1),
+        "summary": summary,
+        "repos": written,
+    }
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(result, indent=1) + "\n")
+    return summary
 
 
 def mode_summary(report: EvalReport) -> dict[str, Any]:
@@ -190,7 +276,9 @@ def category_means(per_repo: list[dict[str, float]]) -> dict[str, float]:
 
 def print_header(modes: list[str]) -> None:
     cols = "".join(f" {m + ' ndcg':>12} {'semble':>7} {'p50ms':>6}" for m in modes)
-    print(f"{'repo':<20} {'lang':<10} {'symbols':>7} {'index s':>7}{cols}", flush=True)
+    print(
+        f"{'repo':<20} {'lang':<10} {'symbols':>7} {'index s':>7} {'index':<10}{cols}", flush=True
+    )
 
 
 def print_row(row: dict, modes: list[str], semble: dict) -> None:
@@ -201,7 +289,8 @@ def print_row(row: dict, modes: list[str], semble: dict) -> None:
         cells += f" {got['ndcg10']:>12.3f} {_fmt(theirs):>7} {got['p50_ms']:>6.1f}"
     symbols = row["counts"].get("symbols", 0)
     print(
-        f"{row['name']:<20} {row['language']:<10} {symbols:>7} {row['index_seconds']:>7.1f}{cells}",
+        f"{row['name']:<20} {row['language']:<10} {symbols:>7} {row['index_seconds']:>7.1f} "
+        f"{row['index']:<10}{cells}",
         flush=True,
     )
 
@@ -241,7 +330,21 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--modes", default=None, help="comma-separated: bm25,vector,hybrid")
     ap.add_argument("--embedder", default="builtin", choices=["builtin", "none"])
-    ap.add_argument("--index-root", type=Path, help="keep indexes (and the vector cache) here")
+    ap.add_argument(
+        "--index-root",
+        type=Path,
+        help="keep indexes (and the vector cache) here; an index already current is reused",
+    )
+    ap.add_argument(
+        "--rebuild",
+        action="store_true",
+        help="with --index-root: build every index afresh (after a change to what is indexed)",
+    )
+    ap.add_argument(
+        "--smallest-first",
+        action="store_true",
+        help="run the repositories in order of size (bytes under benchmark_root), smallest first",
+    )
     ap.add_argument(
         "--out", type=Path, help="JSON results (default benchmarks/results/semble-<date>.json)"
     )
@@ -263,6 +366,8 @@ def main(argv: list[str] | None = None) -> int:
     ]
     if unknown := set(args.repo) - {e["name"] for e in manifest}:
         ap.error(f"not in {args.repos_dir}/manifest.json: {', '.join(sorted(unknown))}")
+    if args.smallest_first:
+        entries.sort(key=tree_bytes)
     semble = load_semble(args.semble_dir)
 
     today = datetime.date.today().isoformat()
@@ -281,7 +386,9 @@ def main(argv: list[str] | None = None) -> int:
             continue
         config = Config(index_dir=str(index_root / entry["name"]), embedder=args.embedder)
         try:
-            row = run_repo(entry, args.semble_dir, modes, config)
+            row = run_repo(
+                entry, args.semble_dir, modes, config, rebuild=args.rebuild or not args.index_root
+            )
         except Exception as exc:  # one broken repository must not lose the other results
             traceback.print_exc()
             print(f"{entry['name']:<20} FAILED: {exc}", flush=True)
@@ -289,23 +396,11 @@ def main(argv: list[str] | None = None) -> int:
             continue
         rows.append(row)
         print_row(row, modes, semble)
+        # Written after every repository: a long run's results so far survive an interruption.
+        write_result(out, rows, modes, semble, args.embedder, today, started)
 
-    summary = summarize([r for r in rows if "modes" in r], modes, semble)
+    summary = write_result(out, rows, modes, semble, args.embedder, today, started)
     print_summary(summary)
-    for r in rows:
-        for m in r.get("modes", {}).values():
-            m.pop("ms")
-    result = {
-        "benchmark": "semble",
-        "date": today,
-        "embedder": args.embedder,
-        "modes": modes,
-        "seconds": round(time.perf_counter() - started, 1),
-        "summary": summary,
-        "repos": rows,
-    }
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(result, indent=1) + "\n")
     print(f"\nwrote {out}")
     if not args.index_root:
         import shutil
