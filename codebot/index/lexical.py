@@ -153,6 +153,10 @@ class LexicalIndex:
                 os.symlink(f.resolve(), os.path.join(self._shadow.name, f.name))
         return self._shadow.name
 
+    def live_documents(self) -> int:
+        """Documents not deleted (a deleted one still counts in BM25 until a rewrite)."""
+        return int(self._searcher.num_docs)
+
     def search(self, words: list[str], limit: int) -> list[tuple[int, float]]:
         """(key, score) of the best ``limit`` documents for these words, best first."""
         if not words:

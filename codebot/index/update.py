@@ -111,12 +111,14 @@ def update_index(
     progress: Progress | None = None,
     embedder=None,
     settle: bool = True,
+    settle_now: bool = False,
 ) -> UpdateReport:
     """Bring the committed index of ``where`` to commit ``to`` (default: HEAD), incrementally.
 
-    ``settle``: once the new state is in place, rewrite the lexical index if its deleted
-    documents skew BM25 (see :func:`needs_settling`); the index answers for the new commit
-    before that either way.
+    ``settle``: once the new state is in place, settle the index when it is due (see
+    :func:`needs_settling`: the keyword index rewritten, communities detected again);
+    ``settle_now``: settle it if anything changed since the last settle, due or not. The index
+    answers for the new commit before that either way.
 
     Any commit works (an ancestor or not, a detached HEAD). It builds from scratch, and says why,
     when there is no index yet, when it was built under other settings or by another format,
@@ -171,7 +173,7 @@ def update_index(
             report = UpdateReport(index_dir, manifest, target, target, "up-to-date")
         report.timings["fresh"] = time.perf_counter() - started
         # Also when up to date: an update killed while settling left that part to this one.
-        if settle and needs_settling(report.manifest):
+        if settle and needs_settling(report.manifest, force=settle_now):
             t = time.perf_counter()
             report.manifest = settle_lexical(
                 Index(index_dir, root, report.manifest, repo), selector
@@ -181,25 +183,36 @@ def update_index(
         return report
 
 
-# Below this many symbols every update rewrites the lexical index once it is fresh, so BM25
-# statistics match a build exactly (a rewrite costs about 2 s per 10k symbols: measured on
-# FastAPI, 13k symbols, 1.9-2.9 s), and detects communities again; above it, communities are
-# carried over and both wait until changes reach a tenth of the symbols. The same line splits
-# exact from HNSW vector search (index/vector.py).
-SETTLE_BELOW = 20_000
+# The settle schedule (ARCHITECTURE.md, "The update invariant"). An update patches the keyword
+# index (Tantivy marks a changed or removed symbol's document deleted) and carries the call
+# graph's communities over (a new symbol gets none), because redoing either costs time linear in
+# the repository (a rewrite about 2 s per 10k symbols, Louvain 2.7 s on the stdlib's 57k call
+# pairs) for a change of a few symbols. Both are redone, by a settle, once the symbols changed,
+# removed or added since the last settle (or build) exceed SETTLE_SHARE of the index: a one-file
+# change never rewrites a large keyword index. Everything else an update writes (symbols, files,
+# edges, call counts, PageRank) is a build's exactly, settled or not.
 SETTLE_SHARE = 0.1
+CARRIED = "carried_symbols"  # manifest count: symbols changed or added since the last settle
 
 
-def needs_settling(manifest: Manifest) -> bool:
-    """Whether the lexical index carries deleted documents worth a rewrite (see SETTLE_BELOW).
+def unsettled(manifest: Manifest) -> int:
+    """How many symbols changed since the index was last built or settled (0: settled)."""
+    counts = manifest.counts
+    return max(counts.get("lexical_deleted", 0), counts.get(CARRIED, 0))
+
+
+def needs_settling(manifest: Manifest, force: bool = False) -> bool:
+    """Whether the index is due a settle: the changes since the last one exceed SETTLE_SHARE of
+    the symbols (``force``: any change at all).
 
     Tantivy deletes a document by marking it; until its segment is merged away the document
     still counts in the BM25 statistics (document frequencies, average lengths), so scores
-    drift from a fresh build's by a fraction of a percent and near-ties can swap.
+    drift from a fresh build's by at most the share of deleted documents, and near-ties can
+    swap; communities carried over miss the symbols added since.
     """
-    deleted = manifest.counts.get("lexical_deleted", 0)
+    pending = unsettled(manifest)
     symbols = manifest.counts.get("symbols", 0)
-    return deleted > 0 and (symbols < SETTLE_BELOW or deleted > SETTLE_SHARE * symbols)
+    return pending > 0 and (force or pending > SETTLE_SHARE * symbols)
 
 
 def settle_lexical(base: Index, selector: Selector) -> Manifest:
@@ -233,6 +246,7 @@ def settle_lexical(base: Index, selector: Selector) -> Manifest:
             analyze(graph, table)
             writer.save_graph(graph)
         counts = {**manifest.counts, "lexical_deleted": 0}
+        counts.pop(CARRIED, None)
         return writer.commit(Manifest(**{**vars(manifest), "counts": counts}))
 
 
@@ -333,15 +347,13 @@ def apply_changes(
     commit: str | None,
     overlay: dict[str, Any] | None = None,
     with_vectors: bool = True,
-    transient: bool = False,
 ) -> UpdateReport:
     """Write, in ``index_dir``, a new generation: ``base`` with ``changes`` applied. The caller
     holds ``index_dir``'s write lock.
 
     ``overlay``: what a work tree overlay was made from, recorded in its manifest.
     ``with_vectors=False``: leave the vectors out (``impact`` reads the graph only).
-    ``transient``: a generation that lives until the next edit (an overlay, an impact view)
-    keeps the base's communities rather than detect them again.
+    Communities are carried over from ``base`` (see SETTLE_SHARE).
     """
     from codebot.index.text import embedding_text, lexical_fields
     from codebot.parse.chunks import ChunkLimits
@@ -427,7 +439,7 @@ def apply_changes(
         timings["lexical"] = time.perf_counter() - t
 
         t = time.perf_counter()
-        carry = _carried_communities(base, symbols, always=transient)
+        carry = _carried_communities(base, symbols)
         graph_counts = writer.graph(files, symbols, carry)
         timings["graph"] = time.perf_counter() - t
 
@@ -456,6 +468,9 @@ def apply_changes(
         )
         deleted = base.manifest.counts.get("lexical_deleted", 0) + len(removed)
         manifest.counts["lexical_deleted"] = deleted
+        carried = base.manifest.counts.get(CARRIED, 0) + len(added)
+        if carry is not None and carried:  # communities carried: detected at the next settle
+            manifest.counts[CARRIED] = carried
         manifest.overlay = overlay
         # Vectors still to come stay to come: the background embedder reads the newest
         # generation under the write lock before it commits (ARCHITECTURE.md, "Vectors later").
@@ -479,18 +494,16 @@ def apply_changes(
     )
 
 
-def _carried_communities(base: Index, symbols: list, always: bool = False):
-    """Community labels to keep, by symbol id, when detecting them again would cost seconds
-    (Louvain takes 2.7 s on the stdlib's 57k call pairs): above SETTLE_BELOW symbols (or
-    ``always``) they are carried over (new symbols get none) until the index settles. Below,
-    None: detect afresh."""
-    if len(symbols) < SETTLE_BELOW and not always:
-        return None
+def _carried_communities(base: Index, symbols: list):
+    """Community labels to keep, by symbol id (new symbols get -1), until the next settle
+    detects them again (see SETTLE_SHARE); None when the base has none to carry."""
     import numpy as np
 
     try:
         old = base.graph
     except StoreError:
+        return None
+    if old.meta.get("community_method") in (None, "none"):
         return None
     label = dict(zip(base.symbols.column("id"), old.community.tolist()))
     return np.fromiter((label.get(s.id, -1) for s in symbols), dtype=np.int64, count=len(symbols))
