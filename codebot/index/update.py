@@ -49,6 +49,9 @@ __all__ = [
     "apply_changes",
     "Changes",
     "commit_changes",
+    "needs_settling",
+    "settle_lexical",
+    "unsettled",
 ]
 
 Progress = Callable[[int, int, str], None]
@@ -68,6 +71,7 @@ class UpdateReport:
     files: dict[str, int] = field(default_factory=dict)  # changed files by kind of change
     symbols: dict[str, int] = field(default_factory=dict)  # added, changed, removed, kept
     embedded: int = 0
+    resolved_files: int | None = None  # files whose calls were resolved again
     seconds: float = 0.0
     timings: dict[str, float] = field(default_factory=dict)
 
@@ -82,6 +86,7 @@ class UpdateReport:
             "files": self.files,
             "symbols": self.symbols,
             "embedded": self.embedded,
+            **({} if self.resolved_files is None else {"resolved_files": self.resolved_files}),
             "counts": self.manifest.counts,
             "seconds": round(self.seconds, 3),
             "timings": {k: round(v, 3) for k, v in self.timings.items()},
@@ -440,7 +445,9 @@ def apply_changes(
 
         t = time.perf_counter()
         carry = _carried_communities(base, symbols)
-        graph_counts = writer.graph(files, symbols, carry)
+        changed = set(changes) | set(to_read)
+        previous = _previous(base, {p: entries.get(p) for p in changed})
+        graph_counts, resolved = writer.graph_update(files, symbols, carry, previous, changed)
         timings["graph"] = time.perf_counter() - t
 
         embedder = deferred(base.manifest.embedder, config, embedder) if with_vectors else None
@@ -489,9 +496,22 @@ def apply_changes(
             "kept": len(symbols) - len(added),
         },
         embedded=embedded,
+        resolved_files=resolved,
         seconds=time.perf_counter() - started,
         timings=timings,
     )
+
+
+def _previous(base: Index, entries: dict[str, Any]):
+    """What the base resolved (graph/incremental.py), with its version of each changed path."""
+    from codebot.graph.incremental import Previous
+
+    table, by_id = base.symbols, base.by_id
+    old_files = {
+        path: None if e is None else file_result(e, [table[by_id[sid]] for sid in e.symbols])
+        for path, e in entries.items()
+    }
+    return Previous(base.graph, table.column("id"), table.column("path"), old_files)
 
 
 def _carried_communities(base: Index, symbols: list):

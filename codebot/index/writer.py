@@ -45,6 +45,8 @@ if TYPE_CHECKING:
     import numpy as np
 
     from codebot.graph.callgraph import CodeGraph
+    from codebot.graph.incremental import Previous
+    from codebot.graph.resolve import Resolution
     from codebot.index.lexical import LexicalWriter
 
 __all__ = ["GenerationWriter", "LEXICAL_DIR", "VECTORS_FILE", "retarget", "storage_failure"]
@@ -106,10 +108,35 @@ class GenerationWriter:
     def graph(self, files: list[FileResult], symbols: list[Symbol], carry=None) -> dict[str, int]:
         """Resolve the calls, build the graph and its analytics, write it; returns the counts the
         manifest records. ``carry``: community labels to keep (see graph.analytics)."""
-        from codebot.graph.analytics import build_graph
         from codebot.graph.resolve import resolve
 
-        resolution = resolve(files)
+        return self.write_graph(symbols, resolve(files), carry)
+
+    def graph_update(
+        self,
+        files: list[FileResult],
+        symbols: list[Symbol],
+        carry,
+        previous: Previous,
+        changed: set[str],
+    ) -> tuple[dict[str, int], int]:
+        """:meth:`graph` for an update: only the files the change of the paths ``changed`` can
+        affect are resolved again (graph/incremental.py), the others keep ``previous``'s
+        results. Returns the counts, and how many files were resolved."""
+        from codebot.graph.incremental import resolve_changed
+
+        found = resolve_changed(files, previous, changed)
+        if found is None:  # a base without per-file counts: resolve everything once
+            return self.graph(files, symbols, carry), len(files)
+        resolution, affected = found
+        return self.write_graph(symbols, resolution, carry), len(affected)
+
+    def write_graph(self, symbols: list[Symbol], resolution: Resolution, carry=None):
+        """Build the graph of a resolution with its analytics and write it; the manifest's
+        counts of it."""
+        from codebot.graph.analytics import build_graph
+        from codebot.graph.incremental import pack_file_sites
+
         graph = build_graph(
             symbols, resolution.edges, resolution.external, resolution.unresolved, carry=carry
         )
@@ -117,6 +144,7 @@ class GenerationWriter:
         # per language, by outcome and reason: for `stats`.
         graph.meta["call_sites"] = {k: int(v) for k, v in resolution.stats.items()}
         graph.meta["call_sites_by_language"] = resolution.by_language
+        graph.file_sites = pack_file_sites(resolution.by_file)
         self.save_graph(graph)
         return {
             "edges": len(graph),

@@ -1,0 +1,284 @@
+"""Re-resolve only the files a change can affect; keep every other file's edges and counts.
+
+A full resolution (:func:`codebot.graph.resolve.resolve`) is the reference: this module gives the
+same edges, call counts and call-site counts, and ``tests/test_incremental.py`` and
+``benchmarks/update_replay.py`` compare the two on generated and real histories.
+
+Every edge comes from one file (a ``contains`` edge from the child's, every other from its
+source's), so a file's results depend on the repository only through what its own text names. A
+file is resolved again when one of these holds; otherwise its previous edges and counts stand:
+
+- it changed (reparsed, added; a removed file's results go with it);
+- one of its previous edges leaves or reaches a symbol that changed or went away (the callers of
+  changed and removed definitions);
+- it names a *dirty name*: the name of a definition added, removed or changed in a changed file
+  (a new definition can capture a call that was unresolved or bound elsewhere; a unique-name
+  fallback or an ambiguity depends on how many definitions share the name), in a call, a
+  decorator, a base, a parameter's or return type, a receiver's class or an import;
+- its imports name a changed module whose *surface* changed (its imports, its set of
+  definitions, a module-level value such as ``__all__``): re-exports, star imports and module
+  ids matched by suffix go through the surface; every name of such a module is dirty too;
+- a changed module's own imports changed: then also the files within two imports of it, whose
+  reach (the modules a unique-name fallback may land in, three imports deep) went through it;
+- it defines a subclass (in the old or the new hierarchy) of a changed type: its method
+  resolution order changed, and so did every name of a member along it, which are dirty.
+
+"Names" are matched as whole identifiers, so the test is conservative: a file that mentions a
+dirty name for another reason is resolved again for nothing, never the reverse.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from codebot.core.model import EDGE_KINDS, RESOLUTIONS, TYPE_KINDS, VALUE_KINDS, Edge, FileResult
+from codebot.graph.callgraph import CodeGraph
+from codebot.graph.resolve import CALL_SITE_KEYS, Resolution, prepare, resolve_prepared, summed
+
+__all__ = ["Previous", "pack_file_sites", "resolve_changed", "unpack_file_sites"]
+
+_IDENT = re.compile(r"[A-Za-z_$][\w$]*")
+_CONTAINS = EDGE_KINDS.index("contains")
+_INHERITS = EDGE_KINDS.index("inherits")
+# Two imports back from a module whose imports changed: a fallback's reach is three deep.
+_REACH_BACK = 2
+
+
+@dataclass
+class Previous:
+    """What the base generation resolved: its graph, the id and path of each of its symbol
+    rows, and its version of every changed path (None where the path was not indexed)."""
+
+    graph: CodeGraph
+    ids: list[str]
+    paths: list[str]
+    old_files: dict[str, FileResult | None]
+
+
+def pack_file_sites(by_file: dict[str, dict[str, Counter[str]]]) -> dict[str, Any]:
+    """Per-file, per-language call-site counters as stored in ``graph.msgpack``."""
+    keys = list(CALL_SITE_KEYS)
+    languages = sorted({lang for per in by_file.values() for lang in per})
+    code = {lang: i for i, lang in enumerate(languages)}
+    paths, rows = [], []
+    for path in sorted(by_file):
+        for lang, c in sorted(by_file[path].items()):
+            paths.append(path)
+            rows.append([code[lang], *(c.get(k, 0) for k in keys)])
+    array = np.asarray(rows, dtype="<i4").reshape(len(rows), 1 + len(keys))
+    return {"keys": keys, "languages": languages, "paths": paths, "rows": array.tobytes()}
+
+
+def unpack_file_sites(packed: dict[str, Any]) -> dict[str, dict[str, Counter[str]]]:
+    keys, languages, paths = packed["keys"], packed["languages"], packed["paths"]
+    rows = np.frombuffer(packed["rows"], dtype="<i4").reshape(len(paths), 1 + len(keys))
+    out: dict[str, dict[str, Counter[str]]] = {}
+    for path, row in zip(paths, rows.tolist()):
+        counts = Counter({k: v for k, v in zip(keys, row[1:]) if v})
+        out.setdefault(path, {})[languages[row[0]]] = counts
+    return out
+
+
+def resolve_changed(
+    files: list[FileResult], previous: Previous, changed: set[str]
+) -> tuple[Resolution, set[str]] | None:
+    """The resolution of ``files`` (the whole repository after a change of the paths
+    ``changed``), resolving again only the files the change can affect (see the module), and
+    those files; None when ``previous`` kept no per-file counts (resolve everything)."""
+    graph = previous.graph
+    if graph.file_sites is None:
+        return None
+    prepared = prepare(files)
+    index = prepared.index
+    now = {f.path: f for f in files}
+    ids, paths = previous.ids, previous.paths
+
+    dirty: set[str] = set()  # names
+    surface: set[str] = set()  # identifiers of the modules whose surface changed
+    rewired: set[str] = set()  # identifiers of the modules whose imports changed
+    gone: set[str] = set()  # ids of symbols changed or removed
+    types: set[str] = set()  # ids of types changed, added or removed
+    for path in changed:
+        old, new = previous.old_files.get(path), now.get(path)
+        before = {s.id: s for s in old.symbols} if old is not None else {}
+        after = {s.id: s for s in new.symbols} if new is not None else {}
+        differ = [
+            sid
+            for sid in before.keys() | after.keys()
+            if sid not in before
+            or sid not in after
+            or before[sid].content_hash != after[sid].content_hash
+        ]
+        gone.update(sid for sid in differ if sid in before)
+        for sid in differ:
+            for s in (before.get(sid), after.get(sid)):
+                if s is not None:
+                    dirty.add(s.name)
+                    if s.kind in TYPE_KINDS:
+                        types.add(sid)
+        imports_moved = (
+            old is None or new is None or old.imports != new.imports or old.module != new.module
+        )
+        if (
+            imports_moved
+            or before.keys() != after.keys()
+            or any(s.kind in VALUE_KINDS for sid in differ for s in (before.get(sid),) if s)
+            or any(s.kind in VALUE_KINDS for sid in differ for s in (after.get(sid),) if s)
+        ):
+            names = _module_names(path, old, new)
+            surface |= names
+            dirty.update(s.name for s in (*before.values(), *after.values()))
+            if imports_moved:
+                rewired |= names
+
+    # The hierarchy: subclasses of changed types, old and new, and the members along them.
+    src, dst, kind = graph.src, graph.dst, graph.kind
+    inherits = np.flatnonzero(kind == _INHERITS)
+    old_subclasses: dict[str, list[str]] = {}
+    for e in inherits.tolist():
+        old_subclasses.setdefault(ids[dst[e]], []).append(ids[src[e]])
+    old_members: dict[str, list[str]] = {}
+    for e in np.flatnonzero(kind == _CONTAINS).tolist():
+        old_members.setdefault(ids[src[e]], []).append(ids[dst[e]])
+    affected: set[str] = {p for p in changed if p in now}
+    if types:
+        family: set[str] = set()
+        stack = list(types)
+        while stack:
+            t = stack.pop()
+            if t in family:
+                continue
+            family.add(t)
+            stack.extend(index.subclasses.get(t, ()))
+            stack.extend(old_subclasses.get(t, ()))
+        row_of_old = {sid: row for row, sid in enumerate(ids)} if family else {}
+        for t in family:
+            new_t = index.by_id.get(t)
+            if new_t is not None:
+                affected.add(index.file_of[t].path)
+                dirty.add(new_t.name)
+                for a in index.mro(t):
+                    dirty.update(index.members.get(a, {}).keys())
+            row = row_of_old.get(t)
+            if row is not None:
+                affected.add(paths[row])
+                for m in old_members.get(t, ()):
+                    dirty.add(_last_name(m))
+        dirty.discard("")
+
+    # Callers (and every other file with an edge) of what changed or went away.
+    if gone:
+        gone_rows = np.fromiter((row for row, sid in enumerate(ids) if sid in gone), dtype=np.int64)
+        touch = np.isin(src, gone_rows) | np.isin(dst, gone_rows)
+        for e in np.flatnonzero(touch).tolist():
+            origin = dst[e] if kind[e] == _CONTAINS else src[e]
+            affected.add(paths[origin])
+
+    # Files that name a dirty name, or import a module whose surface changed.
+    names_re = _words(dirty)
+    surface_re = _words(surface)
+    importers: dict[str, set[str]] = {}  # identifier -> files whose imports name it
+    for f in files:
+        if f.path in affected:
+            continue
+        if surface_re is not None or rewired:
+            words = _import_words(f)
+            if surface_re is not None and surface_re.search(words):
+                affected.add(f.path)
+                continue
+            if rewired:
+                for w in set(_IDENT.findall(words)):
+                    importers.setdefault(w, set()).add(f.path)
+        if names_re is not None and names_re.search(_text(f)):
+            affected.add(f.path)
+    frontier = rewired
+    for _ in range(_REACH_BACK):  # the reach of a unique-name fallback went through them
+        hop = set()
+        for w in frontier:
+            hop |= importers.get(w, set())
+        hop -= affected
+        affected |= hop
+        frontier = set()
+        for p in hop:
+            frontier |= _module_names(p, None, now.get(p))
+
+    fresh = resolve_prepared(prepared, only=affected)
+    return _merged(fresh, previous, affected, set(now)), affected
+
+
+def _merged(
+    fresh: Resolution, previous: Previous, affected: set[str], present: set[str]
+) -> Resolution:
+    """``fresh`` (the affected files) with the previous results of every other file."""
+    graph, ids, paths = previous.graph, previous.ids, previous.paths
+    keep = np.fromiter(
+        (p not in affected and p in present for p in paths), dtype=bool, count=len(paths)
+    )
+    origin = np.where(graph.kind == _CONTAINS, graph.dst, graph.src)
+    edges = list(fresh.edges)
+    for e in np.flatnonzero(keep[origin]).tolist():
+        edges.append(
+            Edge(
+                ids[graph.src[e]],
+                ids[graph.dst[e]],
+                EDGE_KINDS[graph.kind[e]],
+                int(graph.line[e]),
+                RESOLUTIONS[graph.resolution[e]],
+            )
+        )
+    external, unresolved = dict(fresh.external), dict(fresh.unresolved)
+    for row in np.flatnonzero(keep & (graph.external > 0)).tolist():
+        external[ids[row]] = int(graph.external[row])
+    for row in np.flatnonzero(keep & (graph.unresolved > 0)).tolist():
+        unresolved[ids[row]] = int(graph.unresolved[row])
+    by_file = {
+        p: c
+        for p, c in unpack_file_sites(graph.file_sites).items()
+        if p not in affected and p in present
+    }
+    by_file.update(fresh.by_file)
+    return summed(edges, external, unresolved, by_file)
+
+
+def _module_names(path: str, old: FileResult | None, new: FileResult | None) -> set[str]:
+    """The identifiers an import of this file's module may be written with."""
+    text = path.rsplit(".", 1)[0]
+    for f in (old, new):
+        if f is not None:
+            text += " " + f.module
+    return set(_IDENT.findall(text))
+
+
+def _last_name(symbol_id: str) -> str:
+    return symbol_id.rsplit(".", 1)[-1].split("#", 1)[0]
+
+
+def _words(names: set[str]) -> re.Pattern[str] | None:
+    if not names:
+        return None
+    alternatives = "|".join(sorted(map(re.escape, names)))
+    return re.compile(rf"(?<![\w$])(?:{alternatives})(?![\w$])")
+
+
+def _import_words(f: FileResult) -> str:
+    return " ".join(f"{i.module} {i.name or ''} {i.alias or ''}" for i in f.imports)
+
+
+def _text(f: FileResult) -> str:
+    """Every text of a file its resolution reads names from."""
+    parts = [_import_words(f)]
+    for s in f.symbols:
+        parts.extend(c.name for c in s.calls)
+        parts.extend(s.decorators)
+        parts.extend(s.bases)
+        parts.extend(p.type for p in s.parameters if p.type)
+        if s.return_type:
+            parts.append(s.return_type)
+        if s.class_name:
+            parts.append(s.class_name)
+    return "\n".join(parts)
