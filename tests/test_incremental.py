@@ -18,7 +18,7 @@ import pytest
 
 from codebot.core.model import FileResult
 from codebot.graph.analytics import build_graph
-from codebot.graph.incremental import Previous, pack_file_sites, resolve_changed
+from codebot.graph.incremental import Previous, merged_graph, pack_file_sites, resolve_changed
 from codebot.graph.resolve import resolve
 from codebot.parse.extract import module_ids, parse_source
 
@@ -69,7 +69,7 @@ def incremental_step(before: list[FileResult], after: list[FileResult], changed:
     assert found is not None
     res, affected = found
     new_symbols = [s for f in after for s in f.symbols]
-    g = build_graph(new_symbols, res.edges, res.external, res.unresolved, analyze=False)
+    g = merged_graph(new_symbols, res, previous, affected)
     g.meta["call_sites"], g.meta["call_sites_by_language"] = res.stats, res.by_language
     return described(g, new_symbols), len(affected)
 

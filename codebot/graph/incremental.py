@@ -36,11 +36,12 @@ from typing import Any
 
 import numpy as np
 
-from codebot.core.model import EDGE_KINDS, RESOLUTIONS, TYPE_KINDS, VALUE_KINDS, Edge, FileResult
+from codebot.core.model import EDGE_KINDS, TYPE_KINDS, VALUE_KINDS, FileResult, Symbol
+from codebot.graph.analytics import build_graph
 from codebot.graph.callgraph import CodeGraph
 from codebot.graph.resolve import CALL_SITE_KEYS, Resolution, prepare, resolve_prepared, summed
 
-__all__ = ["Previous", "pack_file_sites", "resolve_changed", "unpack_file_sites"]
+__all__ = ["Previous", "merged_graph", "pack_file_sites", "resolve_changed", "unpack_file_sites"]
 
 _IDENT = re.compile(r"[A-Za-z_$][\w$]*")
 _CONTAINS = EDGE_KINDS.index("contains")
@@ -89,9 +90,10 @@ def resolve_changed(
 ) -> tuple[Resolution, set[str]] | None:
     """The resolution of ``files`` (the whole repository after a change of the paths
     ``changed``), resolving again only the files the change can affect (see the module), and
-    those files; None when ``previous`` kept no per-file counts (resolve everything)."""
+    those files; None when ``previous`` cannot be built on: it kept no per-file counts, or it
+    dropped edges (whose files it does not record). See :func:`merged_graph` for the graph."""
     graph = previous.graph
-    if graph.file_sites is None:
+    if graph.file_sites is None or graph.meta.get("dropped_edges", 0):
         return None
     prepared = prepare(files)
     index = prepared.index
@@ -208,41 +210,50 @@ def resolve_changed(
             frontier |= _module_names(p, None, now.get(p))
 
     fresh = resolve_prepared(prepared, only=affected)
-    return _merged(fresh, previous, affected, set(now)), affected
-
-
-def _merged(
-    fresh: Resolution, previous: Previous, affected: set[str], present: set[str]
-) -> Resolution:
-    """``fresh`` (the affected files) with the previous results of every other file."""
-    graph, ids, paths = previous.graph, previous.ids, previous.paths
-    keep = np.fromiter(
-        (p not in affected and p in present for p in paths), dtype=bool, count=len(paths)
-    )
-    origin = np.where(graph.kind == _CONTAINS, graph.dst, graph.src)
-    edges = list(fresh.edges)
-    for e in np.flatnonzero(keep[origin]).tolist():
-        edges.append(
-            Edge(
-                ids[graph.src[e]],
-                ids[graph.dst[e]],
-                EDGE_KINDS[graph.kind[e]],
-                int(graph.line[e]),
-                RESOLUTIONS[graph.resolution[e]],
-            )
-        )
-    external, unresolved = dict(fresh.external), dict(fresh.unresolved)
-    for row in np.flatnonzero(keep & (graph.external > 0)).tolist():
-        external[ids[row]] = int(graph.external[row])
-    for row in np.flatnonzero(keep & (graph.unresolved > 0)).tolist():
-        unresolved[ids[row]] = int(graph.unresolved[row])
     by_file = {
         p: c
         for p, c in unpack_file_sites(graph.file_sites).items()
-        if p not in affected and p in present
+        if p not in affected and p in now
     }
     by_file.update(fresh.by_file)
-    return summed(edges, external, unresolved, by_file)
+    # The edges and counts are fresh's: the kept files' are added by merged_graph, as arrays.
+    return summed(fresh.edges, fresh.external, fresh.unresolved, by_file), affected
+
+
+def merged_graph(
+    symbols: list[Symbol], fresh: Resolution, previous: Previous, affected: set[str]
+) -> CodeGraph:
+    """The graph (no analytics yet) over ``symbols``: ``fresh``'s edges and counts (the
+    affected files'), and ``previous``'s rows for every other file still present, renumbered.
+    The same graph as ``build_graph`` over a full resolution gives."""
+    graph, ids, paths = previous.graph, previous.ids, previous.paths
+    present = {s.path for s in symbols}
+    rows = {s.id: i for i, s in enumerate(symbols)}
+    keep = np.fromiter(
+        (p not in affected and p in present for p in paths), dtype=bool, count=len(paths)
+    )
+    new_row = np.fromiter((rows.get(sid, -1) for sid in ids), dtype=np.int64, count=len(ids))
+    part = build_graph(symbols, fresh.edges, fresh.external, fresh.unresolved, analyze=False)
+    origin = np.where(graph.kind == _CONTAINS, graph.dst, graph.src)
+    kept = np.flatnonzero(keep[origin])
+    src, dst = new_row[graph.src[kept]], new_row[graph.dst[kept]]
+    whole = (src >= 0) & (dst >= 0)  # always: an edge to a symbol gone made its file affected
+    kept = kept[whole]
+    merged = CodeGraph(
+        len(symbols),
+        np.concatenate([part.src, src[whole]]),
+        np.concatenate([part.dst, dst[whole]]),
+        np.concatenate([part.kind, graph.kind[kept]]),
+        np.concatenate([part.resolution, graph.resolution[kept]]),
+        np.concatenate([part.line, graph.line[kept]]),
+        part.external.copy(),
+        part.unresolved.copy(),
+    )
+    old_rows = np.flatnonzero(keep)
+    merged.external[new_row[old_rows]] = graph.external[old_rows]
+    merged.unresolved[new_row[old_rows]] = graph.unresolved[old_rows]
+    merged.meta["dropped_edges"] = part.meta["dropped_edges"] + int((~whole).sum())
+    return merged
 
 
 def _module_names(path: str, old: FileResult | None, new: FileResult | None) -> set[str]:

@@ -123,23 +123,30 @@ class GenerationWriter:
         """:meth:`graph` for an update: only the files the change of the paths ``changed`` can
         affect are resolved again (graph/incremental.py), the others keep ``previous``'s
         results. Returns the counts, and how many files were resolved."""
-        from codebot.graph.incremental import resolve_changed
+        from codebot.graph.analytics import analyze
+        from codebot.graph.incremental import merged_graph, resolve_changed
 
         found = resolve_changed(files, previous, changed)
-        if found is None:  # a base without per-file counts: resolve everything once
+        if found is None:  # a base that kept too little to build on: resolve everything once
             return self.graph(files, symbols, carry), len(files)
         resolution, affected = found
-        return self.write_graph(symbols, resolution, carry), len(affected)
+        graph = merged_graph(symbols, resolution, previous, affected)
+        graph.timings = analyze(graph, symbols, carry=carry)
+        return self._save_resolved(graph, resolution), len(affected)
 
     def write_graph(self, symbols: list[Symbol], resolution: Resolution, carry=None):
         """Build the graph of a resolution with its analytics and write it; the manifest's
         counts of it."""
         from codebot.graph.analytics import build_graph
-        from codebot.graph.incremental import pack_file_sites
 
         graph = build_graph(
             symbols, resolution.edges, resolution.external, resolution.unresolved, carry=carry
         )
+        return self._save_resolved(graph, resolution)
+
+    def _save_resolved(self, graph: CodeGraph, resolution: Resolution) -> dict[str, int]:
+        from codebot.graph.incremental import pack_file_sites
+
         # Call-site counts (an edge merges every call from one symbol to another), in all and
         # per language, by outcome and reason: for `stats`.
         graph.meta["call_sites"] = {k: int(v) for k, v in resolution.stats.items()}
