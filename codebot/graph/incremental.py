@@ -9,12 +9,14 @@ source's), so a file's results depend on the repository only through what its ow
 file is resolved again when one of these holds; otherwise its previous edges and counts stand:
 
 - it changed (reparsed, added; a removed file's results go with it);
-- one of its previous edges leaves or reaches a symbol that changed or went away (the callers of
-  changed and removed definitions);
-- it names a *dirty name*: the name of a definition added, removed or changed in a changed file
-  (a new definition can capture a call that was unresolved or bound elsewhere; a unique-name
-  fallback or an ambiguity depends on how many definitions share the name), in a call, a
-  decorator, a base, a parameter's or return type, a receiver's class or an import;
+- one of its previous edges leaves or reaches a symbol whose declaration changed or that went
+  away (the callers of changed and removed definitions);
+- it names a *dirty name*: the name of a definition added, removed or whose declaration changed
+  in a changed file (a new definition can capture a call that was unresolved or bound
+  elsewhere; a unique-name fallback or an ambiguity depends on how many definitions share the
+  name), in a call, a decorator, a base, a parameter's or return type, a receiver's class or an
+  import. A declaration is what other files can read of a definition (see ``_shapes``): an
+  edit inside a function's body changes no declaration, so it re-resolves that file alone;
 - its imports name a changed module whose *surface* changed (its imports, its set of
   definitions, a module-level value such as ``__all__``): re-exports, star imports and module
   ids matched by suffix go through the surface; every name of such a module is dirty too;
@@ -109,12 +111,11 @@ def resolve_changed(
         old, new = previous.old_files.get(path), now.get(path)
         before = {s.id: s for s in old.symbols} if old is not None else {}
         after = {s.id: s for s in new.symbols} if new is not None else {}
+        shape_before, shape_after = _shapes(old), _shapes(new)
         differ = [
             sid
             for sid in before.keys() | after.keys()
-            if sid not in before
-            or sid not in after
-            or before[sid].content_hash != after[sid].content_hash
+            if sid not in before or sid not in after or shape_before[sid] != shape_after[sid]
         ]
         gone.update(sid for sid in differ if sid in before)
         for sid in differ:
@@ -254,6 +255,37 @@ def merged_graph(
     merged.unresolved[new_row[old_rows]] = graph.unresolved[old_rows]
     merged.meta["dropped_edges"] = part.meta["dropped_edges"] + int((~whole).sum())
     return merged
+
+
+def _shapes(f: FileResult | None) -> dict[str, tuple]:
+    """What other files' resolution may read of each symbol of ``f``: its declaration (kind,
+    name, parent, signature, parameters, decorators, return type, bases) and its children's
+    ids; for a constant or variable, its whole text. A change inside a body (a statement
+    added to a method, which changes the method's and its class's content hash) leaves the
+    shape as it was: only the file's own calls, resolved again, can differ."""
+    if f is None:
+        return {}
+    children: dict[str, list[str]] = {}
+    for s in f.symbols:
+        if s.parent is not None:
+            children.setdefault(s.parent, []).append(s.id)
+    return {
+        s.id: (
+            s.kind,
+            s.name,
+            s.language,
+            s.parent,
+            s.class_name,
+            s.signature,
+            s.parameters,
+            s.decorators,
+            s.return_type,
+            s.bases,
+            tuple(children.get(s.id, ())),
+            s.content_hash if s.kind in VALUE_KINDS else s.end_line - s.start_line == 0,
+        )
+        for s in f.symbols
+    }
 
 
 def _module_names(path: str, old: FileResult | None, new: FileResult | None) -> set[str]:
