@@ -18,7 +18,7 @@ file is resolved again when one of these holds; otherwise its previous edges and
   import. A declaration is what other files can read of a definition (see ``_shapes``): an
   edit inside a function's body changes no declaration, so it re-resolves that file alone;
 - its imports name a changed module whose *surface* changed (its imports, its set of
-  definitions, a module-level value such as ``__all__``): re-exports, star imports and module
+  definitions or its first chunk, a module-level value such as ``__all__``): re-exports, star imports and module
   ids matched by suffix go through the surface; every name of such a module is dirty too;
 - a changed module's own imports changed: then also the files within two imports of it, whose
   reach (the modules a unique-name fallback may land in, three imports deep) went through it;
@@ -125,11 +125,14 @@ def resolve_changed(
                     if s.kind in TYPE_KINDS:
                         types.add(sid)
         imports_moved = (
-            old is None or new is None or old.imports != new.imports or old.module != new.module
+            old is None
+            or new is None
+            or old.module != new.module
+            or _import_surface(old) != _import_surface(new)
         )
         if (
             imports_moved
-            or before.keys() != after.keys()
+            or _declared(before) != _declared(after)
             or any(s.kind in VALUE_KINDS for sid in differ for s in (before.get(sid),) if s)
             or any(s.kind in VALUE_KINDS for sid in differ for s in (after.get(sid),) if s)
         ):
@@ -255,6 +258,24 @@ def merged_graph(
     merged.unresolved[new_row[old_rows]] = graph.unresolved[old_rows]
     merged.meta["dropped_edges"] = part.meta["dropped_edges"] + int((~whole).sum())
     return merged
+
+
+def _import_surface(f: FileResult) -> list[tuple]:
+    """A file's imports as other files can see them: what each binds, and whether inside a
+    function (bound there only), without the lines an edit above them shifts."""
+    spans = [(s.start_line, s.end_line) for s in f.symbols if s.kind in ("function", "method")]
+    return [
+        (i.module, i.name, i.alias, i.level, any(a <= i.line <= b for a, b in spans))
+        for i in f.imports
+    ]
+
+
+def _declared(symbols: dict[str, Symbol]) -> tuple[set[str], str | None]:
+    """The ids other files can name: every definition's, and of the module-level code only
+    the first chunk's (an import's edge lands there; the others are the file's own)."""
+    chunks = [s for s in symbols.values() if s.kind == "chunk"]
+    first = min(chunks, key=lambda s: s.start_line).id if chunks else None
+    return {sid for sid, s in symbols.items() if s.kind != "chunk"}, first
 
 
 def _shapes(f: FileResult | None) -> dict[str, tuple]:
