@@ -201,13 +201,10 @@ def test_a_new_definition_captures_calls_of_unchanged_files():
 
 
 def test_an_edit_inside_a_body_resolves_that_file_alone():
-    base = {
-        "a.py": "class A:\n    def ping(self):\n        return 1\n",
-        "b.py": "from a import A\n\n\ndef run():\n    return A().ping()\n",
-    }
-    after = dict(
-        base, **{"a.py": "class A:\n    def ping(self):\n        print(1)\n        return 1\n"}
-    )
+    """Lines below the edit shift (an import's, a chunk's): nothing other files see."""
+    a = "class A:\n    def ping(self):\n        return 1\n\n\nimport os\nx = os.sep\n"
+    base = {"a.py": a, "b.py": "from a import A\n\n\ndef run():\n    return A().ping()\n"}
+    after = dict(base, **{"a.py": a.replace("return 1", "print(1)\n        return 1")})
     assert assert_same_as_full(parsed(base), parsed(after), {"a.py"}) == 1
 
 

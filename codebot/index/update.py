@@ -360,6 +360,8 @@ def apply_changes(
     ``with_vectors=False``: leave the vectors out (``impact`` reads the graph only).
     Communities are carried over from ``base`` (see SETTLE_SHARE).
     """
+    import numpy as np
+
     from codebot.index.text import embedding_text, lexical_fields
     from codebot.parse.chunks import ChunkLimits
     from codebot.parse.extract import module_ids, parse_file
@@ -414,12 +416,21 @@ def apply_changes(
     t = time.perf_counter()
     table, by_id = base.symbols, base.by_id
     files: list[FileResult] = []
+    # Kept symbols' keys and packed rows come from the base's tables, not computed again.
+    base_keys = np.fromfile(base.gen_dir / KEYS_FILE, dtype="<u8")
+    keys: list[np.ndarray] = []
+    rows: list = []
     for path in sorted(set(kept) | set(parsed)):
         if path in parsed:
             files.append(parsed[path])
+            keys.append(symbol_keys(s.id for s in parsed[path].symbols))
+            rows.extend([None] * len(parsed[path].symbols))
         else:
             e = kept[path]
-            files.append(file_result(e, [table[by_id[sid]] for sid in e.symbols]))
+            at = [by_id[sid] for sid in e.symbols]
+            files.append(file_result(e, table.many(at)))
+            keys.append(base_keys[at])
+            rows.extend(table.raw(at))
     old_hash = {
         sid: table[by_id[sid]].content_hash
         for path, e in entries.items()
@@ -431,7 +442,8 @@ def apply_changes(
     still = {s.id for s in new_symbols} - {s.id for s in added}
     removed = [sid for sid in old_hash if sid not in still]
     with GenerationWriter(index_dir, base) as writer:
-        symbols, _ = writer.tables(files)
+        key_array = np.concatenate(keys) if keys else np.zeros(0, dtype="<u8")
+        symbols, _ = writer.tables(files, key_array, rows)
         timings["tables"] = time.perf_counter() - t
 
         t = time.perf_counter()

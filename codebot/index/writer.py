@@ -91,13 +91,14 @@ class GenerationWriter:
         base = self.base.gen_dir / LEXICAL_DIR if incremental and self.base else None
         return LexicalWriter(self.dir / LEXICAL_DIR, base=base, threads=threads)
 
-    def tables(self, files: list[FileResult], keys: list[int] | None = None):
+    def tables(self, files: list[FileResult], keys=None, packed: list | None = None):
         """Write the symbol table, the file list and the symbol keys (``keys``: already hashed,
-        by row); returns the symbols and their keys, by row."""
+        by row; ``packed``: rows already packed, as ``SymbolTable.raw`` gives them, or None
+        where a symbol is to be packed); returns the symbols and their keys, by row."""
         import numpy as np
 
         symbols = [s for f in files for s in f.symbols]
-        (self.dir / "symbols.msgpack").write_bytes(pack_symbols(symbols))
+        (self.dir / "symbols.msgpack").write_bytes(pack_symbols(symbols, packed))
         (self.dir / "files.msgpack").write_bytes(pack_files([FileEntry.of(f) for f in files]))
         key_array = (
             symbol_keys(s.id for s in symbols) if keys is None else np.array(keys, dtype="<u8")
