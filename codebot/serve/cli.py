@@ -156,7 +156,6 @@ def update(
     with --settle). With no index yet, or after a settings
     change, it builds from scratch and says why. The git hooks run this in the background.
     """
-    from codebot.index.status import worktree_state
     from codebot.index.update import update_index
 
     ws, config = workspace(path, index_dir=index_dir)
@@ -167,7 +166,11 @@ def update(
         from codebot.index.background import start_background
 
         start_background(ws)
-    state = worktree_state(ws, config) if worktree else None
+    state = None
+    if worktree:
+        from codebot.index.status import worktree_state  # imported only when asked for
+
+        state = worktree_state(ws, config)
     if as_json:
         print_json({**report.to_dict(), **({"worktree": state} if state else {})})
         return
