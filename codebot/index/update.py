@@ -7,17 +7,16 @@
         symbols whose (id, content hash) changed ──► Tantivy: deletes + adds, one commit
                                                  └─► usearch: removes + adds (vectors from the
                                                      cache by text: a revert embeds nothing)
-        all calls re-resolved from the stored raw calls ──► graph + PageRank + communities
-        then "settle": the keyword index rewritten, so BM25 statistics hold no deleted documents
+        the calls of the files the change can affect re-resolved (graph/incremental.py), the
+        others' edges kept ──► graph + PageRank; communities carried over
+        then, when due, "settle": the keyword index rewritten (BM25 statistics without deleted
+        documents) and communities detected again (see SETTLE_SHARE)
 
-Once settled, the result is identical to a build of the target from scratch (same symbols in
-the same rows, same edges, same search results): ``tests/test_update.py`` replays histories to
-hold us to it, and ``benchmarks/update_replay.py`` does it on real repositories.
-
-Calls are re-resolved for the whole repository rather than for the callers a change may reach:
-it costs 0.1 s for 13k symbols (FastAPI) and 0.6 s for 21k (the stdlib), a fraction of an
-update, and it cannot miss an edge whose resolution moved through an import, a base class or a
-name that appeared elsewhere, which a dependency guess can.
+Symbols, files, edges, call counts and PageRank are a build's after every update; once settled,
+the whole index is identical to a build of the target from scratch (same search results too):
+``tests/test_update.py`` replays histories to hold us to it, ``tests/test_incremental.py``
+compares the incremental resolution with the full one, and ``benchmarks/update_replay.py``
+does both on real repositories (ARCHITECTURE.md, "The update invariant").
 
 A new generation is written next to the current one and the manifest names it last, as for a
 build: an update killed at any moment leaves the previous index, and the next one starts over.
