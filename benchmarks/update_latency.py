@@ -139,7 +139,7 @@ def main() -> int:
                         "fresh_s": report.timings["fresh"],
                         "total_s": report.seconds,
                         "embedded": report.embedded,
-                        "files_resolved": report.resolved_files,
+                        "files_resolved": getattr(report, "resolved_files", None),  # main: none
                         "settled": "settle" in report.timings,
                     }
                 )
