@@ -257,3 +257,15 @@ def test_real_history_of_this_package_resolves_like_the_full_resolution():
         partial += assert_same_as_full(files, after, changed) < len(after)
         sources, files = new, after
     assert partial > 0
+
+
+def test_a_base_without_usable_counts_is_resolved_whole():
+    """A graph built before per-file counts were kept, or with a malformed record (an
+    artifact from elsewhere), gives no incremental resolution: the caller resolves it all."""
+    files = parsed({"a.py": "def f():\n    return g()\n\n\ndef g():\n    return 1\n"})
+    graph, symbols = graph_of(files)
+    previous = Previous(graph, [s.id for s in symbols], [s.path for s in symbols], {})
+    graph.file_sites = {"keys": ["calls", "bogus"], "languages": [], "paths": [], "rows": b""}
+    assert resolve_changed(files, previous, {"a.py"}) is None
+    graph.file_sites = None
+    assert resolve_changed(files, previous, {"a.py"}) is None

@@ -78,7 +78,10 @@ def pack_file_sites(by_file: dict[str, dict[str, Counter[str]]]) -> dict[str, An
 
 
 def unpack_file_sites(packed: dict[str, Any]) -> dict[str, dict[str, Counter[str]]]:
+    """The counters ``pack_file_sites`` stored; KeyError, ValueError... when malformed."""
     keys, languages, paths = packed["keys"], packed["languages"], packed["paths"]
+    if any(k not in CALL_SITE_KEYS for k in keys):
+        raise ValueError("unknown call-site counter")
     rows = np.frombuffer(packed["rows"], dtype="<i4").reshape(len(paths), 1 + len(keys))
     out: dict[str, dict[str, Counter[str]]] = {}
     for path, row in zip(paths, rows.tolist()):
@@ -96,6 +99,10 @@ def resolve_changed(
     dropped edges (whose files it does not record). See :func:`merged_graph` for the graph."""
     graph = previous.graph
     if graph.file_sites is None or graph.meta.get("dropped_edges", 0):
+        return None
+    try:  # from an artifact, say: a malformed record is one the base does not have
+        kept_sites = unpack_file_sites(graph.file_sites)
+    except (KeyError, ValueError, TypeError, IndexError, AttributeError):
         return None
     prepared = prepare(files)
     index = prepared.index
@@ -214,11 +221,7 @@ def resolve_changed(
             frontier |= _module_names(p, None, now.get(p))
 
     fresh = resolve_prepared(prepared, only=affected)
-    by_file = {
-        p: c
-        for p, c in unpack_file_sites(graph.file_sites).items()
-        if p not in affected and p in now
-    }
+    by_file = {p: c for p, c in kept_sites.items() if p not in affected and p in now}
     by_file.update(fresh.by_file)
     # The edges and counts are fresh's: the kept files' are added by merged_graph, as arrays.
     return summed(fresh.edges, fresh.external, fresh.unresolved, by_file), affected
