@@ -269,3 +269,21 @@ def test_a_base_without_usable_counts_is_resolved_whole():
     assert resolve_changed(files, previous, {"a.py"}) is None
     graph.file_sites = None
     assert resolve_changed(files, previous, {"a.py"}) is None
+
+
+def test_a_module_that_stops_importing_narrows_the_reach_of_files_two_imports_away():
+    """``x.zap()`` lands on the only ``zap`` when its module is within three imports of the
+    caller (use -> top -> mid -> store); mid drops its import, and use.py, two imports away
+    from mid and unchanged, loses the edge."""
+    base = {
+        "store.py": "class Store:\n    def zap(self):\n        return 1\n",
+        "mid.py": "import store\n\n\ndef m():\n    return 1\n",
+        "top.py": "import mid\n\n\ndef t():\n    return 1\n",
+        "use.py": "import top\n\n\ndef run(x):\n    return x.zap()\n",
+    }
+    after = dict(base, **{"mid.py": "def m():\n    return 1\n"})
+    before_graph, _ = incremental_step(parsed(base), parsed(base), set())
+    assert ("use.run", "store.Store.zap", "calls", 5, "unique_name") in {
+        tuple(e) for e in before_graph["edges"]
+    }
+    assert_same_as_full(parsed(base), parsed(after), {"mid.py"})

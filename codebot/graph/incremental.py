@@ -197,24 +197,24 @@ def resolve_changed(
     surface_re = _words(surface)
     importers: dict[str, set[str]] = {}  # identifier -> files whose imports name it
     for f in files:
+        if rewired:
+            for w in set(_IDENT.findall(_import_words(f))):
+                importers.setdefault(w, set()).add(f.path)
         if f.path in affected:
             continue
-        if surface_re is not None or rewired:
-            words = _import_words(f)
-            if surface_re is not None and surface_re.search(words):
-                affected.add(f.path)
-                continue
-            if rewired:
-                for w in set(_IDENT.findall(words)):
-                    importers.setdefault(w, set()).add(f.path)
-        if names_re is not None and names_re.search(_text(f)):
+        if surface_re is not None and surface_re.search(_import_words(f)):
             affected.add(f.path)
-    frontier = rewired
-    for _ in range(_REACH_BACK):  # the reach of a unique-name fallback went through them
+        elif names_re is not None and names_re.search(_text(f)):
+            affected.add(f.path)
+    # The reach of a unique-name fallback (three imports deep) went through a module whose
+    # imports changed: its importers, and theirs, are resolved again.
+    frontier, seen = rewired, set()
+    for _ in range(_REACH_BACK):
         hop = set()
         for w in frontier:
             hop |= importers.get(w, set())
-        hop -= affected
+        hop -= seen
+        seen |= hop
         affected |= hop
         frontier = set()
         for p in hop:
