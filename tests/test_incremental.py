@@ -287,3 +287,18 @@ def test_a_module_that_stops_importing_narrows_the_reach_of_files_two_imports_aw
         tuple(e) for e in before_graph["edges"]
     }
     assert_same_as_full(parsed(base), parsed(after), {"mid.py"})
+
+
+def test_a_type_that_drops_its_base_loses_the_inherited_members_everywhere():
+    """``make().ping()`` names neither B nor anything changed: the edge to A.ping goes with B's
+    base, through the old hierarchy's members."""
+    base = {
+        "a.py": "class A:\n    def ping(self):\n        return 1\n",
+        "b.py": "from a import A\n\n\nclass B(A):\n    pass\n",
+        "mk.py": "from b import B\n\n\ndef make() -> B:\n    return B()\n",
+        "use.py": "from mk import make\n\n\ndef run():\n    return make().ping()\n",
+    }
+    after = dict(base, **{"b.py": "from a import A\n\n\nclass B:\n    pass\n"})
+    before_graph, _ = incremental_step(parsed(base), parsed(base), set())
+    assert ("use.run", "a.A.ping", "calls", 5, "exact") in {tuple(e) for e in before_graph["edges"]}
+    assert_same_as_full(parsed(base), parsed(after), {"b.py"})

@@ -153,8 +153,10 @@ def resolve_changed(
     src, dst, kind = graph.src, graph.dst, graph.kind
     inherits = np.flatnonzero(kind == _INHERITS)
     old_subclasses: dict[str, list[str]] = {}
+    old_bases: dict[str, list[str]] = {}
     for e in inherits.tolist():
         old_subclasses.setdefault(ids[dst[e]], []).append(ids[src[e]])
+        old_bases.setdefault(ids[src[e]], []).append(ids[dst[e]])
     old_members: dict[str, list[str]] = {}
     for e in np.flatnonzero(kind == _CONTAINS).tolist():
         old_members.setdefault(ids[src[e]], []).append(ids[dst[e]])
@@ -180,8 +182,14 @@ def resolve_changed(
             row = row_of_old.get(t)
             if row is not None:
                 affected.add(paths[row])
-                for m in old_members.get(t, ()):
-                    dirty.add(_last_name(m))
+                line, up = set(), [t]  # the old ancestors, the type included
+                while up:
+                    a = up.pop()
+                    if a not in line:
+                        line.add(a)
+                        up.extend(old_bases.get(a, ()))
+                for a in line:
+                    dirty.update(_last_name(m) for m in old_members.get(a, ()))
         dirty.discard("")
 
     # Callers (and every other file with an edge) of what changed or went away.
