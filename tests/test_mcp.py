@@ -390,6 +390,44 @@ def test_several_repositories_are_served_at_once(make_repo) -> None:
     assert "alpha" not in out["one"]
 
 
+def test_search_over_every_served_repository(make_repo, validate) -> None:
+    first = shop(make_repo, name="alpha")
+    second = make_repo(
+        {
+            "lib/strings.go": "package lib\n\n// Slugify lowers a title into a URL slug.\n"
+            "func Slugify(title string) string {\n\treturn strings.ToLower(title)\n}\n"
+        },
+        "beta",
+    )
+    build_index(second, Config(embedder="builtin"))  # another embedder than alpha's (none)
+    third = make_repo({"x.py": "def x():\n    return 1\n"}, "gamma")  # never indexed
+
+    async def steps(s: ClientSession) -> dict[str, str]:
+        return {
+            "slug": await ok(s, "search_code", query="slugify a title", repo="*", format="list"),
+            "charge": await ok(s, "search_code", query="charge the card", repo="*"),
+            "json": await ok(s, "search_code", query="validate order", repo="*", format="json"),
+            "tokens": await fails(s, "search_code", query="charge", repo="*", tokens=500),
+            "one": await ok(s, "search_code", query="slugify a title", repo="beta"),
+        }
+
+    out = session([first, second, third], steps)
+    lines = out["slug"].splitlines()
+    assert lines[0].startswith("skipped gamma: no codebot index for ")
+    assert lines[1].split()[1:4] == ["beta", "lib/strings.go:4-6", "function"]
+    assert out["charge"].splitlines()[0].startswith("skipped gamma")
+    assert "ranked:" in out["charge"]
+    ranked = out["charge"].split("\nranked:\n")[1].splitlines()
+    assert ranked[0].split()[1:3] == ["alpha", "shop/payment.py:1-3"]
+    doc = json.loads(out["json"])
+    validate(doc, "search-result.schema.json")
+    assert doc["results"][0]["repo"] == "alpha" and doc["results"][0]["name"] == "validate_order"
+    assert [r["embedder"] for r in doc["repos"]] == [None, "builtin"]
+    assert [s["repo"] for s in doc["skipped"]] == ["gamma"]
+    assert "repo=<that name>" in out["tokens"]
+    assert "alpha" not in out["one"] and "lib/strings.go:4-6" in out["one"]
+
+
 # --- the command around it ------------------------------------------------------------------------
 
 

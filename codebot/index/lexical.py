@@ -153,9 +153,20 @@ class LexicalIndex:
                 os.symlink(f.resolve(), os.path.join(self._shadow.name, f.name))
         return self._shadow.name
 
-    def live_documents(self) -> int:
-        """Documents not deleted (a deleted one still counts in BM25 until a rewrite)."""
-        return int(self._searcher.num_docs)
+    def __len__(self) -> int:
+        return self._searcher.num_docs
+
+    def doc_counts(self, words: list[str]) -> list[int]:
+        """How many documents hold each word (in any field): the corpus's own statistics, which
+        ``query.multi`` compares across indexes."""
+        out = []
+        for word in words:
+            query = self._index.parse_query(word, list(FIELDS))
+            try:
+                out.append(self._searcher.search(query, 1, count=True).count)
+            except ValueError as exc:
+                raise _damaged(self._directory, exc) from exc
+        return out
 
     def search(self, words: list[str], limit: int) -> list[tuple[int, float]]:
         """(key, score) of the best ``limit`` documents for these words, best first."""

@@ -86,7 +86,7 @@ def _unsettled_differences(updated: Index) -> list[str]:
         out.append("a carried community label out of range")
     from codebot.index.lexical import LexicalIndex
 
-    live = LexicalIndex(updated.gen_dir / "lexical").live_documents()
+    live = len(LexicalIndex(updated.gen_dir / "lexical"))  # documents not deleted
     if live != len(updated.symbols):
         out.append(f"lexical: {live} live documents, {len(updated.symbols)} symbols")
     return out

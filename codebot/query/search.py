@@ -11,6 +11,7 @@ vectors. Exact lookup by name (:meth:`Searcher.find`) bypasses ranking altogethe
 from __future__ import annotations
 
 import difflib
+import math
 from dataclasses import dataclass
 
 from codebot.core.config import Config
@@ -208,6 +209,23 @@ class Searcher:
         if self.config.reranker != "none":  # a model reorders the top (see codebot.query.rerank)
             ranked = self.reranking().apply(query, ranked)
         return ranked
+
+    def evidence(self, query: str, mode: str = "hybrid") -> dict[str, float]:
+        """What the index's own statistics say about ``query``, before any ranking: ``words``,
+        how much of the corpus is about the query's words (the sum over them of
+        log(1 + 1000 * documents holding the word / documents)), and, with vectors, ``cosine``,
+        the best cosine similarity. ``query.multi`` compares them across indexes."""
+        out: dict[str, float] = {}
+        if mode in ("hybrid", "bm25"):
+            lexical = self._lexical_index()
+            docs = max(len(lexical), 1)
+            counts = lexical.doc_counts(sorted(set(query_words(query))))
+            out["words"] = sum(math.log1p(1000 * n / docs) for n in counts)
+        if mode in ("hybrid", "vector") and self.has_vectors:
+            vector = self.embedder().embed_queries([query])[0]
+            top = self._vector_index().search(vector, 1)
+            out["cosine"] = float(top[0][1]) if top else 0.0
+        return out
 
     def _nearest(self, vector) -> list[tuple[int, float]]:
         """The vector hits down to the cut and past every tie at it: read deeper while the last

@@ -222,10 +222,18 @@ def embed(path: str, index_dir: str | None, detached: bool, as_json: bool) -> No
     "the hits; json: schemas/answer.schema.json; markdown: for a PR or a prompt.",
 )
 @click.option("--no-graph", is_flag=True, help="Skip the graph stage: the flat ranking only.")
+@click.option(
+    "--repo",
+    "repos",
+    multiple=True,
+    type=click.Path(exists=True, file_okay=False),
+    help="Search this repository's index (repeatable): one ranked list over all of them, each "
+    "result labelled with its repository. Replaces PATH.",
+)
 @reads_index
 def search(
     query: str | None, k: int, mode: str, with_code: bool, batch: Any, fmt: str | None,
-    no_graph: bool, path: str, index_dir: str | None, as_json: bool,
+    no_graph: bool, repos: tuple[str, ...], path: str, index_dir: str | None, as_json: bool,
 ) -> None:  # fmt: skip
     """Find the functions that answer QUERY: a question or a name.
 
@@ -233,11 +241,23 @@ def search(
     call trees (each node marked hit, neighbour or bridge). --json keeps the flat ranking of
     schemas/search-result.schema.json; --format json follows schemas/answer.schema.json.
     With --batch, a single argument is the PATH.
+
+    With --repo PATH more than once, every index is searched with its own commit and embedder
+    and the rankings are merged into one (see codebot.query.multi); --json and --format json
+    then print schemas/search-result.schema.json with each result's repo. A repository whose
+    index is missing or damaged is skipped with one line on stderr; the others answer.
     """
-    if batch is not None and query is not None and path == ".":
+    if batch is not None and query is not None and path == "." and not repos:
         path, query = click.Path(exists=True, file_okay=False).convert(query, None, None), None
     if (query is None) == (batch is None):
         raise click.UsageError("give a QUERY or --batch FILE (not both)")
+    if repos:
+        if path != "." or index_dir is not None:
+            raise click.UsageError(
+                "with --repo, name every repository with --repo (each uses its own index "
+                "directory); PATH and --index-dir are for one repository"
+            )
+        return _search_repos(list(repos), query, batch, k, mode, with_code, fmt, no_graph, as_json)
     searcher = searcher_at(path, index_dir=index_dir)
     _stderr((note := searcher.mode_note(mode)) and note + "\n")
     if batch is not None:
@@ -261,6 +281,32 @@ def search(
             code = searcher.index.code  # replace(): keeps any field the graph stage added (why)
             answer.hits = [replace(h, code=code(h.symbol)) for h in answer.hits]
         click.echo(render(answer, fmt or "list", not no_graph, with_code), nl=False)
+
+
+def _search_repos(
+    repos: list[str], query: str | None, batch: Any, k: int, mode: str, with_code: bool,
+    fmt: str | None, no_graph: bool, as_json: bool,
+) -> None:  # fmt: skip
+    """``codebot search --repo A --repo B ...``: one merged ranking over several indexes."""
+    from codebot.query.multi import searcher_over
+
+    multi = searcher_over(repos)
+    for note in multi.mode_notes(mode):
+        click.echo(note, err=True)
+    if batch is not None:
+        for line in filter(None, (line.strip() for line in batch)):
+            q = json.loads(line)["query"] if line.startswith("{") else line
+            answer = multi.answer(q, k=k, mode=mode, with_code=with_code)
+            for skipped in answer.skipped_lines():
+                click.echo(skipped, err=True)
+            click.echo(json.dumps(answer.to_dict(), ensure_ascii=False))
+        return
+    graph = not no_graph and not as_json  # --json: the flat ranking, as for one repository
+    answer = multi.answer(query, k=k, mode=mode, graph=graph, with_code=with_code)
+    for skipped in answer.skipped_lines():
+        click.echo(skipped, err=True)
+    text = answer.render("json" if as_json else (fmt or "list"), with_code)
+    click.echo(text, nl=False)
 
 
 @main.command()

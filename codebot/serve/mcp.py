@@ -60,7 +60,8 @@ INSTRUCTIONS = """\
 codebot indexes this repository (symbols, keywords, call graph) and answers from the code as it
 is on disk now, uncommitted edits included. Every result carries path:line.
 - search_code: a question or description ("where are retries handled") -> call trees + ranked
-  symbols; with tokens=N, the code itself packed into N tokens.
+  symbols; with tokens=N, the code itself packed into N tokens; repo="*" searches every served
+  repository at once.
 - find_symbol: an exact name you already know (qualified id, Class.method or short name).
 - get_code: the source of one symbol, by the id another tool gave.
 - callers / callees / call_chain: follow calls from a symbol before changing it.
@@ -78,6 +79,15 @@ RepoArg = Annotated[
         "them. Default: the first one."
     ),
 ]
+SearchRepoArg = Annotated[
+    str | None,
+    Field(
+        description="Which served repository: its directory name or path, as index_status lists "
+        "them; '*' for all of them at once (one ranked list, each result labelled with its "
+        "repository). Default: the first one."
+    ),
+]
+ALL_REPOS = "*"
 IdArg = Annotated[
     str,
     Field(
@@ -97,7 +107,12 @@ class ServedRepo:
     """A repository the server answers for: its settings, its freshness state and the searcher
     over the index generation the last call saw. Calls on one repository are serialised."""
 
-    def __init__(self, path: str | Path, update_wait: float = UPDATE_WAIT) -> None:
+    def __init__(
+        self,
+        path: str | Path,
+        update_wait: float = UPDATE_WAIT,
+        shared: dict[str, Any] | None = None,
+    ) -> None:
         from codebot.git.workspace import Workspace
 
         self.path = Path(path).resolve()
@@ -110,6 +125,10 @@ class ServedRepo:
         self.lock = threading.Lock()
         self._cached: tuple[tuple[Any, ...], Searcher] | None = None
         self._embedder: tuple[dict[str, Any], Any] | None = None  # (identity, loaded embedder)
+        # One embedder per model for every repository served (query.multi.SharedEmbedder): a
+        # query over several repositories is embedded once per model.
+        self._shared = shared if shared is not None else {}
+        self.model: str | None = None  # the model key of the index last served (None: no vectors)
         self._update: threading.Thread | None = None
         self._update_started = 0.0
         self._failed_head: str | None = None  # an update to this HEAD failed: do not retry it
@@ -220,15 +239,19 @@ class ServedRepo:
         manifest = self.manifest()
         self.catch_up(manifest)
         embedder = self._loaded_embedder(manifest.embedder)
+        if embedder is None and manifest.embedder is not None:
+            from codebot.query.multi import shared_embedder
+
+            self.model, embedder = shared_embedder(self._shared, manifest.embedder, self.config)
+            self._embedder = (dict(manifest.embedder), embedder)
+        elif manifest.embedder is None:
+            self.model = None
         view = open_index(self.ws, self.config, embedder=embedder)
         m = view.manifest
         key = (str(view.gen_dir), m.generation, m.created, m.commit, _inode(view.gen_dir))
         if self._cached is not None and self._cached[0] == key:
             return self._cached[1]
         searcher = Searcher(view, self.config, embedder=embedder)
-        if searcher.has_vectors and embedder is None:
-            # Load it now (it checks the index's model) and keep it for the next generations.
-            self._embedder = (dict(m.embedder or {}), searcher.embedder())
         self._cached = (key, searcher)
         log.info("codebot: %s: serving %s (%s)", self.name, view.gen_dir, (m.commit or "-")[:10])
         return searcher
@@ -309,6 +332,38 @@ def search_text(searcher: Searcher, query: str, k: int, fmt: str, tokens: int | 
     return "\n".join(lines + list_lines(answer)) + "\n"
 
 
+def search_all_text(repos: list[ServedRepo], query: str, k: int, fmt: str) -> str:
+    """search_code over every served repository (``repo="*"``): each answers as it would alone,
+    as the work tree sees it now, and query.multi merges the rankings; a repository that cannot
+    answer (no index, a damaged one) is one ``skipped`` line, the others answer."""
+    from contextlib import ExitStack
+
+    from codebot.query.multi import Member, MultiSearcher
+
+    query = query.strip()
+    if not query:
+        raise ToolError("the query is empty: describe what you are looking for, or give a name")
+    with ExitStack() as held:  # every repository's lock, always in the same order
+        members = []
+        for r in repos:
+            held.enter_context(r.lock)
+            member = Member(r.name, r.path)
+            try:
+                member.searcher, member.model = r.searcher(), r.model
+            except (ToolError, CodebotError) as exc:
+                member.error = " ".join(str(exc).split())
+            members.append(member)
+        answer = MultiSearcher(members).answer(query, k=k, graph=fmt == "tree")
+    skipped = [f"skipped {s['repo']}: {s['reason']}" for s in answer.skipped]
+    if fmt == "json":
+        return json.dumps(answer.to_dict(), ensure_ascii=False)
+    if fmt == "markdown":
+        return "\n".join([*skipped, answer.markdown_text()])
+    if not answer.hits:
+        return "\n".join([*skipped, f"no results for {query!r} in any served repository\n"])
+    return "\n".join([*skipped, *answer.render(fmt).splitlines()]) + "\n"
+
+
 def map_text(searcher: Searcher, tokens: int, focus: str | None) -> str:
     from codebot.query.repomap import repo_map
     from codebot.query.tokens import token_counter
@@ -352,11 +407,16 @@ def _pick(repos: list[ServedRepo], name: str | None) -> ServedRepo:
 
 def _answer(repos: list[ServedRepo], repo: str | None, work: Callable[[Searcher], str]) -> str:
     """Run one tool's work, turning codebot's errors into tool errors a model can act on."""
+    served = _pick(repos, repo)
+    return _guarded(lambda: served.run(work))
+
+
+def _guarded(work: Callable[[], str]) -> str:
+    """``work()``, its codebot errors turned into tool errors, a bug logged and reported."""
     from codebot.core.errors import Ambiguous, NotFound
 
-    served = _pick(repos, repo)
     try:
-        return served.run(work)
+        return work()
     except ToolError:
         raise
     except Ambiguous as exc:
@@ -390,7 +450,8 @@ def build_server(paths: list[str | Path], update_wait: float = UPDATE_WAIT) -> M
     """The MCP server for these repositories (the first is the default one)."""
     from codebot.query import lookup
 
-    repos = [ServedRepo(p, update_wait) for p in paths]
+    shared: dict[str, Any] = {}
+    repos = [ServedRepo(p, update_wait, shared) for p in paths]
     names = [r.name for r in repos]
     for r in repos:  # two repositories with one directory name: callers give the path
         if names.count(r.name) > 1:
@@ -425,14 +486,23 @@ def build_server(paths: list[str | Path], update_wait: float = UPDATE_WAIT) -> M
                 "bodies of the best symbols, signatures for the rest. Omit for locations only.",
             ),
         ] = None,
-        repo: RepoArg = None,
+        repo: SearchRepoArg = None,
     ) -> str:
         """Find the code that answers a question about this repository, by keywords and meaning,
         connected into call trees (each node marked [hit] ranked by search, [neighbour] a caller
         or callee of a hit, [bridge] on the call path between hits). Lists lines of
         'score path:start-end kind id'. Searches the files as they are on disk now, uncommitted
         edits included. Use this first for 'how/where does X happen'; use find_symbol when you
-        already know a name. Pass an id to get_code to read one symbol."""
+        already know a name. Pass an id to get_code to read one symbol. With repo='*', searches
+        every served repository: lines of 'score repo path:start-end kind id'; pass that repo
+        to the other tools with the id."""
+        if repo is not None and repo.strip() == ALL_REPOS:
+            if tokens is not None:
+                raise ToolError(
+                    "tokens= packs one repository's code: search with repo='*' to see which "
+                    "repository answers, then call again with repo=<that name> and tokens"
+                )
+            return _guarded(lambda: search_all_text(repos, query, k, format))
         return _answer(repos, repo, lambda s: search_text(s, query, k, format, tokens))
 
     @mcp.tool(title="Find a symbol by name", annotations=_READ_ONLY, structured_output=False)
