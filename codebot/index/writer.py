@@ -4,7 +4,9 @@ go through :class:`GenerationWriter`.
     writer = GenerationWriter(index_dir, base)        gen-<n>.tmp/  (empty; stale temps cleared)
     writer.lexical() ... .close()                     lexical/      (fresh, or the base's + edits)
     writer.tables(files)                              symbols.msgpack, files.msgpack, keys.u64
-    writer.graph(files, symbols)                      graph.msgpack (calls resolved, analytics)
+    writer.graph(files, symbols)                      graph.msgpack (calls resolved, analytics;
+                                                      an update: graph_update, the files a
+                                                      change can affect resolved again)
     writer.vectors(keys, vectors)                     vectors.usearch (fresh, or the base's patched)
     writer.commit(manifest)                           checksums, rename to gen-<n>, manifest.json,
                                                       older generations pruned
