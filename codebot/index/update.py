@@ -415,8 +415,14 @@ def apply_changes(
     t = time.perf_counter()
     table, by_id = base.symbols, base.by_id
     files: list[FileResult] = []
-    # Kept symbols' keys and packed rows come from the base's tables, not computed again.
-    base_keys = np.fromfile(base.gen_dir / KEYS_FILE, dtype="<u8")
+    # Kept symbols' keys and packed rows come from the base's tables, not computed again (the
+    # keys computed when the base's key file is not one key per row: an update never needed it).
+    try:
+        base_keys = np.fromfile(base.gen_dir / KEYS_FILE, dtype="<u8")
+    except OSError:
+        base_keys = np.zeros(0, dtype="<u8")
+    if len(base_keys) != len(table):
+        base_keys = symbol_keys(table.column("id"))
     keys: list[np.ndarray] = []
     rows: list = []
     for path in sorted(set(kept) | set(parsed)):
@@ -517,12 +523,16 @@ def _previous(base: Index, entries: dict[str, Any]):
     """What the base resolved (graph/incremental.py), with its version of each changed path."""
     from codebot.graph.incremental import Previous
 
+    try:
+        graph = base.graph
+    except StoreError:  # damaged or missing: the update resolves every call, as a build does
+        return None
     table, by_id = base.symbols, base.by_id
     old_files = {
         path: None if e is None else file_result(e, [table[by_id[sid]] for sid in e.symbols])
         for path, e in entries.items()
     }
-    return Previous(base.graph, table.column("id"), table.column("path"), old_files)
+    return Previous(graph, table.column("id"), table.column("path"), old_files)
 
 
 def _carried_communities(base: Index, symbols: list):

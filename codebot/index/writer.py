@@ -120,18 +120,20 @@ class GenerationWriter:
         files: list[FileResult],
         symbols: list[Symbol],
         carry,
-        previous: Previous,
+        previous: Previous | None,
         changed: set[str],
     ) -> tuple[dict[str, int], int]:
         """:meth:`graph` for an update: only the files the change of the paths ``changed`` can
         affect are resolved again (graph/incremental.py), the others keep ``previous``'s
-        results. Returns the counts, and how many files were resolved."""
+        results (None: no usable previous graph). Returns the counts, and how many files were
+        resolved."""
         from codebot.graph.analytics import analyze
         from codebot.graph.incremental import merged_graph, resolve_changed
 
-        found = resolve_changed(files, previous, changed)
+        found = None if previous is None else resolve_changed(files, previous, changed)
         if found is None:  # a base that kept too little to build on: resolve everything once
             return self.graph(files, symbols, carry), len(files)
+        assert previous is not None
         resolution, affected = found
         graph = merged_graph(symbols, resolution, previous, affected)
         graph.timings = analyze(graph, symbols, carry=carry)
