@@ -14,6 +14,10 @@ Each command runs as a user runs it (a new process). The peers are looked up in 
 codebot's. The vector cache starts empty (a new clone), as on a newcomer's machine.
 
     python benchmarks/first_answer.py [/work/bench-repos/flask] [--peers-env /work/peers-env]
+    python benchmarks/first_answer.py --embedder none   # keywords + graph: no vectors to wait for
+
+With ``--embedder none`` codebot indexes keywords and the call graph only (``CODEBOT_EMBEDDER``),
+so an update never loads a model, and there is no hybrid search to time.
 
 Prints a table with the ratios of this one run (a shared machine is noisy: compare the ratios)
 and writes ``benchmarks/results/first_answer-<repo>.json``.
@@ -90,10 +94,11 @@ def commit_one_function_edit(repo: Path) -> None:
 # --- codebot ---------------------------------------------------------------------------------------
 
 
-def codebot_steps(source: Path, work: Path) -> dict[str, float]:
+def codebot_steps(source: Path, work: Path, embedder: str = "builtin") -> dict[str, float]:
     repo = clone(source, work / "codebot")
     cb = [sys.executable, "-m", "codebot", "--quiet"]
     env = {k: v for k, v in os.environ.items() if k != "CI"}
+    env["CODEBOT_EMBEDDER"] = embedder
     manifest = repo / ".git" / "codebot" / "manifest.json"
     out: dict[str, float] = {}
 
@@ -105,7 +110,7 @@ def codebot_steps(source: Path, work: Path) -> dict[str, float]:
         time.sleep(0.2)
     out["vectors_complete"] = time.perf_counter() - started
 
-    for mode in ("bm25", "hybrid"):
+    for mode in ("bm25", "hybrid") if embedder != "none" else ("bm25",):
         out[f"search_{mode}"] = statistics.median(
             run([*cb, "search", q, "--mode", mode], repo, env) for q in QUERIES for _ in range(2)
         )
@@ -161,6 +166,7 @@ def ratios(cb: dict, crg: dict | None, semble: dict | None) -> list[tuple[str, f
                 "<= 0.5",
             )
         )
+    if semble and "search_hybrid" in cb:
         rows.append(
             (
                 "hybrid search / semble warm search",
@@ -187,17 +193,19 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("repo", nargs="?", type=Path, default=Path("/work/bench-repos/flask"))
     ap.add_argument("--peers-env", type=Path, default=Path("/work/peers-env"))
+    ap.add_argument("--embedder", default="builtin", help="codebot's (none: keywords + graph)")
     args = ap.parse_args()
     bin_dir = args.peers_env / "bin"
     work = Path(tempfile.mkdtemp(prefix="codebot-first-answer-"))
     try:
-        cb = codebot_steps(args.repo, work)
+        cb = codebot_steps(args.repo, work, args.embedder)
         crg = peer(crg_steps, bin_dir, args.repo, work)
         semble = peer(semble_steps, bin_dir, args.repo, work)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     result = {
         "repo": args.repo.name,
+        "embedder": args.embedder,
         "when": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "cpus": os.cpu_count(),
         "load": os.getloadavg()[0],
@@ -215,7 +223,8 @@ def main() -> None:
     for name, r, goal in ratios(cb, crg, semble):
         print(f"ratio  {name:45} {r:6.2f}  (goal {goal})")
     RESULTS.mkdir(exist_ok=True)
-    path = RESULTS / f"first_answer-{args.repo.name}.json"
+    suffix = "" if args.embedder == "builtin" else f"-{args.embedder}"
+    path = RESULTS / f"first_answer-{args.repo.name}{suffix}.json"
     path.write_text(json.dumps(result, indent=1) + "\n")
     print(f"-> {path}")
 

@@ -8,6 +8,14 @@ ways: keyword-only, with the vectors cached (a rebuild), and with an empty vecto
 build from nothing costs).
 
     python benchmarks/update_latency.py /path/to/repo --rounds 5
+    python benchmarks/update_latency.py /path/to/repo --embedder none   # keywords + graph only
+    python benchmarks/update_latency.py --generate 60000 --embedder none
+
+With ``--embedder none`` the build is timed once (keywords + graph: there are no vectors), and
+each update is reported as a share of it, with the number of files whose calls it resolved
+again. ``--generate N`` makes a Python repository of about N symbols instead (packages of
+modules that import each other, classes that inherit across modules, calls through imports),
+the same every time.
 
 Writes ``benchmarks/results/update_latency-<repo>.json``.
 """
@@ -53,6 +61,38 @@ def edit_one_function(repo: Path, rng: random.Random) -> str:
     raise SystemExit("no Python function to edit")
 
 
+def generate(root: Path, symbols: int) -> Path:
+    """A git repository of about ``symbols`` symbols: modules of 12 (a class of 5 methods
+    inheriting from another module's class, 5 functions, a chunk) importing 3 others each."""
+    rng = random.Random(0)
+    modules = max(symbols // 12, 2)
+    repo = root / f"generated-{symbols}"
+    for i in range(modules):
+        pkg = repo / f"pkg{i // 50}"
+        pkg.mkdir(parents=True, exist_ok=True)
+        (pkg / "__init__.py").touch()
+        others = rng.sample(range(modules), 3)
+        lines = [f"from pkg{j // 50}.mod{j} import Base{j}, f{j}_0, f{j}_1" for j in others]
+        base = f"Base{others[0]}" if i % 3 else "object"
+        lines += ["", "", f"class Base{i}({base}):"]
+        for m in range(5):
+            a, b = rng.sample(others, 2)
+            lines += [
+                f"    def m{m}(self, x):",
+                f"        y = f{a}_{m % 2}(x)",
+                f"        return self.m{(m + 1) % 5}(y) + f{b}_{(m + 1) % 2}(x)",
+                "",
+            ]
+        for k in range(5):
+            j = rng.choice(others)
+            lines += ["", f"def f{i}_{k}(x):", f"    return Base{j}().m{k}(x) + f{j}_{k % 2}(x)"]
+        (pkg / f"mod{i}.py").write_text("\n".join(lines) + "\n")
+    git(repo, "init", "-q")
+    git(repo, "add", "-A")
+    git(repo, "-c", "user.email=b@codebot.invalid", "-c", "user.name=b", "commit", "-qm", "gen")
+    return repo
+
+
 def timed(fn) -> float:
     t = time.perf_counter()
     fn()
@@ -61,23 +101,30 @@ def timed(fn) -> float:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("repo", type=Path)
+    ap.add_argument("repo", type=Path, nargs="?")
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--embedder", default="builtin")
+    ap.add_argument("--generate", type=int, help="a generated repository of about N symbols")
     args = ap.parse_args()
+    if (args.repo is None) == (args.generate is None):
+        ap.error("a repository, or --generate N")
     rng = random.Random(0)
     with tempfile.TemporaryDirectory() as tmp:
-        repo = Path(tmp) / args.repo.name
-        git(Path(tmp), "clone", "-q", str(args.repo.resolve()), str(repo))
+        source = generate(Path(tmp) / "source", args.generate) if args.generate else args.repo
+        repo = Path(tmp) / source.name
+        git(Path(tmp), "clone", "-q", str(source.resolve()), str(repo))
         git(repo, "config", "user.email", "bench@codebot.invalid")
         git(repo, "config", "user.name", "bench")
         config = Config(embedder=args.embedder)
         cold = timed(lambda: build_index(repo, config))
         index_dir = repo / ".git" / "codebot"
-        warm = timed(lambda: build_index(repo, config))
-        keywords = timed(
-            lambda: build_index(repo, Config(embedder="none", index_dir=f"{tmp}/keywords"))
-        )
+        if args.embedder == "none":  # no vectors: every build is the keyword + graph build
+            warm = keywords = cold
+        else:
+            warm = timed(lambda: build_index(repo, config))
+            keywords = timed(
+                lambda: build_index(repo, Config(embedder="none", index_dir=f"{tmp}/keywords"))
+            )
         symbols = json.loads((index_dir / "manifest.json").read_text())["counts"]["symbols"]
         rounds = []
         for n in range(args.rounds):
@@ -92,6 +139,8 @@ def main() -> int:
                         "fresh_s": report.timings["fresh"],
                         "total_s": report.seconds,
                         "embedded": report.embedded,
+                        "files_resolved": getattr(report, "resolved_files", None),  # main: none
+                        "settled": "settle" in report.timings,
                     }
                 )
             else:  # the command a hook runs, start-up included
@@ -109,7 +158,7 @@ def main() -> int:
     cli = [r["total_s"] for r in rounds if r["how"] == "cli"]
     cli_median = statistics.median(cli) if cli else None
     summary = {
-        "repository": args.repo.name,
+        "repository": source.name,
         "symbols": symbols,
         "embedder": args.embedder,
         "build_cold_s": round(cold, 3),
@@ -123,12 +172,15 @@ def main() -> int:
             "settled/build_warm": round(lib / warm, 3),
             "settled/build_cold": round(lib / cold, 4),
             "cli/build_warm": round(cli_median / warm, 3) if cli_median else None,
+            "fresh/build_keywords": round(fresh / keywords, 4),
+            "settled/build_keywords": round(lib / keywords, 4),
+            "cli/build_keywords": round(cli_median / keywords, 4) if cli_median else None,
         },
         "rounds": rounds,
     }
     print(json.dumps({k: v for k, v in summary.items() if k != "rounds"}, indent=1))
     RESULTS.mkdir(exist_ok=True)
-    (RESULTS / f"update_latency-{args.repo.name}.json").write_text(
+    (RESULTS / f"update_latency-{source.name}.json").write_text(
         json.dumps(summary, indent=1) + "\n"
     )
     return 0

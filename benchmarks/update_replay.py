@@ -4,8 +4,11 @@ Replays the last N first-parent commits of a git repository through ``update_ind
 at a time (read from git: the work tree is never touched), and every K commits compares the
 updated index with a fresh build of the same commit: same symbols in the same rows, same files
 and skips, same edges with their resolution kinds, same PageRank and communities, same top-10
-for a set of queries (BM25, and hybrid when vectors are on). Prints the update and build times
-of each checked commit and their ratio.
+for a set of queries (BM25, and hybrid when vectors are on). An index not yet settled (see
+``update.SETTLE_SHARE``) is compared as ``query/differences.py`` says (communities and BM25
+statistics wait for the settle), then settled (``codebot update --settle``) and compared again
+in every respect. Prints the update and build times of each checked commit, their ratio, and
+how many files each update resolved again.
 
     python benchmarks/update_replay.py /path/to/repo --commits 60 --check-every 10
     python benchmarks/update_replay.py /path/to/repo --commits 20 --embedder builtin
@@ -30,7 +33,7 @@ from codebot.git.workspace import Workspace
 from codebot.index.build import build_locked
 from codebot.index.overlay import open_index
 from codebot.index.store import lock_for_writing
-from codebot.index.update import update_index
+from codebot.index.update import unsettled, update_index
 from codebot.query.differences import index_differences
 
 RESULTS = Path(__file__).resolve().parent / "results"
@@ -77,13 +80,14 @@ def main() -> int:
         update_index(repo, updated_cfg, to=history[0])  # no index yet: builds the first commit
         first = time.perf_counter() - t
         modes = ["bm25"] + (["hybrid"] if args.embedder != "none" else [])
-        checks, update_times, fresh_times = [], [], []
+        checks, update_times, fresh_times, resolved = [], [], [], []
         failures = 0
         for n, commit in enumerate(history[1:], 1):
             t = time.perf_counter()
             report = update_index(repo, updated_cfg, to=commit)
             update_times.append(time.perf_counter() - t)
             fresh_times.append(report.timings.get("fresh", update_times[-1]))
+            resolved.append(report.resolved_files)
             if n % args.check_every and n != len(history) - 1:
                 continue
             t = time.perf_counter()
@@ -92,7 +96,13 @@ def main() -> int:
             build_time = time.perf_counter() - t
             updated = open_index(repo, updated_cfg, worktree=False)
             built = open_index(repo, built_cfg, worktree=False)
-            diff = index_differences(updated, built, sample_queries(built, args.queries), modes)
+            queries = sample_queries(built, args.queries)
+            diff = index_differences(updated, built, queries, modes)
+            was_unsettled = bool(unsettled(updated.manifest))
+            if was_unsettled and not diff:  # and once settled, identical in every respect
+                update_index(repo, updated_cfg, to=commit, settle_now=True)
+                updated = open_index(repo, updated_cfg, worktree=False)
+                diff = [f"settled: {d}" for d in index_differences(updated, built, queries, modes)]
             failures += bool(diff)
             checks.append(
                 {
@@ -103,6 +113,8 @@ def main() -> int:
                     "update_s": round(update_times[-1], 3),
                     "fresh_s": round(fresh_times[-1], 3),
                     "build_s": round(build_time, 3),
+                    "unsettled": was_unsettled,
+                    "files_resolved": report.resolved_files,
                     "identical": not diff,
                     "differences": diff,
                 }
@@ -111,7 +123,9 @@ def main() -> int:
                 f"{n:>4} {commit[:10]} {sum(report.files.values()):>4} files "
                 f"{built.manifest.counts['symbols']:>6} symbols  update {update_times[-1]:.2f}s "
                 f"(fresh {fresh_times[-1]:.2f}s) "
-                f"build {build_time:.2f}s  {'identical' if not diff else '; '.join(diff)}"
+                f"build {build_time:.2f}s  resolved {report.resolved_files} files"
+                f"{' (unsettled)' if was_unsettled else ''}  "
+                f"{'identical' if not diff else '; '.join(diff)}"
             )
     median_update = statistics.median(update_times)
     median_fresh = statistics.median(fresh_times)
@@ -126,6 +140,7 @@ def main() -> int:
         "update_to_build": round(median_update / median_build, 3),
         "fresh_median_s": round(median_fresh, 3),
         "fresh_to_build": round(median_fresh / median_build, 3),
+        "files_resolved": resolved,
         "checks": checks,
         "all_identical": failures == 0,
     }

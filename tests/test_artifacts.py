@@ -344,7 +344,9 @@ def test_a_download_that_keeps_breaking_fails_cleanly(history, server):
 def test_a_truncated_artifact_is_refused(history, server):
     serve_github(server, history, history["bytes"][: len(history["bytes"]) * 2 // 3])
     before = snapshot(history["clone"])
-    with pytest.raises(ArtifactError, match="truncated or corrupt"):
+    # Cut inside a member's data, gzip or tar says so; cut where the stream happens to end
+    # cleanly (the sizes decide), the members artifact.json lists and the tar lacks say so.
+    with pytest.raises(ArtifactError, match="truncated or corrupt|incomplete: .* missing"):
         pull_github(history, server)
     assert_untouched(history["clone"], before)
 

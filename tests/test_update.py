@@ -21,7 +21,7 @@ from codebot.git.workspace import Workspace
 from codebot.index.build import build_index, build_locked
 from codebot.index.overlay import open_index
 from codebot.index.store import lock_for_writing, read_manifest, verify
-from codebot.index.update import update_index
+from codebot.index.update import unsettled, update_index
 from codebot.query.differences import index_differences
 from codebot.query.search import Searcher
 
@@ -93,6 +93,11 @@ def assert_same_as_build(repo: Path, tmp_path: Path, embedder, commit_id: str | 
     modes = ["bm25", "hybrid"] if embedder is not None or built.manifest.embedder else ["bm25"]
     assert index_differences(updated, built, QUERIES, modes, embedder) == []
     assert verify(updated.index_dir, updated.manifest) == []
+    if unsettled(updated.manifest):  # settled: identical to the build in every respect
+        update_index(repo, Config(), to=commit_id, embedder=embedder, settle_now=True)
+        updated = open_index(repo, Config(), worktree=False)
+        assert not unsettled(updated.manifest)
+        assert index_differences(updated, built, QUERIES, modes, embedder) == []
     return updated
 
 
@@ -445,15 +450,10 @@ def test_cli_update_reports_and_validates(make_repo, validate):
     )
 
 
-def test_large_index_defers_lexical_rewrite_and_communities_until_settled(
-    make_repo, tmp_path, monkeypatch
-):
-    """Above SETTLE_BELOW symbols an update keeps Tantivy's deleted documents and the old
-    communities (each costs seconds to redo there); once changes reach SETTLE_SHARE of the
-    symbols the index settles, and is a fresh build's again."""
-    from codebot.index import update
-
-    monkeypatch.setattr(update, "SETTLE_BELOW", 10)
+def test_large_index_defers_lexical_rewrite_and_communities_until_settled(make_repo, tmp_path):
+    """An update keeps Tantivy's deleted documents and the old communities (each costs time
+    linear in the repository to redo); once changes reach SETTLE_SHARE of the symbols the
+    index settles, and is a fresh build's again."""
 
     def module(i: int, calls: int) -> str:
         return f"from m{calls} import f{calls}\n\n\ndef f{i}():\n    return f{calls}()\n"

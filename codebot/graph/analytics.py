@@ -111,8 +111,9 @@ def analyze(
 ) -> dict[str, float]:
     """Fill in the graph's analytics; returns how long each part took, in seconds.
 
-    ``carry``: community labels to keep instead of detecting them again (an update of a large
-    graph, where detection takes seconds: see ``update.SETTLE_BELOW``); -1 for new symbols.
+    ``carry``: community labels to keep instead of detecting them again (an update: detection
+    waits for the next settle, see ``update.SETTLE_SHARE``); -1 for new symbols. The carried
+    labels are summarised again over the current symbols (sizes, central members, files).
     """
     timings: dict[str, float] = {}
     t = time.perf_counter()
@@ -132,7 +133,8 @@ def analyze(
 
     t = time.perf_counter()
     if carry is not None:
-        labels, method = carry, "carried"
+        method = "carried"
+        graph.community, graph.communities = _summarize(carry, graph.pagerank, symbols)
     elif communities:
         labels, method = detect_communities(n, psrc, pdst)
         graph.community, graph.communities = _summarize(labels, graph.pagerank, symbols)

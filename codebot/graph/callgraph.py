@@ -133,6 +133,9 @@ class CodeGraph:
         self.leaves = np.zeros(0, dtype=I32)
         self.isolated = np.zeros(0, dtype=I32)
         self.meta: dict[str, Any] = {}
+        # Per-file call-site counters, packed (graph/incremental.py); None in a graph built
+        # before they were kept, which an update then resolves whole.
+        self.file_sites: dict[str, Any] | None = None
         self.timings: dict[str, float] = {}  # of the analytics, when built here (not persisted)
         # Adjacency: edges are sorted by source, so the out-pointer is a cumulative count.
         self._out_ptr = np.zeros(n + 1, dtype=np.int64)

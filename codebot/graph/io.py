@@ -12,6 +12,10 @@ edges, against 35 ms for string edge lists). The map::
     entry_points leaves isolated               rows
     communities   [id, size, [central rows], [[path, count], ...]] per community
     meta          small facts about the build (community method, dropped edges)
+    file_sites    optional: the call-site counters of each file, for updates that resolve only
+                  the files a change can affect (graph/incremental.py): {"keys": counter names,
+                  "languages": names, "paths": [path per row], "rows": <i4 (language code,
+                  counters...) per row}
 
 No pickle: a file from elsewhere (a shared index artifact) can damage nothing but itself. A
 missing, truncated or inconsistent file is a :class:`~codebot.core.errors.DamagedIndex` naming it
@@ -88,6 +92,8 @@ def pack_graph(g: CodeGraph) -> bytes:
         "isolated": raw(g.isolated, I32),
         "meta": g.meta,
     }
+    if g.file_sites is not None:
+        data["file_sites"] = g.file_sites
     return msgpack.packb(data, use_bin_type=True)
 
 
@@ -152,4 +158,5 @@ def _from_dict(data: dict[str, Any]) -> CodeGraph:
     g.entry_points, g.leaves = arr("entry_points", I32), arr("leaves", I32)
     g.isolated = arr("isolated", I32)
     g.meta = dict(data["meta"])
+    g.file_sites = data.get("file_sites")  # decoded only by an update that needs it
     return g

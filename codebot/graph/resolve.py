@@ -62,11 +62,16 @@ from codebot.graph.resolvers.base import (
 
 __all__ = [
     "CALL_SITE_KEYS",
+    "Prepared",
     "Resolution",
     "as_resolvers_see",
+    "complete_counts",
     "decorator_call",
     "internal_rate",
+    "prepare",
     "resolve",
+    "resolve_prepared",
+    "summed",
 ]
 
 # How sure an edge is, surest first: a call site counts as resolved by its surest edge, and an
@@ -87,6 +92,21 @@ class Resolution:
     # (dynamic + ambiguous + unknown), ignored (a property setter decorator: no call).
     stats: dict[str, int] = field(default_factory=dict)
     by_language: dict[str, dict[str, int]] = field(default_factory=dict)  # the same, per language
+    # The raw call-site counters per file and language (what by_language sums): an update
+    # keeps those of the files it does not resolve again (graph/incremental.py).
+    by_file: dict[str, dict[str, Counter[str]]] = field(default_factory=dict)
+
+
+@dataclass
+class Prepared:
+    """The repository's name table with every language resolver prepared (bases resolved,
+    out-of-body methods attached): what resolving any file's calls needs."""
+
+    every: list[FileResult]  # the files as parsed
+    files: list[FileResult]  # as the resolvers see them (definitions only), in the same order
+    index: NameTable
+    resolvers: dict[str, Resolver]
+    chunks: dict[str, list[tuple[int, str]]]  # module -> (start line, id) of its chunks
 
 
 def internal_rate(counts: dict[str, int]) -> float:
@@ -119,6 +139,11 @@ def resolve(files: list[FileResult]) -> Resolution:
     The resolvers see the definitions only: a constant or variable is never a callee, a base or
     a scope's name (``a = func; a()`` is data flow). Its initializer's calls are resolved like
     code around it: a type's static field like the type's code, a module's like its chunks'."""
+    return resolve_prepared(prepare(files))
+
+
+def prepare(files: list[FileResult]) -> Prepared:
+    """The name table over ``files`` and a prepared resolver per language family."""
     every = files
     files, index = as_resolvers_see(files)
     by_family: dict[str, list[FileResult]] = {}
@@ -131,17 +156,24 @@ def resolve(files: list[FileResult]) -> Resolution:
         resolvers[family] = resolver_class(family)(index, family_files)
     for r in resolvers.values():  # bases first: every call may walk a hierarchy
         r.prepare()
-
-    edges: dict[tuple[str, str, str], Edge] = {}
-    # module -> (start line, id) of its chunks, in order: where a top-level decorator runs
     chunks: dict[str, list[tuple[int, str]]] = {}
     for f in files:
         for s in f.symbols:
             if s.kind == "chunk":
                 chunks.setdefault(f.module, []).append((s.start_line, s.id))
+    return Prepared(every, files, index, resolvers, chunks)
+
+
+def resolve_prepared(prepared: Prepared, only: set[str] | None = None) -> Resolution:
+    """The edges, call counts and call-site counts of the files at paths ``only`` (None: every
+    file), resolved against the whole repository. Every edge comes from one file's symbols (a
+    ``contains`` edge from the child's, every other from the source's), so the files' results
+    are independent and a subset's is that part of the whole."""
+    index, resolvers, chunks = prepared.index, prepared.resolvers, prepared.chunks
+    edges: dict[tuple[str, str, str], Edge] = {}
     external: Counter[str] = Counter()
     unresolved: Counter[str] = Counter()
-    by_language: dict[str, Counter[str]] = {}
+    by_file: dict[str, dict[str, Counter[str]]] = {}
 
     def add(src: str, dst: str, kind: str, line: int, resolution: str = "exact") -> None:
         key = (src, dst, kind)
@@ -151,7 +183,10 @@ def resolve(files: list[FileResult]) -> Resolution:
         elif _RANK.get(resolution, 0) < _RANK.get(old.resolution, 0):
             edges[key] = Edge(src, dst, kind, old.line, resolution)
 
-    for f, whole in zip(files, every):
+    for f, whole in zip(prepared.files, prepared.every):
+        if only is not None and f.path not in only:
+            continue
+        by_language: dict[str, Counter[str]] = {}
         r = resolvers.get(FAMILY.get(f.language, ""))
         for s in whole.symbols:
             if s.kind == "chunk" and not (s.calls and r is not None and r.module_calls):
@@ -207,16 +242,31 @@ def resolve(files: list[FileResult]) -> Resolution:
                 for line, dst in r.import_targets(f):
                     if dst != chunk:
                         add(chunk, dst, "imports", line)
-    langs = {lang: _complete(c) for lang, c in sorted(by_language.items())}
+        if by_language:
+            by_file[f.path] = by_language
+    return summed(list(edges.values()), dict(external), dict(unresolved), by_file)
+
+
+def summed(
+    edges: list[Edge],
+    external: dict[str, int],
+    unresolved: dict[str, int],
+    by_file: dict[str, dict[str, Counter[str]]],
+) -> Resolution:
+    """A Resolution whose call-site counts are the sum of the files' counters."""
+    by_language: dict[str, Counter[str]] = {}
+    for per_language in by_file.values():
+        for lang, c in per_language.items():
+            by_language.setdefault(lang, Counter()).update(c)
+    langs = {lang: complete_counts(c) for lang, c in sorted(by_language.items())}
     total: Counter[str] = Counter()
     for c in langs.values():
         total.update(c)
-    return Resolution(
-        list(edges.values()), dict(external), dict(unresolved), _complete(total), langs
-    )
+    return Resolution(edges, external, unresolved, complete_counts(total), langs, by_file)
 
 
-def _complete(counts: Counter[str]) -> dict[str, int]:
+def complete_counts(counts: Counter[str]) -> dict[str, int]:
+    """Every CALL_SITE_KEYS count, ``unresolved`` the sum of the reasons other than external."""
     out = {key: int(counts.get(key, 0)) for key in CALL_SITE_KEYS}
     out["unresolved"] = sum(out[k] for k in NO_EDGE if k != EXTERNAL_CALL)
     return out

@@ -84,7 +84,7 @@ def worktree_index(index: Index, ws: Workspace, config: Config, embedder=None) -
         selector = Selector(index.root, repo, config, index.manifest.commit)
         report = apply_changes(
             index, changes, selector, odir, config, embedder, None, index.manifest.commit,
-            overlay=want, transient=True,
+            overlay=want,
         )  # fmt: skip
         return Index(odir, index.root, report.manifest, repo)
 

@@ -7,17 +7,16 @@
         symbols whose (id, content hash) changed ──► Tantivy: deletes + adds, one commit
                                                  └─► usearch: removes + adds (vectors from the
                                                      cache by text: a revert embeds nothing)
-        all calls re-resolved from the stored raw calls ──► graph + PageRank + communities
-        then "settle": the keyword index rewritten, so BM25 statistics hold no deleted documents
+        the calls of the files the change can affect re-resolved (graph/incremental.py), the
+        others' edges kept ──► graph + PageRank; communities carried over
+        then, when due, "settle": the keyword index rewritten (BM25 statistics without deleted
+        documents) and communities detected again (see SETTLE_SHARE)
 
-Once settled, the result is identical to a build of the target from scratch (same symbols in
-the same rows, same edges, same search results): ``tests/test_update.py`` replays histories to
-hold us to it, and ``benchmarks/update_replay.py`` does it on real repositories.
-
-Calls are re-resolved for the whole repository rather than for the callers a change may reach:
-it costs 0.1 s for 13k symbols (FastAPI) and 0.6 s for 21k (the stdlib), a fraction of an
-update, and it cannot miss an edge whose resolution moved through an import, a base class or a
-name that appeared elsewhere, which a dependency guess can.
+Symbols, files, edges, call counts and PageRank are a build's after every update; once settled,
+the whole index is identical to a build of the target from scratch (same search results too):
+``tests/test_update.py`` replays histories to hold us to it, ``tests/test_incremental.py``
+compares the incremental resolution with the full one, and ``benchmarks/update_replay.py``
+does both on real repositories (ARCHITECTURE.md, "The update invariant").
 
 A new generation is written next to the current one and the manifest names it last, as for a
 build: an update killed at any moment leaves the previous index, and the next one starts over.
@@ -49,6 +48,9 @@ __all__ = [
     "apply_changes",
     "Changes",
     "commit_changes",
+    "needs_settling",
+    "settle_lexical",
+    "unsettled",
 ]
 
 Progress = Callable[[int, int, str], None]
@@ -68,6 +70,7 @@ class UpdateReport:
     files: dict[str, int] = field(default_factory=dict)  # changed files by kind of change
     symbols: dict[str, int] = field(default_factory=dict)  # added, changed, removed, kept
     embedded: int = 0
+    resolved_files: int | None = None  # files whose calls were resolved again
     seconds: float = 0.0
     timings: dict[str, float] = field(default_factory=dict)
 
@@ -82,6 +85,7 @@ class UpdateReport:
             "files": self.files,
             "symbols": self.symbols,
             "embedded": self.embedded,
+            **({} if self.resolved_files is None else {"resolved_files": self.resolved_files}),
             "counts": self.manifest.counts,
             "seconds": round(self.seconds, 3),
             "timings": {k: round(v, 3) for k, v in self.timings.items()},
@@ -111,12 +115,14 @@ def update_index(
     progress: Progress | None = None,
     embedder=None,
     settle: bool = True,
+    settle_now: bool = False,
 ) -> UpdateReport:
     """Bring the committed index of ``where`` to commit ``to`` (default: HEAD), incrementally.
 
-    ``settle``: once the new state is in place, rewrite the lexical index if its deleted
-    documents skew BM25 (see :func:`needs_settling`); the index answers for the new commit
-    before that either way.
+    ``settle``: once the new state is in place, settle the index when it is due (see
+    :func:`needs_settling`: the keyword index rewritten, communities detected again);
+    ``settle_now``: settle it if anything changed since the last settle, due or not. The index
+    answers for the new commit before that either way.
 
     Any commit works (an ancestor or not, a detached HEAD). It builds from scratch, and says why,
     when there is no index yet, when it was built under other settings or by another format,
@@ -171,7 +177,7 @@ def update_index(
             report = UpdateReport(index_dir, manifest, target, target, "up-to-date")
         report.timings["fresh"] = time.perf_counter() - started
         # Also when up to date: an update killed while settling left that part to this one.
-        if settle and needs_settling(report.manifest):
+        if settle and needs_settling(report.manifest, force=settle_now):
             t = time.perf_counter()
             report.manifest = settle_lexical(
                 Index(index_dir, root, report.manifest, repo), selector
@@ -181,25 +187,36 @@ def update_index(
         return report
 
 
-# Below this many symbols every update rewrites the lexical index once it is fresh, so BM25
-# statistics match a build exactly (a rewrite costs about 2 s per 10k symbols: measured on
-# FastAPI, 13k symbols, 1.9-2.9 s), and detects communities again; above it, communities are
-# carried over and both wait until changes reach a tenth of the symbols. The same line splits
-# exact from HNSW vector search (index/vector.py).
-SETTLE_BELOW = 20_000
+# The settle schedule (ARCHITECTURE.md, "The update invariant"). An update patches the keyword
+# index (Tantivy marks a changed or removed symbol's document deleted) and carries the call
+# graph's communities over (a new symbol gets none), because redoing either costs time linear in
+# the repository (a rewrite about 2 s per 10k symbols, Louvain 2.7 s on the stdlib's 57k call
+# pairs) for a change of a few symbols. Both are redone, by a settle, once the symbols changed,
+# removed or added since the last settle (or build) exceed SETTLE_SHARE of the index: a one-file
+# change never rewrites a large keyword index. Everything else an update writes (symbols, files,
+# edges, call counts, PageRank) is a build's exactly, settled or not.
 SETTLE_SHARE = 0.1
+CARRIED = "carried_symbols"  # manifest count: symbols changed or added since the last settle
 
 
-def needs_settling(manifest: Manifest) -> bool:
-    """Whether the lexical index carries deleted documents worth a rewrite (see SETTLE_BELOW).
+def unsettled(manifest: Manifest) -> int:
+    """How many symbols changed since the index was last built or settled (0: settled)."""
+    counts = manifest.counts
+    return max(counts.get("lexical_deleted", 0), counts.get(CARRIED, 0))
+
+
+def needs_settling(manifest: Manifest, force: bool = False) -> bool:
+    """Whether the index is due a settle: the changes since the last one exceed SETTLE_SHARE of
+    the symbols (``force``: any change at all).
 
     Tantivy deletes a document by marking it; until its segment is merged away the document
     still counts in the BM25 statistics (document frequencies, average lengths), so scores
-    drift from a fresh build's by a fraction of a percent and near-ties can swap.
+    drift from a fresh build's by at most the share of deleted documents, and near-ties can
+    swap; communities carried over miss the symbols added since.
     """
-    deleted = manifest.counts.get("lexical_deleted", 0)
+    pending = unsettled(manifest)
     symbols = manifest.counts.get("symbols", 0)
-    return deleted > 0 and (symbols < SETTLE_BELOW or deleted > SETTLE_SHARE * symbols)
+    return pending > 0 and (force or pending > SETTLE_SHARE * symbols)
 
 
 def settle_lexical(base: Index, selector: Selector) -> Manifest:
@@ -233,6 +250,7 @@ def settle_lexical(base: Index, selector: Selector) -> Manifest:
             analyze(graph, table)
             writer.save_graph(graph)
         counts = {**manifest.counts, "lexical_deleted": 0}
+        counts.pop(CARRIED, None)
         return writer.commit(Manifest(**{**vars(manifest), "counts": counts}))
 
 
@@ -333,16 +351,16 @@ def apply_changes(
     commit: str | None,
     overlay: dict[str, Any] | None = None,
     with_vectors: bool = True,
-    transient: bool = False,
 ) -> UpdateReport:
     """Write, in ``index_dir``, a new generation: ``base`` with ``changes`` applied. The caller
     holds ``index_dir``'s write lock.
 
     ``overlay``: what a work tree overlay was made from, recorded in its manifest.
     ``with_vectors=False``: leave the vectors out (``impact`` reads the graph only).
-    ``transient``: a generation that lives until the next edit (an overlay, an impact view)
-    keeps the base's communities rather than detect them again.
+    Communities are carried over from ``base`` (see SETTLE_SHARE).
     """
+    import numpy as np
+
     from codebot.index.text import embedding_text, lexical_fields
     from codebot.parse.chunks import ChunkLimits
     from codebot.parse.extract import module_ids, parse_file
@@ -397,12 +415,27 @@ def apply_changes(
     t = time.perf_counter()
     table, by_id = base.symbols, base.by_id
     files: list[FileResult] = []
+    # Kept symbols' keys and packed rows come from the base's tables, not computed again (the
+    # keys computed when the base's key file is not one key per row: an update never needed it).
+    try:
+        base_keys = np.fromfile(base.gen_dir / KEYS_FILE, dtype="<u8")
+    except OSError:
+        base_keys = np.zeros(0, dtype="<u8")
+    if len(base_keys) != len(table):
+        base_keys = symbol_keys(table.column("id"))
+    keys: list[np.ndarray] = []
+    rows: list = []
     for path in sorted(set(kept) | set(parsed)):
         if path in parsed:
             files.append(parsed[path])
+            keys.append(symbol_keys(s.id for s in parsed[path].symbols))
+            rows.extend([None] * len(parsed[path].symbols))
         else:
             e = kept[path]
-            files.append(file_result(e, [table[by_id[sid]] for sid in e.symbols]))
+            at = [by_id[sid] for sid in e.symbols]
+            files.append(file_result(e, table.many(at)))
+            keys.append(base_keys[at])
+            rows.extend(table.raw(at))
     old_hash = {
         sid: table[by_id[sid]].content_hash
         for path, e in entries.items()
@@ -414,7 +447,8 @@ def apply_changes(
     still = {s.id for s in new_symbols} - {s.id for s in added}
     removed = [sid for sid in old_hash if sid not in still]
     with GenerationWriter(index_dir, base) as writer:
-        symbols, _ = writer.tables(files)
+        key_array = np.concatenate(keys) if keys else np.zeros(0, dtype="<u8")
+        symbols, _ = writer.tables(files, key_array, rows)
         timings["tables"] = time.perf_counter() - t
 
         t = time.perf_counter()
@@ -427,8 +461,10 @@ def apply_changes(
         timings["lexical"] = time.perf_counter() - t
 
         t = time.perf_counter()
-        carry = _carried_communities(base, symbols, always=transient)
-        graph_counts = writer.graph(files, symbols, carry)
+        carry = _carried_communities(base, symbols)
+        changed = set(changes) | set(to_read)
+        previous = _previous(base, {p: entries.get(p) for p in changed})
+        graph_counts, resolved = writer.graph_update(files, symbols, carry, previous, changed)
         timings["graph"] = time.perf_counter() - t
 
         embedder = deferred(base.manifest.embedder, config, embedder) if with_vectors else None
@@ -456,6 +492,9 @@ def apply_changes(
         )
         deleted = base.manifest.counts.get("lexical_deleted", 0) + len(removed)
         manifest.counts["lexical_deleted"] = deleted
+        carried = base.manifest.counts.get(CARRIED, 0) + len(added)
+        if carry is not None and carried:  # communities carried: detected at the next settle
+            manifest.counts[CARRIED] = carried
         manifest.overlay = overlay
         # Vectors still to come stay to come: the background embedder reads the newest
         # generation under the write lock before it commits (ARCHITECTURE.md, "Vectors later").
@@ -474,23 +513,38 @@ def apply_changes(
             "kept": len(symbols) - len(added),
         },
         embedded=embedded,
+        resolved_files=resolved,
         seconds=time.perf_counter() - started,
         timings=timings,
     )
 
 
-def _carried_communities(base: Index, symbols: list, always: bool = False):
-    """Community labels to keep, by symbol id, when detecting them again would cost seconds
-    (Louvain takes 2.7 s on the stdlib's 57k call pairs): above SETTLE_BELOW symbols (or
-    ``always``) they are carried over (new symbols get none) until the index settles. Below,
-    None: detect afresh."""
-    if len(symbols) < SETTLE_BELOW and not always:
+def _previous(base: Index, entries: dict[str, Any]):
+    """What the base resolved (graph/incremental.py), with its version of each changed path."""
+    from codebot.graph.incremental import Previous
+
+    try:
+        graph = base.graph
+    except StoreError:  # damaged or missing: the update resolves every call, as a build does
         return None
+    table, by_id = base.symbols, base.by_id
+    old_files = {
+        path: None if e is None else file_result(e, [table[by_id[sid]] for sid in e.symbols])
+        for path, e in entries.items()
+    }
+    return Previous(graph, table.column("id"), table.column("path"), old_files)
+
+
+def _carried_communities(base: Index, symbols: list):
+    """Community labels to keep, by symbol id (new symbols get -1), until the next settle
+    detects them again (see SETTLE_SHARE); None when the base has none to carry."""
     import numpy as np
 
     try:
         old = base.graph
     except StoreError:
+        return None
+    if old.meta.get("community_method") in (None, "none"):
         return None
     label = dict(zip(base.symbols.column("id"), old.community.tolist()))
     return np.fromiter((label.get(s.id, -1) for s in symbols), dtype=np.int64, count=len(symbols))

@@ -5,7 +5,9 @@ go through :class:`GenerationWriter`.
     writer.lexical() ... .close()                     lexical/      (fresh, or the base's + edits)
     writer.tables(files)                              symbols.msgpack, files.msgpack, keys.u64
     writer.graph(files, symbols)                      graph.msgpack (calls resolved, analytics;
-                                                      precise edges merged: precise.msgpack)
+                                                      precise edges merged: precise.msgpack;
+                                                      an update: graph_update, the files a
+                                                      change can affect resolved again)
     writer.vectors(keys, vectors)                     vectors.usearch (fresh, or the base's patched)
     writer.commit(manifest)                           checksums, rename to gen-<n>, manifest.json,
                                                       older generations pruned
@@ -46,7 +48,9 @@ if TYPE_CHECKING:
     import numpy as np
 
     from codebot.graph.callgraph import CodeGraph
+    from codebot.graph.incremental import Previous
     from codebot.graph.precise import PreciseEdges
+    from codebot.graph.resolve import Resolution
     from codebot.index.lexical import LexicalWriter
 
 __all__ = ["GenerationWriter", "LEXICAL_DIR", "VECTORS_FILE", "retarget", "storage_failure"]
@@ -93,13 +97,14 @@ class GenerationWriter:
         base = self.base.gen_dir / LEXICAL_DIR if incremental and self.base else None
         return LexicalWriter(self.dir / LEXICAL_DIR, base=base, threads=threads)
 
-    def tables(self, files: list[FileResult], keys: list[int] | None = None):
+    def tables(self, files: list[FileResult], keys=None, packed: list | None = None):
         """Write the symbol table, the file list and the symbol keys (``keys``: already hashed,
-        by row); returns the symbols and their keys, by row."""
+        by row; ``packed``: rows already packed, as ``SymbolTable.raw`` gives them, or None
+        where a symbol is to be packed); returns the symbols and their keys, by row."""
         import numpy as np
 
         symbols = [s for f in files for s in f.symbols]
-        (self.dir / "symbols.msgpack").write_bytes(pack_symbols(symbols))
+        (self.dir / "symbols.msgpack").write_bytes(pack_symbols(symbols, packed))
         (self.dir / "files.msgpack").write_bytes(pack_files([FileEntry.of(f) for f in files]))
         key_array = (
             symbol_keys(s.id for s in symbols) if keys is None else np.array(keys, dtype="<u8")
@@ -110,10 +115,45 @@ class GenerationWriter:
     def graph(self, files: list[FileResult], symbols: list[Symbol], carry=None) -> dict[str, int]:
         """Resolve the calls, build the graph and its analytics, write it; returns the counts the
         manifest records. ``carry``: community labels to keep (see graph.analytics)."""
-        from codebot.graph.analytics import build_graph
         from codebot.graph.resolve import resolve
 
-        resolution = resolve(files)
+        return self.write_graph(files, symbols, resolve(files), carry)
+
+    def graph_update(
+        self,
+        files: list[FileResult],
+        symbols: list[Symbol],
+        carry,
+        previous: Previous | None,
+        changed: set[str],
+    ) -> tuple[dict[str, int], int]:
+        """:meth:`graph` for an update: only the files the change of the paths ``changed`` can
+        affect are resolved again (graph/incremental.py), the others keep ``previous``'s
+        results (None: no usable previous graph). Returns the counts, and how many files were
+        resolved."""
+        from codebot.graph.analytics import analyze
+        from codebot.graph.incremental import merged_graph, resolve_changed
+
+        # The previous graph holds the base's precise merge, not the heuristic edges the
+        # freshness rule must fall back to: with precise edges, every file is resolved again.
+        if self.precise_edges() is not None:
+            previous = None
+        found = None if previous is None else resolve_changed(files, previous, changed)
+        if found is None:  # a base that kept too little to build on: resolve everything once
+            return self.graph(files, symbols, carry), len(files)
+        assert previous is not None
+        resolution, affected = found
+        graph = merged_graph(symbols, resolution, previous, affected)
+        graph.timings = analyze(graph, symbols, carry=carry)
+        return self._save_resolved(graph, resolution), len(affected)
+
+    def write_graph(
+        self, files: list[FileResult], symbols: list[Symbol], resolution: Resolution, carry=None
+    ) -> dict[str, int]:
+        """Build the graph of a resolution, the precise edges merged in, with its analytics and
+        write it; the manifest's counts of it."""
+        from codebot.graph.analytics import build_graph
+
         edges, precise = resolution.edges, self.precise_edges()
         if precise is not None:  # carried from the base: the merge sorts fresh from stale
             from codebot.graph.precise import merge_precise
@@ -123,11 +163,17 @@ class GenerationWriter:
         graph = build_graph(symbols, edges, resolution.external, resolution.unresolved, carry=carry)
         if precise is not None:
             graph.meta["precise"] = precise_meta
+        return self._save_resolved(graph, resolution)
+
+    def _save_resolved(self, graph: CodeGraph, resolution: Resolution) -> dict[str, int]:
+        from codebot.graph.incremental import pack_file_sites
+
         self.last_graph_meta = graph.meta
         # Call-site counts (an edge merges every call from one symbol to another), in all and
         # per language, by outcome and reason: for `stats`.
         graph.meta["call_sites"] = {k: int(v) for k, v in resolution.stats.items()}
         graph.meta["call_sites_by_language"] = resolution.by_language
+        graph.file_sites = pack_file_sites(resolution.by_file)
         self.save_graph(graph)
         return {
             "edges": len(graph),

@@ -122,7 +122,7 @@ def _view_at(committed: Index, repo, config: Config, commit: str, where: Path) -
     with lock_for_writing(where):
         report = apply_changes(
             committed, changes, selector, where, config, None, None, commit,
-            with_vectors=False, transient=True,
+            with_vectors=False,
         )  # fmt: skip
     return Index(where, committed.root, report.manifest, repo)
 

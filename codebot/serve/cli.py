@@ -125,7 +125,13 @@ def index(
 @click.option(
     "--no-settle",
     is_flag=True,
-    help="Skip the lexical rewrite that makes BM25 statistics match a fresh build.",
+    help="Skip the settle (keyword index rewritten, communities detected again) even when due.",
+)
+@click.option(
+    "--settle",
+    "settle_now",
+    is_flag=True,
+    help="Settle now, due or not: the index is then exactly a fresh build's.",
 )
 @index_dir_option
 @wait_option
@@ -135,6 +141,7 @@ def update(
     rev: str | None,
     worktree: bool,
     no_settle: bool,
+    settle_now: bool,
     index_dir: str | None,
     wait: float,
     as_json: bool,
@@ -144,19 +151,26 @@ def update(
     git tells which files differ from the indexed commit (renames included); only those are
     parsed, only symbols whose content changed are re-indexed and re-embedded (a revert or a
     branch switch back embeds nothing), and the call graph is re-resolved from the stored calls.
-    The result is the index a fresh build would make. With no index yet, or after a settings
+    Edges, symbols and PageRank are a fresh build's; the keyword index's statistics and the
+    communities are brought back to a build's once changes reach a tenth of the symbols (or
+    with --settle). With no index yet, or after a settings
     change, it builds from scratch and says why. The git hooks run this in the background.
     """
-    from codebot.index.status import worktree_state
     from codebot.index.update import update_index
 
     ws, config = workspace(path, index_dir=index_dir)
-    report = update_index(ws, config, rev, wait, progress("parsing"), settle=not no_settle)
+    report = update_index(
+        ws, config, rev, wait, progress("parsing"), settle=not no_settle, settle_now=settle_now
+    )
     if report.manifest.vectors_pending:  # an embedder killed before it finished: resume it
         from codebot.index.background import start_background
 
         start_background(ws)
-    state = worktree_state(ws, config) if worktree else None
+    state = None
+    if worktree:
+        from codebot.index.status import worktree_state  # imported only when asked for
+
+        state = worktree_state(ws, config)
     if as_json:
         print_json({**report.to_dict(), **({"worktree": state} if state else {})})
         return

@@ -19,7 +19,6 @@ import click
 
 from codebot.core.config import Config, load_config
 from codebot.core.errors import CodebotError
-from codebot.core.http import scrub_environment
 
 if TYPE_CHECKING:
     from codebot.git.workspace import Workspace
@@ -214,6 +213,8 @@ class CodebotGroup(click.Group):
         try:
             return super().invoke(ctx)
         except CodebotError as exc:
+            from codebot.core.http import scrub_environment  # the HTTP client: only on an error
+
             click.echo(f"codebot: error: {scrub_environment(str(exc))}", err=True)
             ctx.exit(1)
         except KeyboardInterrupt:
@@ -229,6 +230,8 @@ class CodebotGroup(click.Group):
             sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - silence the flush at exit
             ctx.exit(0)
         except Exception:
+            from codebot.core.http import scrub_environment
+
             # A new file of our own (O_EXCL, 0600): a name known in advance could be a link.
             fd, log = tempfile.mkstemp(prefix="codebot-crash-", suffix=".log")
             with os.fdopen(fd, "w") as f:
