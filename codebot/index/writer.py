@@ -61,6 +61,7 @@ class GenerationWriter:
         self.index_dir = index_dir
         self.base = base
         self.dir = _new_generation_dir(index_dir)
+        self.graph_timings: dict[str, float] = {}  # seconds per part of the last graph()
 
     def __enter__(self) -> GenerationWriter:
         return self
@@ -109,10 +110,16 @@ class GenerationWriter:
         from codebot.graph.analytics import build_graph
         from codebot.graph.resolve import resolve
 
+        t = time.perf_counter()
         resolution = resolve(files)
+        resolved = time.perf_counter() - t
         graph = build_graph(
             symbols, resolution.edges, resolution.external, resolution.unresolved, carry=carry
         )
+        # Where the graph stage's time goes: resolution, then the arrays and each analytic.
+        analytics = getattr(graph, "timings", None) or {}
+        built = max(0.0, time.perf_counter() - t - resolved - sum(analytics.values()))
+        self.graph_timings = {"resolve": resolved, "arrays": built, **analytics}
         # Call-site counts (an edge merges every call from one symbol to another), in all and
         # per language, by outcome and reason: for `stats`.
         graph.meta["call_sites"] = {k: int(v) for k, v in resolution.stats.items()}
