@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -60,6 +61,9 @@ def one_build(root: str, index_dir: str, jobs: int, embedder: str) -> dict:
     started = time.perf_counter()
     report = build_index(root, config)
     wall = time.perf_counter() - started
+    me, workers = (
+        resource.getrusage(who) for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)
+    )
     return {
         "jobs": jobs,
         "workers": report.parse.notes or "ok",
@@ -69,6 +73,11 @@ def one_build(root: str, index_dir: str, jobs: int, embedder: str) -> dict:
         "wall_s": round(wall, 1),
         "stages_s": {k: round(v, 2) for k, v in report.timings.items()},
         "peak_rss_mb": report.memory,
+        # CPU seconds (user + system): this process, Tantivy's thread included, and the workers.
+        "cpu_s": {
+            "main": round(me.ru_utime + me.ru_stime, 1),
+            "workers": round(workers.ru_utime + workers.ru_stime, 1),
+        },
         "load_before": [round(x, 1) for x in load],
         "load_after": [round(x, 1) for x in os.getloadavg()],
     }

@@ -110,3 +110,26 @@ def test_worker_count_is_bounded(jobs):
     n = worker_count(jobs, 10_000)
     assert 1 <= n <= max(jobs, len(os.sched_getaffinity(0)))
     assert worker_count(jobs, 1) == 1
+
+
+def test_a_large_update_parses_in_workers_and_equals_a_fresh_build(tmp_path):
+    from codebot.index.update import update_index
+
+    repo = real_repo(tmp_path)
+    index_dir = str(tmp_path / "updated")
+    build_index(repo, Config(embedder="none", index_dir=index_dir, jobs=1))
+    changed = sorted((repo / "src" / "graph").rglob("*.py"))
+    for i, path in enumerate(changed):
+        path.write_text(path.read_text() + f"\n\ndef added_{i}(x):\n    return resolve(x)\n")
+    (repo / "src" / "parse" / "chunks.py").unlink()
+    (repo / "src" / "parse" / "new.py").write_text("def fresh():\n    return added_0(1)\n")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "a large change")
+    report = update_index(repo, Config(embedder="none", index_dir=index_dir, jobs=2))
+    assert report.action == "updated" and report.files
+    built_dir = str(tmp_path / "built")
+    build_index(repo, Config(embedder="none", index_dir=built_dir, jobs=1))
+    updated = open_index(repo, Config(index_dir=index_dir), worktree=False)
+    built = open_index(repo, Config(index_dir=built_dir), worktree=False)
+    assert updated.manifest.commit == built.manifest.commit
+    assert index_differences(updated, built, QUERIES, ["bm25"]) == []
