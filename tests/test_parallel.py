@@ -133,3 +133,23 @@ def test_a_large_update_parses_in_workers_and_equals_a_fresh_build(tmp_path):
     built = open_index(repo, Config(index_dir=built_dir), worktree=False)
     assert updated.manifest.commit == built.manifest.commit
     assert index_differences(updated, built, QUERIES, ["bm25"]) == []
+
+
+def test_cli_jobs_flag_builds_the_same_index(tmp_path):
+    import json
+
+    from click.testing import CliRunner
+
+    from codebot.serve.cli import main
+
+    repo = real_repo(tmp_path)
+    counts = []
+    for jobs in ("1", "2"):
+        index_dir = str(tmp_path / f"cli{jobs}")
+        args = ["index", str(repo), "--embedder", "none", "--jobs", jobs, "--json"]
+        result = CliRunner().invoke(main, [*args, "--index-dir", index_dir])
+        assert result.exit_code == 0, result.output
+        counts.append(json.loads(result.stdout)["manifest"]["counts"])
+    assert counts[0] == counts[1] and counts[0]["symbols"] > 500
+    bad = CliRunner().invoke(main, ["index", str(repo), "--jobs", "-1"])
+    assert bad.exit_code == 2 and "--jobs" in bad.output
