@@ -153,3 +153,21 @@ def test_cli_jobs_flag_builds_the_same_index(tmp_path):
     assert counts[0] == counts[1] and counts[0]["symbols"] > 500
     bad = CliRunner().invoke(main, ["index", str(repo), "--jobs", "-1"])
     assert bad.exit_code == 2 and "--jobs" in bad.output
+
+
+def test_symbols_written_in_chunks_are_the_packed_bytes(tmp_path):
+    from codebot.index.tables import load_symbols, pack_symbols, write_symbols
+
+    repo = real_repo(tmp_path)
+    config = Config(embedder="none")
+    report = parse_selection(select_files(repo, config, "HEAD"), config)
+    symbols = [s for f in report.files for s in f.symbols]
+    assert any(s.calls for s in symbols) and any(s.parameters for s in symbols)
+    for chunk in (1, 7, 100_000):
+        write_symbols(tmp_path / f"s{chunk}", symbols, chunk=chunk)
+        assert (tmp_path / f"s{chunk}").read_bytes() == pack_symbols(symbols)
+    write_symbols(tmp_path / "empty", [])
+    assert (tmp_path / "empty").read_bytes() == pack_symbols([])
+    (tmp_path / "gen").mkdir()
+    write_symbols(tmp_path / "gen" / "symbols.msgpack", symbols, chunk=7)
+    assert list(load_symbols(tmp_path / "gen")) == symbols

@@ -39,7 +39,7 @@ from codebot.index.store import (
     sha256_file,
     write_atomic,
 )
-from codebot.index.tables import KEYS_FILE, FileEntry, pack_files, pack_symbols, symbol_keys
+from codebot.index.tables import KEYS_FILE, FileEntry, pack_files, symbol_keys, write_symbols
 
 if TYPE_CHECKING:
     import numpy as np
@@ -96,7 +96,7 @@ class GenerationWriter:
         import numpy as np
 
         symbols = [s for f in files for s in f.symbols]
-        (self.dir / "symbols.msgpack").write_bytes(pack_symbols(symbols))
+        write_symbols(self.dir / "symbols.msgpack", symbols)
         (self.dir / "files.msgpack").write_bytes(pack_files([FileEntry.of(f) for f in files]))
         key_array = (
             symbol_keys(s.id for s in symbols) if keys is None else np.array(keys, dtype="<u8")
