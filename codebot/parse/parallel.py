@@ -18,7 +18,10 @@ and the fact is reported in ``notes``, never lost silently.
 
 Workers are started with ``spawn`` (a fresh interpreter: nothing of the caller's threads, open
 repository or writers is inherited), which costs each a fraction of a second to import the
-parser: below :data:`PARALLEL_MIN_FILES` files one process is faster and is what runs.
+parser: below :data:`PARALLEL_MIN_FILES` files one process is faster and is what runs. As with
+any ``spawn``, a script that builds an index must keep its top-level code under
+``if __name__ == "__main__":``; one that does not has its workers fail at start-up, and the
+files are parsed in the calling process (with the note).
 """
 
 from __future__ import annotations
@@ -63,12 +66,26 @@ def worker_count(jobs: int, files: int) -> int:
             jobs = len(os.sched_getaffinity(0))
         except AttributeError:  # not Linux
             jobs = os.cpu_count() or 1
-    try:
-        free = os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    free = _available_memory()
+    if free is not None:
         jobs = min(jobs, max(1, free // WORKER_MEMORY))
-    except (ValueError, OSError, AttributeError):
-        pass
     return max(1, min(jobs, max(files, 1)))
+
+
+def _available_memory() -> int | None:
+    """Bytes of memory available to new processes (Linux's MemAvailable, which counts the page
+    cache that can be dropped; else the free pages), or None when the system does not say."""
+    try:
+        with open("/proc/meminfo", "rb") as f:
+            for line in f:
+                if line.startswith(b"MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):
+        return None
 
 
 def parse_selection(
