@@ -238,6 +238,13 @@ def test_communities_split_two_clusters():
     labels, method = detect_communities(13, src, dst, max_louvain_edges=1)
     assert method == "label_propagation"
     assert len(set(labels[:6].tolist())) == 1 and labels[0] != labels[6]
+    # Above the networkx bound, the numpy label propagation (a monorepo's million symbols).
+    labels, method = detect_communities(13, src, dst, max_louvain_edges=1, max_networkx_edges=1)
+    assert method == "label_propagation_numpy"
+    assert len(set(labels[:6].tolist())) == 1 and len(set(labels[6:12].tolist())) == 1
+    assert labels[0] != labels[6] and labels[12] == -1
+    again, _ = detect_communities(13, src, dst, max_louvain_edges=1, max_networkx_edges=1)
+    assert (again == labels).all()
 
 
 def test_empty_graph():

@@ -49,6 +49,9 @@ class Config:
     #: Size bounds of the chunks made of code outside definitions.
     chunk_max_chars: int = 1500
     chunk_max_lines: int = 60
+    #: Processes that parse files during `index` and large updates (0: one per CPU, as free
+    #: memory allows; a small tree is parsed in one). The index is the same whatever it is.
+    jobs: int = 0
     #: The embedding model: "builtin" (shipped, offline), "none" (keywords only), or a provider:
     #: model2vec:<dir or owner/name>, sentence-transformers:<dir or owner/name>,
     #: openai-compatible:<base_url>#<model>, voyage:<model> (see codebot.embed).
@@ -140,6 +143,7 @@ _RANGES: dict[str, tuple[int, int]] = {
     "chunk_max_chars": (100, 1_000_000),
     "chunk_max_lines": (5, 100_000),
     "embed_threads": (0, 1024),
+    "jobs": (0, 1024),
     "embed_batch_size": (1, 4096),
     "embed_concurrency": (1, 256),
     "embed_timeout": (1, 3600),

@@ -4,8 +4,9 @@ repository map (``query/repomap.py``) runs the same :func:`pagerank`, personalis
 
 Costs are bounded by design (see ``benchmarks/graph_build.py`` for the figures): PageRank is a
 numpy power iteration (``nx.pagerank`` needs scipy, which is not a dependency); communities use
-Louvain on the undirected call graph while it is small enough, and label propagation above that,
-because networkx's Louvain takes tens of seconds on a 50k-node graph (STACK.md).
+Louvain on the undirected call graph while it is small enough, and label propagation in numpy
+above that (bounded rounds, linear memory), because networkx's Louvain takes tens of seconds on
+a 50k-node graph (STACK.md) and its label propagation minutes and gigabytes on a million.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from codebot.graph.callgraph import (
 
 __all__ = [
     "LOUVAIN_MAX_EDGES",
+    "NETWORKX_MAX_EDGES",
     "analyze",
     "build_graph",
     "call_pairs",
@@ -40,6 +42,13 @@ __all__ = [
 # hub-heavy pairs, 38 s on 180k; semi-synchronous label propagation 1-4 s at those sizes, with a
 # lower modularity (0.64 against 0.81 on the stdlib).
 LOUVAIN_MAX_EDGES = 100_000
+# Above this many, networkx's label propagation gives way to the same idea in numpy
+# (:func:`_label_propagation`): on the 124k call pairs of a generated 58k-symbol tree, 2.1 s
+# against 48.7 s (a loaded machine), modularity 0.58 against 0.60; a networkx graph of the two
+# million call pairs of a million symbols takes gigabytes and minutes. By default networkx's
+# label propagation is skipped (the bound equals Louvain's); tests and benchmarks can ask for it.
+NETWORKX_MAX_EDGES = LOUVAIN_MAX_EDGES
+LPA_ROUNDS = 20  # rounds of the numpy label propagation at most (it stops when labels settle)
 CENTRAL_NAMES = 5  # members listed per community summary, by PageRank
 COMMON_PATHS = 3  # files listed per community summary
 MIN_COMMUNITY = 2  # a symbol alone is no community: it gets id -1
@@ -182,21 +191,27 @@ def pagerank(
 
 
 def detect_communities(
-    n: int, src: np.ndarray, dst: np.ndarray, max_louvain_edges: int = LOUVAIN_MAX_EDGES
+    n: int,
+    src: np.ndarray,
+    dst: np.ndarray,
+    max_louvain_edges: int = LOUVAIN_MAX_EDGES,
+    max_networkx_edges: int = NETWORKX_MAX_EDGES,
 ) -> tuple[np.ndarray, str]:
     """A community label per row (-1 for rows without call edges) and the method used.
 
     Deterministic for a given graph: fixed seed, nodes and edges added in row order.
     """
-    import networkx as nx
-
     labels = np.full(n, -1, dtype=np.int64)
     a, b = np.minimum(src, dst), np.maximum(src, dst)
     undirected, weight = np.unique(a * max(n, 1) + b, return_counts=True)
     if len(undirected) == 0:
         return labels, "none"
-    g = nx.Graph()
     ua, ub = undirected // max(n, 1), undirected % max(n, 1)
+    if len(undirected) > max_networkx_edges:
+        return _label_propagation(n, ua, ub, weight.astype(np.float64)), "label_propagation_numpy"
+    import networkx as nx
+
+    g = nx.Graph()
     g.add_weighted_edges_from(zip(ua.tolist(), ub.tolist(), weight.tolist()))
     if len(undirected) <= max_louvain_edges:
         method = "louvain"
@@ -207,6 +222,58 @@ def detect_communities(
     for i, part in enumerate(parts):
         labels[list(part)] = i
     return labels, method
+
+
+def _label_propagation(
+    n: int, a: np.ndarray, b: np.ndarray, weight: np.ndarray, rounds: int = LPA_ROUNDS
+) -> np.ndarray:
+    """Label propagation over the undirected weighted edges ``a``-``b``, in numpy: each round,
+    every node takes the label its neighbours carry with the most weight (its own label when
+    that is among the best, else the smallest). Half the nodes (by parity, alternating) move
+    per round, which keeps two neighbours from swapping labels forever as a fully synchronous
+    update would. At most ``rounds`` rounds, each a sort of the edges: time and memory linear
+    in the edges up to a log, deterministic. Rows without an edge get -1."""
+    src = np.concatenate((a, b)).astype(np.int64)
+    dst = np.concatenate((b, a)).astype(np.int64)
+    w = np.concatenate((weight, weight))
+    by_src = np.argsort(src, kind="stable")
+    src, dst, w = src[by_src], dst[by_src], w[by_src]
+    labels = np.arange(n, dtype=np.int64)
+    halves = [np.flatnonzero((src & 1) == h) for h in (0, 1)]
+    quiet = 0
+    for r in range(rounds):
+        moving = halves[r & 1]
+        if len(moving) == 0:
+            continue
+        s, ws = src[moving], w[moving]
+        key = s * n + labels[dst[moving]]  # sorted by node already: sort each node's labels
+        order = np.argsort(key, kind="stable")
+        key, ws = key[order], ws[order]
+        run = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])
+        total = np.add.reduceat(ws, run)
+        node, cand = key[run] // n, key[run] % n
+        starts = np.flatnonzero(np.r_[True, node[1:] != node[:-1]])
+        best = np.maximum.reduceat(total, starts)
+        per_run = np.repeat(best, np.diff(np.r_[starts, len(node)]))
+        top = total == per_run
+        # Among the best: the node's own label if it is one, else the smallest (runs are
+        # sorted by label within a node, so the first best run of each node).
+        own = top & (cand == labels[node])
+        keep = np.zeros(n, dtype=bool)
+        keep[node[own]] = True
+        first_top = np.flatnonzero(top & ~keep[node])
+        if len(first_top):
+            first_top = first_top[np.r_[True, node[first_top[1:]] != node[first_top[:-1]]]]
+        changed = len(first_top) - np.count_nonzero(cand[first_top] == labels[node[first_top]])
+        labels[node[first_top]] = cand[first_top]
+        quiet = quiet + 1 if changed <= n // 1000 else 0
+        if quiet >= 2:  # both halves settled
+            break
+    out = np.full(n, -1, dtype=np.int64)
+    touched = np.zeros(n, dtype=bool)
+    touched[src] = True
+    out[touched] = labels[touched]
+    return out
 
 
 def _summarize(labels: np.ndarray, rank: np.ndarray, symbols: Sequence[Symbol]):

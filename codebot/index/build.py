@@ -33,7 +33,9 @@ __all__ = [
     "build_locked",
     "embed_texts",
     "indexed_code",
+    "lexical_documents",
     "make_manifest",
+    "peak_rss_mb",
     "settings_of",
 ]
 
@@ -52,6 +54,9 @@ class BuildReport:
     seconds: float
     timings: dict[str, float] = field(default_factory=dict)
     embedded: int = 0  # vectors computed in this run (the rest came from the cache)
+    # Peak resident memory in MB, as each stage ends: this process (a high-water mark, so it
+    # grows stage by stage) and "workers", the largest parsing worker.
+    memory: dict[str, int] = field(default_factory=dict)
 
     @property
     def counts(self) -> dict[str, int]:
@@ -103,6 +108,18 @@ def indexed_code(f: FileResult, data: bytes) -> list[str]:
     return out
 
 
+def lexical_documents(f: FileResult, data: bytes) -> list[tuple[int, str, dict[str, str]]]:
+    """What the keyword index gets of each symbol of a file, in symbol order: its key, its
+    indexed text (:func:`indexed_code`) and its fields. Computed beside the parse, in the
+    parsing worker (see ``parse.parallel``)."""
+    from codebot.index.text import lexical_fields
+
+    return [
+        (symbol_key(s.id), text, lexical_fields(s, text))
+        for s, text in zip(f.symbols, indexed_code(f, data))
+    ]
+
+
 def _first_chars(lines: list[bytes], limit: int) -> list[bytes]:
     """The first lines up to ``limit`` bytes in all (at least one line, itself cut to it)."""
     size = 0
@@ -151,33 +168,47 @@ def build_locked(
     later = vectors_later and embedder is None and config.embedder != "none"
     started = time.perf_counter()
     timings: dict[str, float] = {}
+    # The indexed texts are kept for the embedder only: a keyword-only build does not hold
+    # every symbol's code a second time (Tantivy has it, and the tables have the symbols).
+    keep_code = not later and (embedder is not None or config.embedder != "none")
     with GenerationWriter(ws.index_dir) as writer:
         lexical = writer.lexical()
-        code: list[str] = []  # indexed text of each symbol, by row
+        code: list[str] = []  # indexed text of each symbol, by row (when an embedder needs it)
         keys: list[int] = []  # its key (store.symbol_key), hashed once for all three stores
 
-        def index_file(f: FileResult, data: bytes) -> None:
-            # Runs as each file is parsed: Tantivy indexes it on the other core meanwhile.
-            for s, text in zip(f.symbols, indexed_code(f, data)):
-                keys.append(symbol_key(s.id))
-                lexical.add(keys[-1], s.id, lexical_fields(s, text))
-                code.append(text)
+        def index_file(f: FileResult, documents: list[tuple[int, str, dict[str, str]]]) -> None:
+            # Runs as each file comes back from the parser, in path order: Tantivy indexes it
+            # in its own thread meanwhile.
+            for s, (key, text, fields) in zip(f.symbols, documents):
+                keys.append(key)
+                lexical.add(key, s.id, fields)
+                if keep_code:
+                    code.append(text)
 
-        from codebot.index.text import embedding_text, lexical_fields
-        from codebot.parse.extract import parse_path
+        from codebot.index.text import embedding_text
+        from codebot.parse.files import select_files
+        from codebot.parse.parallel import parse_selection, worker_count
 
         t = time.perf_counter()
-        report = parse_path(ws, config, progress=progress, on_file=index_file, at=at)
+        selection = select_files(ws, config, at)
+        workers = worker_count(config.jobs, len(selection.files))
+        report = parse_selection(
+            selection, config, workers, lexical_documents, index_file, progress
+        )
         timings["parse"] = time.perf_counter() - t
+        memory = {"parse": peak_rss_mb(), "workers": peak_rss_mb(children=True)}
 
         t = time.perf_counter()
         lexical.close()
         symbols, key_array = writer.tables(report.files, keys)
         timings["lexical"] = time.perf_counter() - t
+        memory["lexical"] = peak_rss_mb()
 
         t = time.perf_counter()
         graph_counts = writer.graph(report.files, symbols)
         timings["graph"] = time.perf_counter() - t
+        timings.update({f"graph.{k}": v for k, v in writer.graph_timings.items()})
+        memory["graph"] = peak_rss_mb()
 
         embedder = None if later else chosen(config, embedder)
         embedded = 0
@@ -187,6 +218,7 @@ def build_locked(
             vectors, embedded = embed_texts(embedder, texts, ws.cache_dir, progress)
             writer.vectors(key_array, vectors)
             timings["embed"] = time.perf_counter() - t
+            memory["embed"] = peak_rss_mb()
 
         manifest = make_manifest(
             report.commit,
@@ -201,9 +233,19 @@ def build_locked(
         if later:
             manifest.vectors_pending = {"provider": config.embedder}
         manifest = writer.commit(manifest)
+    memory["commit"] = peak_rss_mb()
     return BuildReport(
-        ws.index_dir, manifest, report, time.perf_counter() - started, timings, embedded
+        ws.index_dir, manifest, report, time.perf_counter() - started, timings, embedded, memory
     )
+
+
+def peak_rss_mb(children: bool = False) -> int:
+    """The peak resident memory, in MB, of this process (or of its largest finished child)."""
+    import resource
+    import sys
+
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN if children else resource.RUSAGE_SELF)
+    return peak.ru_maxrss // (1024 * 1024 if sys.platform == "darwin" else 1024)
 
 
 def settings_of(config: Config, selector: Selector) -> dict[str, Any]:

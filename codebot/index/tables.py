@@ -36,6 +36,7 @@ __all__ = [
     "symbol_key",
     "symbol_keys",
     "unpack_table",
+    "write_symbols",
 ]
 
 KEYS_FILE = "keys.u64"
@@ -107,20 +108,45 @@ def pack_symbols(symbols: list[Symbol], packed: list | None = None) -> bytes:
     ``packed``: by symbol, its row as a table already holds it (``SymbolTable.raw``), or None."""
     import msgpack
 
+    rows = list(_symbol_rows(symbols, packed))
+    return msgpack.packb({"fields": _SYMBOL_FIELDS, "rows": rows}, use_bin_type=True)
+
+
+def write_symbols(
+    path: Path, symbols: Sequence[Symbol], packed: list | None = None, chunk: int = 4096
+) -> None:
+    """:func:`pack_symbols` into ``path``, the same bytes, written a few thousand rows at a
+    time: a million symbols never exist a second time as rows, nor as one 400 MB string."""
+    import msgpack
+
+    packer = msgpack.Packer(use_bin_type=True, autoreset=False)
+    packer.pack_map_header(2)
+    packer.pack("fields")
+    packer.pack(_SYMBOL_FIELDS)
+    packer.pack("rows")
+    packer.pack_array_header(len(symbols))
+    with open(path, "wb") as out:
+        for n, row in enumerate(_symbol_rows(symbols, packed), 1):
+            packer.pack(row)
+            if n % chunk == 0:
+                out.write(packer.bytes())
+                packer.reset()
+        out.write(packer.bytes())
+
+
+def _symbol_rows(symbols: Iterable[Symbol], packed: list | None = None) -> Iterable[list]:
     row_of = attrgetter(*_SYMBOL_FIELDS)  # one C call per symbol for every field
     pi, ci = _SYMBOL_FIELDS.index("parameters"), _SYMBOL_FIELDS.index("calls")
-    rows = []
     for n, s in enumerate(symbols):
         if packed is not None and packed[n] is not None:
-            rows.append(packed[n])
+            yield packed[n]
             continue
         row = list(row_of(s))
         if row[pi]:
             row[pi] = [(p.name, p.type, p.default) for p in row[pi]]
         if row[ci]:
             row[ci] = [(c.name, c.line) for c in row[ci]]
-        rows.append(row)
-    return msgpack.packb({"fields": _SYMBOL_FIELDS, "rows": rows}, use_bin_type=True)
+        yield row
 
 
 class SymbolTable(Sequence):

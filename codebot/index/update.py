@@ -363,7 +363,8 @@ def apply_changes(
 
     from codebot.index.text import embedding_text, lexical_fields
     from codebot.parse.chunks import ChunkLimits
-    from codebot.parse.extract import module_ids, parse_file
+    from codebot.parse.extract import module_ids
+    from codebot.parse.parallel import parse_sources, worker_count
 
     started = time.perf_counter()
     timings: dict[str, float] = {}
@@ -400,14 +401,16 @@ def apply_changes(
     limits = ChunkLimits(config.chunk_max_chars, config.chunk_max_lines)
     parsed: dict[str, FileResult] = {}
     code: dict[str, str] = {}  # indexed text of each new symbol, by id
-    for n, path in enumerate(sorted(to_read), 1):
-        if progress is not None:
-            progress(n, len(to_read), path)
-        result, data = parse_file(selector, to_read[path], config, modules[path], limits)
+    # A large change parses in worker processes, as a build does (parse.parallel).
+    sources = [to_read[path] for path in sorted(to_read)]
+    jobs = worker_count(config.jobs, len(sources))
+    for source, result, data in parse_sources(
+        selector, sources, config, modules, limits, jobs, progress=progress
+    ):
         if isinstance(result, Skipped):
-            skipped[path] = result
+            skipped[source.path] = result
             continue
-        parsed[path] = result
+        parsed[source.path] = result
         code.update(zip((s.id for s in result.symbols), indexed_code(result, data)))
     timings["parse"] = time.perf_counter() - t
 

@@ -42,7 +42,7 @@ from codebot.index.store import (
     sha256_file,
     write_atomic,
 )
-from codebot.index.tables import KEYS_FILE, FileEntry, pack_files, pack_symbols, symbol_keys
+from codebot.index.tables import KEYS_FILE, FileEntry, pack_files, symbol_keys, write_symbols
 
 if TYPE_CHECKING:
     import numpy as np
@@ -69,6 +69,7 @@ class GenerationWriter:
         self.precise: PreciseEdges | None = None  # precise edges to merge, instead of the base's
         self.last_graph_meta: dict = {}  # what the last graph() wrote in the graph's meta
         self.dir = _new_generation_dir(index_dir)
+        self.graph_timings: dict[str, float] = {}  # seconds per part of the last graph()
 
     def __enter__(self) -> GenerationWriter:
         return self
@@ -104,7 +105,7 @@ class GenerationWriter:
         import numpy as np
 
         symbols = [s for f in files for s in f.symbols]
-        (self.dir / "symbols.msgpack").write_bytes(pack_symbols(symbols, packed))
+        write_symbols(self.dir / "symbols.msgpack", symbols, packed)
         (self.dir / "files.msgpack").write_bytes(pack_files([FileEntry.of(f) for f in files]))
         key_array = (
             symbol_keys(s.id for s in symbols) if keys is None else np.array(keys, dtype="<u8")
@@ -117,7 +118,9 @@ class GenerationWriter:
         manifest records. ``carry``: community labels to keep (see graph.analytics)."""
         from codebot.graph.resolve import resolve
 
-        return self.write_graph(files, symbols, resolve(files), carry)
+        t = time.perf_counter()
+        resolution = resolve(files)
+        return self.write_graph(files, symbols, resolution, carry, time.perf_counter() - t)
 
     def graph_update(
         self,
@@ -148,11 +151,18 @@ class GenerationWriter:
         return self._save_resolved(graph, resolution), len(affected)
 
     def write_graph(
-        self, files: list[FileResult], symbols: list[Symbol], resolution: Resolution, carry=None
+        self,
+        files: list[FileResult],
+        symbols: list[Symbol],
+        resolution: Resolution,
+        carry=None,
+        resolved: float = 0.0,
     ) -> dict[str, int]:
         """Build the graph of a resolution, the precise edges merged in, with its analytics and
-        write it; the manifest's counts of it."""
+        write it; the manifest's counts of it. ``resolved``: seconds the resolution took."""
         from codebot.graph.analytics import build_graph
+
+        t = time.perf_counter()
 
         edges, precise = resolution.edges, self.precise_edges()
         if precise is not None:  # carried from the base: the merge sorts fresh from stale
@@ -163,6 +173,10 @@ class GenerationWriter:
         graph = build_graph(symbols, edges, resolution.external, resolution.unresolved, carry=carry)
         if precise is not None:
             graph.meta["precise"] = precise_meta
+        # Where the graph stage's time goes: resolution, then the arrays and each analytic.
+        analytics = getattr(graph, "timings", None) or {}
+        built = max(0.0, time.perf_counter() - t - sum(analytics.values()))
+        self.graph_timings = {"resolve": resolved, "arrays": built, **analytics}
         return self._save_resolved(graph, resolution)
 
     def _save_resolved(self, graph: CodeGraph, resolution: Resolution) -> dict[str, int]:

@@ -13,7 +13,7 @@ import hashlib
 import os
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 from operator import attrgetter, itemgetter
 
@@ -478,6 +478,7 @@ class ParseReport:
     repo: Repo | None = None
     commit: str | None = None  # the commit the files were read from; None: the work tree
     selector: Selector | None = None  # the rules that picked the files (an update reuses them)
+    notes: list[str] = field(default_factory=list)  # how the parse went (a worker that died)
 
     @property
     def issues(self) -> list[ParseIssue]:
@@ -511,7 +512,7 @@ class ParseReport:
 
     def summary(self, quiet_when_clean: bool = False) -> str:
         """Counts, then every skipped file and every problem with its reason (for stderr)."""
-        if quiet_when_clean and not self.skipped and not self.issues:
+        if quiet_when_clean and not self.skipped and not self.issues and not self.notes:
             return ""
         c = self.counts()
         lines = [
@@ -519,6 +520,7 @@ class ParseReport:
             f"{c['skipped']} skipped, {c['issues']} problems",
             *(f"  skipped {printable(s.path)}: {s.reason}" for s in self.skipped),
             *(f"  problem {printable(issue.path)}: {issue.reason}" for issue in self.issues),
+            *(f"  note: {note}" for note in self.notes),
         ]
         return "\n".join(lines) + "\n"
 

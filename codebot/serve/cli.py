@@ -85,11 +85,18 @@ def parse(path: str, as_json: bool, max_file_bytes: int | None) -> None:
     "background (default: background on a terminal; foreground in CI, where CI is set, or "
     "without a terminal).",
 )
+@click.option(
+    "-j",
+    "--jobs",
+    type=click.IntRange(0, 1024),
+    help="Processes that parse files (default: the jobs setting; 0: one per CPU, as free memory "
+    "allows). The index is the same whatever it is.",
+)
 @wait_option
 @json_option
 def index(
-    path: str, index_dir: str | None, embedder: str | None, foreground: bool | None, wait: float,
-    as_json: bool,
+    path: str, index_dir: str | None, embedder: str | None, foreground: bool | None,
+    jobs: int | None, wait: float, as_json: bool,
 ) -> None:  # fmt: skip
     """Build the index of a repository, a subdirectory of one, or a plain directory.
 
@@ -104,7 +111,7 @@ def index(
     from codebot.index.build import build_index
     from codebot.index.status import worktree_note
 
-    ws, config = workspace(path, index_dir=index_dir, embedder=embedder)
+    ws, config = workspace(path, index_dir=index_dir, embedder=embedder, jobs=jobs)
     later = not foreground if foreground is not None else interactive()
     report = build_index(ws, config, progress("parsing"), wait=wait, vectors_later=later)
     emit(report, as_json)
