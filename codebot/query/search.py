@@ -19,8 +19,15 @@ from codebot.core.model import FUNCTION_KINDS, TYPE_KINDS, VALUE_KINDS, Symbol, 
 from codebot.index.store import Index
 from codebot.index.text import is_symbol_like, query_words, split_identifier
 from codebot.query.answer import Answer, AnswerNode
+from codebot.query.signals import (
+    asks_for_docs,
+    asks_for_tests,
+    path_keywords,
+    path_match_ratio,
+    qualified_name,
+)
 
-__all__ = ["Answer", "AnswerNode", "Hit", "Searcher", "MODES"]
+__all__ = ["Answer", "AnswerNode", "Hit", "Searcher", "MODES", "SIGNALS"]
 
 MODES = ("hybrid", "bm25", "vector")
 _CANDIDATES = 100  # how deep each retriever looks before fusion
@@ -45,6 +52,23 @@ _ROLE_WEIGHT = {
     "vendor": 0.5,
     "generated": 0.5,
 }
+
+# The ranking signals on top of fusion, each measured alone on the semble benchmark
+# (benchmarks/rank_ablation.py; the table is in benchmarks/RESULTS.md):
+#   qualified   a qualified name (Group.invoke, flask/app.py:Flask.run) puts its definition first
+#   impl_first  implementation before @overload stubs, .pyi/.d.ts declarations and tests
+#   docs        documentation, examples and changelogs demoted unless the question asks for them
+#   paths       a question's words in a file's name or folder lift that file's candidates
+#   files       a file's summed candidate score lifts its best candidate (the hub file)
+#   centrality  for questions, the call graph's PageRank lifts central definitions
+SIGNALS = ("qualified", "impl_first", "docs", "paths", "files", "centrality")
+_STUB_WEIGHT = 0.5  # an @overload signature or a declaration file: the implementation answers
+_DEMOTED_WEIGHT = 0.3  # tests for a question not about tests; docs for one not about docs
+_PATH_BOOST = 1.0  # times the best fused score, times the share of the question's words matched
+_PATH_MIN_RATIO = 0.1
+_FILE_BOOST = 0.2  # times the best fused score, times the file's share of the best file's sum
+_FILE_TOP = 0  # the file sums count the best this many candidates (0: all of them)
+_CENTRALITY_BOOST = 0.3
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,10 +108,21 @@ class Hit:
 class Searcher:
     """Answers queries over one index. Retrievers and the embedder load on first use."""
 
-    def __init__(self, index: Index, config: Config | None = None, embedder=None) -> None:
+    def __init__(
+        self,
+        index: Index,
+        config: Config | None = None,
+        embedder=None,
+        signals: frozenset[str] | None = None,
+    ) -> None:
+        """``signals``: the ranking signals to apply (default: all of :data:`SIGNALS`; the
+        ablation benchmark switches them one by one)."""
         self.index = index
         self.config = config or Config()
         self._embedder = embedder
+        self.signals = frozenset(SIGNALS) if signals is None else frozenset(signals)
+        if unknown := self.signals - set(SIGNALS):
+            raise CodebotError(f"unknown ranking signal(s): {', '.join(sorted(unknown))}")
         self._lexical = None
         self._vectors = None
         self._reranking = None
@@ -245,8 +280,10 @@ class Searcher:
         self, query: str, fused: dict[int, float], symbol_like: bool
     ) -> list[tuple[int, float]]:
         """Code-aware signals on top of fusion: the definition named in the query, the role of the
-        file, and files with several strong candidates (the answer is often a file's worth)."""
+        file, and files with several strong candidates (the answer is often a file's worth).
+        The signals of :data:`SIGNALS` apply when ``self.signals`` has them."""
         symbols = self.index.symbols
+        on = self.signals
         terms = {w.lower() for w in query.replace(".", " ").replace("::", " ").split()}
         parts = set(query_words(query))
         # File coherence counts only strong candidates: in a small index every symbol is a
@@ -254,7 +291,13 @@ class Searcher:
         per_file: dict[str, int] = {}
         for row in sorted(fused, key=fused.__getitem__, reverse=True)[:_COHERENCE_TOP]:
             per_file[symbols[row].path] = per_file.get(symbols[row].path, 0) + 1
-        out = []
+        top = max(fused.values(), default=0.0)
+        tests_asked = "impl_first" in on and asks_for_tests(query)
+        docs_asked = "docs" in on and asks_for_docs(query)
+        keywords = path_keywords(query) if "paths" in on and not symbol_like else frozenset()
+        central = self._centrality(fused) if "centrality" in on and not symbol_like else {}
+        scored: dict[int, float] = {}
+        weights: dict[int, float] = {}
         for row, score in fused.items():
             s = symbols[row]
             name = s.name.lower()
@@ -266,11 +309,18 @@ class Searcher:
                 score *= 3.0 if symbol_like else 1.5
             elif parts and set(split_identifier(s.name)) <= parts and len(name) > 3:
                 score *= 1.3
-            score *= _ROLE_WEIGHT.get(s.role, 1.0)
             if s.kind == "chunk":
                 score *= _CHUNK_WEIGHT
             score *= 1.0 + _COHERENCE_BOOST * min(max(per_file.get(s.path, 0) - 1, 0), 3)
-            out.append((row, score))
+            if central:
+                score *= 1.0 + _CENTRALITY_BOOST * central.get(row, 0.0)
+            if keywords and (ratio := path_match_ratio(keywords, s.path)) >= _PATH_MIN_RATIO:
+                score += top * _PATH_BOOST * ratio
+            scored[row] = score
+            weights[row] = self._role_weight(s, on, tests_asked, docs_asked)
+        if "files" in on and scored:
+            self._lift_files(scored)
+        out = [(row, score * weights[row]) for row, score in scored.items()]
         out.sort(key=lambda item: (-item[1], item[0]))
         # Spread the answer over files: each further hit from a file already listed counts half.
         # A flat top-10 of one file's helpers hides the other files the question touches
@@ -285,7 +335,85 @@ class Searcher:
                 seen[s.path] = n + 1
             spread.append((row, score * _SAME_FILE_DECAY**n))
         spread.sort(key=lambda item: (-item[1], item[0]))
+        if "qualified" in on:
+            spread = self._qualified_first(query, spread, fused)
         return spread
+
+    @staticmethod
+    def _role_weight(s: Symbol, on: frozenset[str], tests_asked: bool, docs_asked: bool) -> float:
+        """What a symbol's role and form are worth to a question about code."""
+        weight = _ROLE_WEIGHT.get(s.role, 1.0)
+        if "impl_first" in on:
+            if s.role == "test":
+                weight = 1.0 if tests_asked else _DEMOTED_WEIGHT
+            if is_overload_stub(s) or s.path.endswith((".pyi", ".d.ts")):
+                weight *= _STUB_WEIGHT
+        if "docs" in on and s.role in ("docs", "example"):
+            weight = 1.0 if docs_asked else _DEMOTED_WEIGHT
+        return weight
+
+    def _lift_files(self, scored: dict[int, float]) -> None:
+        """Each file's best candidate gains in proportion to the summed score of the file's
+        candidates: a subsystem's central file holds many of them (in place)."""
+        symbols = self.index.symbols
+        sums: dict[str, float] = {}
+        best: dict[str, int] = {}
+        items = sorted(scored.items(), key=lambda item: (-item[1], item[0]))
+        for row, score in items[:_FILE_TOP] if _FILE_TOP else items:
+            path = symbols[row].path
+            sums[path] = sums.get(path, 0.0) + score
+            if path not in best or score > scored[best[path]]:
+                best[path] = row
+        unit = max(scored.values()) * _FILE_BOOST
+        most = max(sums.values())
+        if most <= 0:
+            return
+        for path, row in best.items():
+            scored[row] += unit * sums[path] / most
+
+    def _centrality(self, fused: dict[int, float]) -> dict[int, float]:
+        """Each candidate's PageRank in the call graph over the candidates' highest, as a
+        square root in [0, 1]; empty for an index without a graph."""
+        try:
+            pagerank = self.index.graph.pagerank
+        except StoreError:
+            return {}
+        rows = list(fused)
+        if not rows or len(pagerank) != len(self.index.symbols):
+            return {}
+        values = pagerank[rows]
+        most = float(values.max())
+        if most <= 0:
+            return {}
+        return dict(zip(rows, ((values / most) ** 0.5).tolist()))
+
+    def _qualified_first(
+        self, query: str, ranked: list[tuple[int, float]], fused: dict[int, float]
+    ) -> list[tuple[int, float]]:
+        """A query that is a qualified name puts the definitions it names first, found by name
+        even when neither retriever returned them: the implementation, then declarations and
+        tests, each group in its fused order."""
+        qualified = qualified_name(query)
+        if qualified is None:
+            return ranked
+        symbols = self.index.symbols
+        found = []
+        for row in self.index.by_name.get(qualified.names[-1], []):
+            s = symbols[row]
+            fit = qualified.matches(s.id, s.path)
+            if fit:
+                stub = is_overload_stub(s) or s.path.endswith((".pyi", ".d.ts"))
+                found.append(
+                    (-fit, stub, s.role != "source", s.kind == "chunk", -fused.get(row, 0.0), row)
+                )
+        if not found:
+            return ranked
+        found.sort()
+        first = [key[-1] for key in found]
+        best = ranked[0][1] if ranked else 1.0
+        chosen = set(first)
+        head = [(row, best * (1.0 + 0.01 * (len(first) - i))) for i, row in enumerate(first)]
+        return head + [(row, score) for row, score in ranked if row not in chosen]
 
     # --- exact lookup -----------------------------------------------------------------------------
 
