@@ -6,8 +6,9 @@ all signals and with none: the ablation table of benchmarks/RESULTS.md.
         [--set _FILE_BOOST=0.3 ...]
 
 The indexes are the ones ``benchmarks/semble.py --index-root DIR`` built and kept (nothing is
-rebuilt: a ranking change only re-queries). A variant is ``all`` (every signal), ``none`` (fusion
-and the earlier rerank only), ``-NAME`` (every signal but NAME) or ``+NAME`` (NAME alone).
+rebuilt: a ranking change only re-queries). A variant is ``default`` (the signals on by default),
+``all`` (every signal), ``none`` (fusion and the earlier rerank only), ``-NAME`` (the default
+signals but NAME) or ``+NAME`` (NAME alone).
 Scores are averaged per repository, then over repositories, per category too, as semble.py does.
 """
 
@@ -28,7 +29,7 @@ from semble import CATEGORIES, DEFAULT_SEMBLE, RepoHit, category_means, suffix_i
 from codebot.core.config import Config  # noqa: E402
 from codebot.index.overlay import open_index  # noqa: E402
 from codebot.query.evaluate import evaluate, load_queries  # noqa: E402
-from codebot.query.search import SIGNALS, Searcher  # noqa: E402
+from codebot.query.search import DEFAULT_SIGNALS, SIGNALS, Searcher  # noqa: E402
 
 
 class CachedEmbedder:
@@ -47,6 +48,8 @@ class CachedEmbedder:
 
 
 def variant_signals(variant: str) -> frozenset[str]:
+    if variant == "default":
+        return DEFAULT_SIGNALS
     if variant == "all":
         return frozenset(SIGNALS)
     if variant == "none":
@@ -54,7 +57,7 @@ def variant_signals(variant: str) -> frozenset[str]:
     name = variant[1:]
     if variant[0] not in "+-" or name not in SIGNALS:
         raise SystemExit(f"unknown variant {variant!r}: all, none, +NAME or -NAME of {SIGNALS}")
-    return frozenset({name}) if variant[0] == "+" else frozenset(SIGNALS) - {name}
+    return frozenset({name}) if variant[0] == "+" else DEFAULT_SIGNALS - {name}
 
 
 def run_repo(
@@ -107,7 +110,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--modes", default="bm25,hybrid")
     ap.add_argument(
         "--variants",
-        default=",".join(["none", "all", *(f"+{s}" for s in SIGNALS), *(f"-{s}" for s in SIGNALS)]),
+        default=",".join(
+            ["none", "default", *(f"+{s}" for s in SIGNALS), *(f"-{s}" for s in SIGNALS)]
+        ),
     )
     ap.add_argument(
         "--set",
@@ -124,7 +129,12 @@ def main(argv: list[str] | None = None) -> int:
         name, _, value = item.partition("=")
         if not hasattr(search_module, name):
             raise SystemExit(f"codebot.query.search has no {name}")
-        setattr(search_module, name, type(getattr(search_module, name))(value))
+        now = getattr(search_module, name)
+        setattr(
+            search_module,
+            name,
+            tuple(json.loads(value)) if isinstance(now, tuple) else type(now)(value),
+        )
     modes = args.modes.split(",")
     variants = args.variants.split(",")
     for v in variants:

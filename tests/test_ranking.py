@@ -11,7 +11,7 @@ from codebot.core.config import Config
 from codebot.core.errors import CodebotError
 from codebot.index.build import build_index
 from codebot.index.overlay import open_index
-from codebot.query.search import SIGNALS, Searcher
+from codebot.query.search import DEFAULT_SIGNALS, Searcher
 from codebot.query.signals import (
     QualifiedName,
     asks_for_docs,
@@ -259,7 +259,7 @@ def test_a_qualified_name_lists_its_overloads_after_the_implementation(repo):
 def test_without_the_signal_the_qualified_name_is_not_first(repo):
     """What the signal changes: fusion alone ranks Group.group above Group.invoke (the issue's
     report on click itself) or Command.invoke above Context.invoke."""
-    without = frozenset(SIGNALS) - {"qualified"}
+    without = DEFAULT_SIGNALS - {"qualified"}
     assert first(repo, "Context.invoke", "bm25", without) != "src.click.core.Context.invoke#3"
 
 
@@ -272,7 +272,7 @@ def test_the_implementation_comes_before_its_stub_and_its_test(repo, mode):
     test = "tests.test_helpers.test_make_response"
     assert test not in ids or impl < ids.index(test)
     # Without the signal, the stub and the test are only mildly behind (the test by 0.7).
-    plain = searcher(repo, frozenset(SIGNALS) - {"impl_first"}).search(query, k=10, mode=mode)
+    plain = searcher(repo, DEFAULT_SIGNALS - {"impl_first"}).search(query, k=10, mode=mode)
     scores = {h.id: h.score for h in plain}
     stub_share = scores["src.flask.helpers.pyi.make_response"] / scores[ids[impl]]
     with_signal = {h.id: h.score for h in searcher(repo).search(query, k=10, mode=mode)}

@@ -27,7 +27,7 @@ from codebot.query.signals import (
     qualified_name,
 )
 
-__all__ = ["Answer", "AnswerNode", "Hit", "Searcher", "MODES", "SIGNALS"]
+__all__ = ["Answer", "AnswerNode", "DEFAULT_SIGNALS", "Hit", "Searcher", "MODES", "SIGNALS"]
 
 MODES = ("hybrid", "bm25", "vector")
 _CANDIDATES = 100  # how deep each retriever looks before fusion
@@ -36,7 +36,8 @@ _RRF_K = (
     10  # small k: the top of each list counts most (semble benchmark: 0.853 -> 0.864 with k=10)
 )
 # RRF weights (lexical, vector): a name leans on keywords, a question on meaning.
-_WEIGHTS = {True: (2.0, 1.0), False: (1.0, 2.0)}
+_SYMBOL_WEIGHTS = (2.0, 1.0)
+_QUESTION_WEIGHTS = (1.0, 2.0)
 _SAME_FILE_DECAY = 0.5
 _COHERENCE_TOP = 20
 _CHUNK_WEIGHT = 0.85  # code between definitions: searchable, but a definition answers better
@@ -60,14 +61,16 @@ _ROLE_WEIGHT = {
 #   docs        documentation, examples and changelogs demoted unless the question asks for them
 #   paths       a question's words in a file's name or folder lift that file's candidates
 #   files       a file's summed candidate score lifts its best candidate (the hub file)
-#   centrality  for questions, the call graph's PageRank lifts central definitions
+#   centrality  (not on by default: it lowered the benchmark) for questions, the call graph's
+#               PageRank lifts central definitions
 SIGNALS = ("qualified", "impl_first", "docs", "paths", "files", "centrality")
+DEFAULT_SIGNALS = frozenset(SIGNALS) - {"centrality"}
 _STUB_WEIGHT = 0.5  # an @overload signature or a declaration file: the implementation answers
 _DEMOTED_WEIGHT = 0.3  # tests for a question not about tests; docs for one not about docs
 _PATH_BOOST = 1.0  # times the best fused score, times the share of the question's words matched
 _PATH_MIN_RATIO = 0.1
-_FILE_BOOST = 0.2  # times the best fused score, times the file's share of the best file's sum
-_FILE_TOP = 0  # the file sums count the best this many candidates (0: all of them)
+_FILE_BOOST = 0.3  # times the best score, times the file's share of the best file's sum
+_FILE_TOP = 40  # the file sums count this many best candidates (in a small index, all would be)
 _CENTRALITY_BOOST = 0.3
 
 
@@ -115,12 +118,12 @@ class Searcher:
         embedder=None,
         signals: frozenset[str] | None = None,
     ) -> None:
-        """``signals``: the ranking signals to apply (default: all of :data:`SIGNALS`; the
-        ablation benchmark switches them one by one)."""
+        """``signals``: the ranking signals to apply (default: :data:`DEFAULT_SIGNALS`; the
+        ablation benchmark switches each of :data:`SIGNALS` on and off)."""
         self.index = index
         self.config = config or Config()
         self._embedder = embedder
-        self.signals = frozenset(SIGNALS) if signals is None else frozenset(signals)
+        self.signals = DEFAULT_SIGNALS if signals is None else frozenset(signals)
         if unknown := self.signals - set(SIGNALS):
             raise CodebotError(f"unknown ranking signal(s): {', '.join(sorted(unknown))}")
         self._lexical = None
@@ -224,17 +227,23 @@ class Searcher:
         if mode == "vector" and not self.has_vectors:
             raise CodebotError("this index has no vectors (built with --embedder none)")
         symbol_like = is_symbol_like(query)
+        weights = _SYMBOL_WEIGHTS if symbol_like else _QUESTION_WEIGHTS
         rankings: list[tuple[float, list[tuple[int, float]]]] = []
         if mode in ("hybrid", "bm25"):
             lexical = self._lexical_index().search(query_words(query), _CANDIDATES)
-            rankings.append((_WEIGHTS[symbol_like][0], self._by_row(lexical)))
+            rankings.append((weights[0], self._by_row(lexical)))
         if mode in ("hybrid", "vector") and self.has_vectors:
             vector = self.embedder().embed_queries([query])[0]
             # Vectors at an equal distance come back in no fixed order: read a little deeper
             # than the cut so that the ties at it are ordered by row, in an updated index as
             # in a fresh build.
             nearest = self._nearest(vector)
-            rankings.append((_WEIGHTS[symbol_like][1], self._by_row(nearest)[:_CANDIDATES]))
+            rankings.append(
+                (
+                    weights[1],
+                    self._by_row(nearest)[:_CANDIDATES],
+                )
+            )
         fused: dict[int, float] = {}
         for weight, ranking in rankings:
             for rank, (row, _) in enumerate(ranking):
@@ -372,8 +381,8 @@ class Searcher:
             scored[row] += unit * sums[path] / most
 
     def _centrality(self, fused: dict[int, float]) -> dict[int, float]:
-        """Each candidate's PageRank in the call graph over the candidates' highest, as a
-        square root in [0, 1]; empty for an index without a graph."""
+        """Each candidate's PageRank in the call graph over the candidates'
+        highest, as a square root in [0, 1]; empty for an index without a graph."""
         try:
             pagerank = self.index.graph.pagerank
         except StoreError:
