@@ -27,6 +27,9 @@ __all__ = [
 # PHP "\" and "->", Java docs "#".
 _SEPARATORS = re.compile(r"::|->|\\|\.|#")
 _IDENT = re.compile(r"[A-Za-z_$][\w$]*")
+# The name itself may also be a Ruby predicate or bang method (``empty?``, ``compile!``), a
+# setter (``name=``) or an operator (``<=>``, ``[]``).
+_LAST = re.compile(r"[A-Za-z_$][\w$]*[?!=]?|[^\w\s]+")
 # The suffix of a symbol id that numbers a second definition of a name (``f#2``).
 _DUPLICATE = re.compile(r"#\d+$")
 # Source file extensions: "flask/app.py" and "app.py" are paths, "flask.app" is a module.
@@ -100,7 +103,9 @@ def qualified_name(query: str) -> QualifiedName | None:
     if "/" in q:
         return None
     names = tuple(n for n in _SEPARATORS.split(q) if n)
-    if not names or not all(_IDENT.fullmatch(n) for n in names):
+    if not names or not _LAST.fullmatch(names[-1]):
+        return None
+    if not all(_IDENT.fullmatch(n) for n in names[:-1]):
         return None
     if len(names) < 2 and path is None:
         return None
