@@ -292,6 +292,7 @@ class Searcher:
         file, and files with several strong candidates (the answer is often a file's worth).
         The signals of :data:`SIGNALS` apply when ``self.signals`` has them."""
         symbols = self.index.symbols
+        made = {row: symbols[row] for row in fused}  # each candidate's Symbol, made once
         on = self.signals
         terms = {w.lower() for w in query.replace(".", " ").replace("::", " ").split()}
         parts = set(query_words(query))
@@ -299,16 +300,17 @@ class Searcher:
         # candidate, and big files would win for being big.
         per_file: dict[str, int] = {}
         for row in sorted(fused, key=fused.__getitem__, reverse=True)[:_COHERENCE_TOP]:
-            per_file[symbols[row].path] = per_file.get(symbols[row].path, 0) + 1
+            per_file[made[row].path] = per_file.get(made[row].path, 0) + 1
         top = max(fused.values(), default=0.0)
         tests_asked = "impl_first" in on and asks_for_tests(query)
         docs_asked = "docs" in on and asks_for_docs(query)
         keywords = path_keywords(query) if "paths" in on and not symbol_like else frozenset()
         central = self._centrality(fused) if "centrality" in on and not symbol_like else {}
+        ratios: dict[str, float] = {}  # path -> share of the question's words its name carries
         scored: dict[int, float] = {}
         weights: dict[int, float] = {}
         for row, score in fused.items():
-            s = symbols[row]
+            s = made[row]
             name = s.name.lower()
             if (
                 name in terms
@@ -323,12 +325,16 @@ class Searcher:
             score *= 1.0 + _COHERENCE_BOOST * min(max(per_file.get(s.path, 0) - 1, 0), 3)
             if central:
                 score *= 1.0 + _CENTRALITY_BOOST * central.get(row, 0.0)
-            if keywords and (ratio := path_match_ratio(keywords, s.path)) >= _PATH_MIN_RATIO:
-                score += top * _PATH_BOOST * ratio
+            if keywords:
+                ratio = ratios.get(s.path)
+                if ratio is None:
+                    ratio = ratios[s.path] = path_match_ratio(keywords, s.path)
+                if ratio >= _PATH_MIN_RATIO:
+                    score += top * _PATH_BOOST * ratio
             scored[row] = score
             weights[row] = self._role_weight(s, on, tests_asked, docs_asked)
         if "files" in on and scored:
-            self._lift_files(scored)
+            _lift_files(scored, made)
         out = [(row, score * weights[row]) for row, score in scored.items()]
         out.sort(key=lambda item: (-item[1], item[0]))
         # Spread the answer over files: each further hit from a file already listed counts half.
@@ -338,7 +344,7 @@ class Searcher:
         seen: dict[str, int] = {}
         spread = []
         for row, score in out:
-            s = symbols[row]
+            s = made[row]
             n = seen.get(s.path, 0)
             if s.kind not in TYPE_KINDS:
                 seen[s.path] = n + 1
@@ -360,25 +366,6 @@ class Searcher:
         if "docs" in on and s.role in ("docs", "example"):
             weight = 1.0 if docs_asked else _DEMOTED_WEIGHT
         return weight
-
-    def _lift_files(self, scored: dict[int, float]) -> None:
-        """Each file's best candidate gains in proportion to the summed score of the file's
-        candidates: a subsystem's central file holds many of them (in place)."""
-        symbols = self.index.symbols
-        sums: dict[str, float] = {}
-        best: dict[str, int] = {}
-        items = sorted(scored.items(), key=lambda item: (-item[1], item[0]))
-        for row, score in items[:_FILE_TOP] if _FILE_TOP else items:
-            path = symbols[row].path
-            sums[path] = sums.get(path, 0.0) + score
-            if path not in best or score > scored[best[path]]:
-                best[path] = row
-        unit = max(scored.values()) * _FILE_BOOST
-        most = max(sums.values())
-        if most <= 0:
-            return
-        for path, row in best.items():
-            scored[row] += unit * sums[path] / most
 
     def _centrality(self, fused: dict[int, float]) -> dict[int, float]:
         """Each candidate's PageRank in the call graph over the candidates'
@@ -470,3 +457,22 @@ class Searcher:
         kinds = index.symbols.column("kind")
         pool = list(index.by_name) + [sid for sid, kind in zip(ids, kinds) if kind != "chunk"]
         raise NotFound(name, difflib.get_close_matches(name, pool, n=5, cutoff=0.6))
+
+
+def _lift_files(scored: dict[int, float], made: dict[int, Symbol]) -> None:
+    """Each file's best candidate gains in proportion to the summed score of the file's best
+    candidates: a subsystem's central file holds many of them (in place)."""
+    sums: dict[str, float] = {}
+    best: dict[str, int] = {}
+    items = sorted(scored.items(), key=lambda item: (-item[1], item[0]))
+    for row, score in items[:_FILE_TOP] if _FILE_TOP else items:
+        path = made[row].path
+        sums[path] = sums.get(path, 0.0) + score
+        if path not in best:  # the items come best first
+            best[path] = row
+    most = max(sums.values())
+    if most <= 0:
+        return
+    unit = items[0][1] * _FILE_BOOST
+    for path, row in best.items():
+        scored[row] += unit * sums[path] / most
