@@ -11,6 +11,7 @@ vectors. Exact lookup by name (:meth:`Searcher.find`) bypasses ranking altogethe
 from __future__ import annotations
 
 import difflib
+import re
 from dataclasses import dataclass
 
 from codebot.core.config import Config
@@ -20,6 +21,7 @@ from codebot.index.store import Index
 from codebot.index.text import is_symbol_like, query_words, split_identifier
 from codebot.query.answer import Answer, AnswerNode
 from codebot.query.signals import (
+    QualifiedName,
     asks_for_docs,
     asks_for_tests,
     path_keywords,
@@ -68,6 +70,7 @@ _ROLE_WEIGHT = {
 #               PageRank lifts central definitions
 SIGNALS = ("qualified", "impl_first", "docs", "paths", "files", "centrality")
 DEFAULT_SIGNALS = frozenset(SIGNALS) - {"centrality"}
+_BARE_NAME = re.compile(r"[A-Za-z_$][\w$]*")
 _STUB_WEIGHT = 0.5  # an @overload signature or a declaration file: the implementation answers
 _DEMOTED_WEIGHT = 0.3  # tests for a question not about tests; docs for one not about docs
 _PATH_BOOST = 1.0  # times the best fused score, times the share of the question's words matched
@@ -394,11 +397,18 @@ class Searcher:
         tests, each group in its fused order."""
         qualified = qualified_name(query)
         if qualified is None:
-            return ranked
+            # A bare name written as code is written (``Session``, ``parse_query``: capitals or
+            # an underscore, not a plain word) names its definitions, case and all.
+            name = query.strip().removesuffix("()")
+            if not _BARE_NAME.fullmatch(name) or name.lower() == name.replace("_", ""):
+                return ranked
+            qualified = QualifiedName((name,))
         symbols = self.index.symbols
         found = []
         for row in self.index.by_name.get(qualified.names[-1], []):
             s = symbols[row]
+            if s.kind == "chunk":
+                continue
             fit = qualified.matches(s.id, s.path)
             if fit:
                 stub = is_overload_stub(s) or s.path.endswith((".pyi", ".d.ts"))
