@@ -172,5 +172,11 @@ def path_match_ratio(keywords: frozenset[str], path: str) -> float:
     if not keywords:
         return 0.0
     parts = _path_parts(path)
-    n = sum(1 for word in keywords if any(_related(word, part) for part in parts))
+    n = 0
+    for word in keywords:
+        if word in parts:
+            n += 1
+        # Two forms of one word share their first three letters: compare only those.
+        elif any(p[:3] == word[:3] and _related(word, p) for p in parts):
+            n += 1
     return n / len(keywords)
