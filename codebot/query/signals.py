@@ -167,16 +167,26 @@ def _related(word: str, part: str) -> bool:
     return common >= 4 and common >= len(short) - 2
 
 
+@lru_cache(maxsize=65536)
+def _path_stems(path: str) -> frozenset[str]:
+    """The first three letters of each word of a file's name and folder."""
+    return frozenset(p[:3] for p in _path_parts(path))
+
+
 def path_match_ratio(keywords: frozenset[str], path: str) -> float:
     """The share of ``keywords`` that a file's name or folder carries (see :func:`_related`)."""
     if not keywords:
+        return 0.0
+    # Two forms of one word share their first three letters: most paths share none with the
+    # question and are done with one set operation.
+    stems = _path_stems(path)
+    if all(word[:3] not in stems for word in keywords):
         return 0.0
     parts = _path_parts(path)
     n = 0
     for word in keywords:
         if word in parts:
             n += 1
-        # Two forms of one word share their first three letters: compare only those.
-        elif any(p[:3] == word[:3] and _related(word, p) for p in parts):
+        elif word[:3] in stems and any(p[:3] == word[:3] and _related(word, p) for p in parts):
             n += 1
     return n / len(keywords)
