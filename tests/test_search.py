@@ -109,10 +109,7 @@ def searcher(shop):
     ],
 )
 def test_a_known_question_finds_the_known_function_in_the_top_3(searcher, query, expected, mode):
-    # Vectors alone, from the hashing stand-in embedder, tie most of this ten-symbol index: the
-    # file lift then puts each file's best candidate first (purgeExpired ties add_item and is 4th
-    # behind its own class).
-    ids = [h.id for h in searcher.search(query, k=4 if mode == "vector" else 3, mode=mode)]
+    ids = [h.id for h in searcher.search(query, k=3, mode=mode)]
     assert expected in ids
 
 

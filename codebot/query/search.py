@@ -254,7 +254,7 @@ class Searcher:
         for weight, ranking in rankings:
             for rank, (row, _) in enumerate(ranking):
                 fused[row] = fused.get(row, 0.0) + weight / (_RRF_K + rank + 1)
-        ranked = self._rerank(query, fused, symbol_like)
+        ranked = self._rerank(query, fused, symbol_like, lexical=mode != "vector")
         if self.config.reranker != "none":  # a model reorders the top (see codebot.query.rerank)
             ranked = self.reranking().apply(query, ranked)
         return ranked
@@ -292,7 +292,7 @@ class Searcher:
         return out
 
     def _rerank(
-        self, query: str, fused: dict[int, float], symbol_like: bool
+        self, query: str, fused: dict[int, float], symbol_like: bool, lexical: bool = True
     ) -> list[tuple[int, float]]:
         """Code-aware signals on top of fusion: the definition named in the query, the role of the
         file, and files with several strong candidates (the answer is often a file's worth).
@@ -339,7 +339,9 @@ class Searcher:
                     score += top * _PATH_BOOST * ratio
             scored[row] = score
             weights[row] = self._role_weight(s, on, tests_asked, docs_asked)
-        if "files" in on and scored:
+        # The file lift sums keyword evidence: over vectors alone (``lexical`` False) a file of
+        # many near-identical functions would outweigh the one function that answers.
+        if "files" in on and lexical and scored:
             _lift_files(scored, made)
         out = [(row, score * weights[row]) for row, score in scored.items()]
         out.sort(key=lambda item: (-item[1], item[0]))
