@@ -162,6 +162,7 @@ def test_module_id_clash_keeps_the_extension(make_repo):
         ("src/test/java/FooTest.java", "java", "test"),
         ("spec/user_spec.rb", "ruby", "test"),
         ("examples/quickstart.py", "python", "example"),
+        ("_examples/rest/main.go", "go", "example"),
         ("docs/guide.md", "markdown", "docs"),
         ("README.md", "markdown", "docs"),
         ("config/settings.yaml", "yaml", "config"),

@@ -11,6 +11,7 @@ import re
 from codebot.core.model import Symbol
 
 __all__ = [
+    "STOPWORDS",
     "embedding_text",
     "is_symbol_like",
     "lexical_fields",

@@ -160,7 +160,8 @@ def role_for_path(path: str, language: str = "") -> str:
         return "generated"
     if any(d in _TEST_DIRS for d in dirs) or _TEST_FILE.search(name):
         return "test"
-    if any(d in _EXAMPLE_DIRS for d in dirs):
+    # A leading underscore hides a folder from Go's tooling (chi's and gin's "_examples").
+    if any(d.lstrip("_") in _EXAMPLE_DIRS for d in dirs):
         return "example"
     if language in _DOC_LANGUAGES or any(d in _DOC_DIRS for d in dirs):
         return "docs"

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import difflib
 import math
+import re
 from dataclasses import dataclass
 
 from codebot.core.config import Config
@@ -20,8 +21,16 @@ from codebot.core.model import FUNCTION_KINDS, TYPE_KINDS, VALUE_KINDS, Symbol, 
 from codebot.index.store import Index
 from codebot.index.text import is_symbol_like, query_words, split_identifier
 from codebot.query.answer import Answer, AnswerNode
+from codebot.query.signals import (
+    QualifiedName,
+    asks_for_docs,
+    asks_for_tests,
+    path_keywords,
+    path_match_ratio,
+    qualified_name,
+)
 
-__all__ = ["Answer", "AnswerNode", "Hit", "Searcher", "MODES"]
+__all__ = ["Answer", "AnswerNode", "DEFAULT_SIGNALS", "Hit", "Searcher", "MODES", "SIGNALS"]
 
 MODES = ("hybrid", "bm25", "vector")
 _CANDIDATES = 100  # how deep each retriever looks before fusion
@@ -30,7 +39,11 @@ _RRF_K = (
     10  # small k: the top of each list counts most (semble benchmark: 0.853 -> 0.864 with k=10)
 )
 # RRF weights (lexical, vector): a name leans on keywords, a question on meaning.
-_WEIGHTS = {True: (2.0, 1.0), False: (1.0, 2.0)}
+# With the signals below, keywords alone rank names best (semble benchmark, symbol queries:
+# BM25 0.981, fusion at (2, 1) 0.979, at (1, 0.001) 0.981): the vectors only order BM25's ties
+# and answer when keywords find nothing (a misspelt name).
+_SYMBOL_WEIGHTS = (1.0, 0.001)
+_QUESTION_WEIGHTS = (1.0, 2.0)
 _SAME_FILE_DECAY = 0.5
 _COHERENCE_TOP = 20
 _CHUNK_WEIGHT = 0.85  # code between definitions: searchable, but a definition answers better
@@ -46,6 +59,26 @@ _ROLE_WEIGHT = {
     "vendor": 0.5,
     "generated": 0.5,
 }
+
+# The ranking signals on top of fusion, each measured alone on the semble benchmark
+# (benchmarks/rank_ablation.py; the table is in benchmarks/RESULTS.md):
+#   qualified   a qualified name (Group.invoke, flask/app.py:Flask.run) puts its definition first
+#   impl_first  implementation before @overload stubs, .pyi/.d.ts declarations and tests
+#   docs        documentation, examples and changelogs demoted unless the question asks for them
+#   paths       a question's words in a file's name or folder lift that file's candidates
+#   files       a file's summed candidate score lifts its best candidate (the hub file)
+#   centrality  (not on by default: it lowered the benchmark) for questions, the call graph's
+#               PageRank lifts central definitions
+SIGNALS = ("qualified", "impl_first", "docs", "paths", "files", "centrality")
+DEFAULT_SIGNALS = frozenset(SIGNALS) - {"centrality"}
+_BARE_NAME = re.compile(r"[A-Za-z_$][\w$]*")
+_STUB_WEIGHT = 0.5  # an @overload signature or a declaration file: the implementation answers
+_DEMOTED_WEIGHT = 0.3  # tests for a question not about tests; docs for one not about docs
+_PATH_BOOST = 1.0  # times the best fused score, times the share of the question's words matched
+_PATH_MIN_RATIO = 0.1
+_FILE_BOOST = 0.3  # times the best score, times the file's share of the best file's sum
+_FILE_TOP = 40  # the file sums count this many best candidates (in a small index, all would be)
+_CENTRALITY_BOOST = 0.3
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,10 +118,21 @@ class Hit:
 class Searcher:
     """Answers queries over one index. Retrievers and the embedder load on first use."""
 
-    def __init__(self, index: Index, config: Config | None = None, embedder=None) -> None:
+    def __init__(
+        self,
+        index: Index,
+        config: Config | None = None,
+        embedder=None,
+        signals: frozenset[str] | None = None,
+    ) -> None:
+        """``signals``: the ranking signals to apply (default: :data:`DEFAULT_SIGNALS`; the
+        ablation benchmark switches each of :data:`SIGNALS` on and off)."""
         self.index = index
         self.config = config or Config()
         self._embedder = embedder
+        self.signals = DEFAULT_SIGNALS if signals is None else frozenset(signals)
+        if unknown := self.signals - set(SIGNALS):
+            raise CodebotError(f"unknown ranking signal(s): {', '.join(sorted(unknown))}")
         self._lexical = None
         self._vectors = None
         self._reranking = None
@@ -190,22 +234,28 @@ class Searcher:
         if mode == "vector" and not self.has_vectors:
             raise CodebotError("this index has no vectors (built with --embedder none)")
         symbol_like = is_symbol_like(query)
+        weights = _SYMBOL_WEIGHTS if symbol_like else _QUESTION_WEIGHTS
         rankings: list[tuple[float, list[tuple[int, float]]]] = []
         if mode in ("hybrid", "bm25"):
             lexical = self._lexical_index().search(query_words(query), _CANDIDATES)
-            rankings.append((_WEIGHTS[symbol_like][0], self._by_row(lexical)))
+            rankings.append((weights[0], self._by_row(lexical)))
         if mode in ("hybrid", "vector") and self.has_vectors:
             vector = self.embedder().embed_queries([query])[0]
             # Vectors at an equal distance come back in no fixed order: read a little deeper
             # than the cut so that the ties at it are ordered by row, in an updated index as
             # in a fresh build.
             nearest = self._nearest(vector)
-            rankings.append((_WEIGHTS[symbol_like][1], self._by_row(nearest)[:_CANDIDATES]))
+            rankings.append(
+                (
+                    weights[1],
+                    self._by_row(nearest)[:_CANDIDATES],
+                )
+            )
         fused: dict[int, float] = {}
         for weight, ranking in rankings:
             for rank, (row, _) in enumerate(ranking):
                 fused[row] = fused.get(row, 0.0) + weight / (_RRF_K + rank + 1)
-        ranked = self._rerank(query, fused, symbol_like)
+        ranked = self._rerank(query, fused, symbol_like, lexical=mode != "vector")
         if self.config.reranker != "none":  # a model reorders the top (see codebot.query.rerank)
             ranked = self.reranking().apply(query, ranked)
         return ranked
@@ -260,21 +310,31 @@ class Searcher:
         return out
 
     def _rerank(
-        self, query: str, fused: dict[int, float], symbol_like: bool
+        self, query: str, fused: dict[int, float], symbol_like: bool, lexical: bool = True
     ) -> list[tuple[int, float]]:
         """Code-aware signals on top of fusion: the definition named in the query, the role of the
-        file, and files with several strong candidates (the answer is often a file's worth)."""
+        file, and files with several strong candidates (the answer is often a file's worth).
+        The signals of :data:`SIGNALS` apply when ``self.signals`` has them."""
         symbols = self.index.symbols
+        made = {row: symbols[row] for row in fused}  # each candidate's Symbol, made once
+        on = self.signals
         terms = {w.lower() for w in query.replace(".", " ").replace("::", " ").split()}
         parts = set(query_words(query))
         # File coherence counts only strong candidates: in a small index every symbol is a
         # candidate, and big files would win for being big.
         per_file: dict[str, int] = {}
         for row in sorted(fused, key=fused.__getitem__, reverse=True)[:_COHERENCE_TOP]:
-            per_file[symbols[row].path] = per_file.get(symbols[row].path, 0) + 1
-        out = []
+            per_file[made[row].path] = per_file.get(made[row].path, 0) + 1
+        top = max(fused.values(), default=0.0)
+        tests_asked = "impl_first" in on and asks_for_tests(query)
+        docs_asked = "docs" in on and asks_for_docs(query)
+        keywords = path_keywords(query) if "paths" in on and not symbol_like else frozenset()
+        central = self._centrality(fused) if "centrality" in on and not symbol_like else {}
+        ratios: dict[str, float] = {}  # path -> share of the question's words its name carries
+        scored: dict[int, float] = {}
+        weights: dict[int, float] = {}
         for row, score in fused.items():
-            s = symbols[row]
+            s = made[row]
             name = s.name.lower()
             if (
                 name in terms
@@ -284,11 +344,24 @@ class Searcher:
                 score *= 3.0 if symbol_like else 1.5
             elif parts and set(split_identifier(s.name)) <= parts and len(name) > 3:
                 score *= 1.3
-            score *= _ROLE_WEIGHT.get(s.role, 1.0)
             if s.kind == "chunk":
                 score *= _CHUNK_WEIGHT
             score *= 1.0 + _COHERENCE_BOOST * min(max(per_file.get(s.path, 0) - 1, 0), 3)
-            out.append((row, score))
+            if central:
+                score *= 1.0 + _CENTRALITY_BOOST * central.get(row, 0.0)
+            if keywords:
+                ratio = ratios.get(s.path)
+                if ratio is None:
+                    ratio = ratios[s.path] = path_match_ratio(keywords, s.path)
+                if ratio >= _PATH_MIN_RATIO:
+                    score += top * _PATH_BOOST * ratio
+            scored[row] = score
+            weights[row] = self._role_weight(s, on, tests_asked, docs_asked)
+        # The file lift sums keyword evidence: over vectors alone (``lexical`` False) a file of
+        # many near-identical functions would outweigh the one function that answers.
+        if "files" in on and lexical and scored:
+            _lift_files(scored, made)
+        out = [(row, score * weights[row]) for row, score in scored.items()]
         out.sort(key=lambda item: (-item[1], item[0]))
         # Spread the answer over files: each further hit from a file already listed counts half.
         # A flat top-10 of one file's helpers hides the other files the question touches
@@ -297,13 +370,79 @@ class Searcher:
         seen: dict[str, int] = {}
         spread = []
         for row, score in out:
-            s = symbols[row]
+            s = made[row]
             n = seen.get(s.path, 0)
             if s.kind not in TYPE_KINDS:
                 seen[s.path] = n + 1
             spread.append((row, score * _SAME_FILE_DECAY**n))
         spread.sort(key=lambda item: (-item[1], item[0]))
+        if "qualified" in on:
+            spread = self._qualified_first(query, spread, fused)
         return spread
+
+    @staticmethod
+    def _role_weight(s: Symbol, on: frozenset[str], tests_asked: bool, docs_asked: bool) -> float:
+        """What a symbol's role and form are worth to a question about code."""
+        weight = _ROLE_WEIGHT.get(s.role, 1.0)
+        if "impl_first" in on:
+            if s.role == "test":
+                weight = 1.0 if tests_asked else _DEMOTED_WEIGHT
+            if is_overload_stub(s) or s.path.endswith((".pyi", ".d.ts")):
+                weight *= _STUB_WEIGHT
+        if "docs" in on and s.role in ("docs", "example"):
+            weight = 1.0 if docs_asked else _DEMOTED_WEIGHT
+        return weight
+
+    def _centrality(self, fused: dict[int, float]) -> dict[int, float]:
+        """Each candidate's PageRank in the call graph over the candidates'
+        highest, as a square root in [0, 1]; empty for an index without a graph."""
+        try:
+            pagerank = self.index.graph.pagerank
+        except StoreError:
+            return {}
+        rows = list(fused)
+        if not rows or len(pagerank) != len(self.index.symbols):
+            return {}
+        values = pagerank[rows]
+        most = float(values.max())
+        if most <= 0:
+            return {}
+        return dict(zip(rows, ((values / most) ** 0.5).tolist()))
+
+    def _qualified_first(
+        self, query: str, ranked: list[tuple[int, float]], fused: dict[int, float]
+    ) -> list[tuple[int, float]]:
+        """A query that is a qualified name puts the definitions it names first, found by name
+        even when neither retriever returned them: the implementation, then declarations and
+        tests, each group in its fused order."""
+        qualified = qualified_name(query)
+        if qualified is None:
+            # A bare name written as code is written (``Session``, ``parse_query``: capitals or
+            # an underscore, not a plain word) names its definitions, case and all.
+            name = query.strip().removesuffix("()")
+            if not _BARE_NAME.fullmatch(name) or name.lower() == name.replace("_", ""):
+                return ranked
+            qualified = QualifiedName((name,))
+        symbols = self.index.symbols
+        found = []
+        for row in self.index.by_name.get(qualified.names[-1], []):
+            s = symbols[row]
+            if s.kind == "chunk":
+                continue
+            fit = qualified.matches(s.id, s.path)
+            if fit:
+                stub = is_overload_stub(s) or s.path.endswith((".pyi", ".d.ts"))
+                found.append(
+                    (-fit, stub, s.role != "source", s.kind == "chunk", -fused.get(row, 0.0), row)
+                )
+        if not found:
+            return ranked
+        found.sort()
+        first = [key[-1] for key in found]
+        best = ranked[0][1] if ranked else 1.0
+        chosen = set(first)
+        head = [(row, best * (1.0 + 0.01 * (len(first) - i))) for i, row in enumerate(first)]
+        return head + [(row, score) for row, score in ranked if row not in chosen]
 
     # --- exact lookup -----------------------------------------------------------------------------
 
@@ -351,3 +490,22 @@ class Searcher:
         kinds = index.symbols.column("kind")
         pool = list(index.by_name) + [sid for sid, kind in zip(ids, kinds) if kind != "chunk"]
         raise NotFound(name, difflib.get_close_matches(name, pool, n=5, cutoff=0.6))
+
+
+def _lift_files(scored: dict[int, float], made: dict[int, Symbol]) -> None:
+    """Each file's best candidate gains in proportion to the summed score of the file's best
+    candidates: a subsystem's central file holds many of them (in place)."""
+    sums: dict[str, float] = {}
+    best: dict[str, int] = {}
+    items = sorted(scored.items(), key=lambda item: (-item[1], item[0]))
+    for row, score in items[:_FILE_TOP] if _FILE_TOP else items:
+        path = made[row].path
+        sums[path] = sums.get(path, 0.0) + score
+        if path not in best:  # the items come best first
+            best[path] = row
+    most = max(sums.values())
+    if most <= 0:
+        return
+    unit = items[0][1] * _FILE_BOOST
+    for path, row in best.items():
+        scored[row] += unit * sums[path] / most
