@@ -34,8 +34,10 @@ from codebot.graph.resolvers.base import (
     EXACT,
     EXTERNAL,
     EXTERNAL_CALL,
+    INST,
     NOT_LOCAL,
     OVERLOAD,
+    OVERRIDE,
     PLAIN,
     SUPER,
     SYM,
@@ -201,6 +203,7 @@ class JvmResolver(OverloadChooser, Resolver):
             sid: ids for ids in groups.values() if len(ids) > 1 for sid in ids
         }
         self._scopes: dict[str, tuple[dict[str, object], list[Import]]] = {}
+        self._implicit_memo: dict[tuple[str, str], list[str]] = {}
         for f in self.files:
             for s in f.symbols:
                 if s.kind in TYPES:
@@ -448,6 +451,13 @@ class JvmResolver(OverloadChooser, Resolver):
     # --- calls ----------------------------------------------------------------------------------
 
     def resolve_call(self, ctx: Ctx, text: str) -> Outcome:
+        if text[:1] == "{":
+            # a Kotlin call without a receiver in a lambda with one: `{routing/(trailing)}get/(…)`
+            receiver, text = _implicit_split(text)
+            if receiver:
+                out = self._implicit_call(ctx, receiver, text)
+                if out is not None:
+                    return out
         if text.startswith("(?)."):
             # a method of an expression's value (`getAll(name)?.contains(v)`): not `this`'s;
             # only the repository's one method of that name, if any
@@ -475,6 +485,106 @@ class JvmResolver(OverloadChooser, Resolver):
                     return [(ext[1], EXACT)]
             return UNRESOLVED
         return list(chosen.items())
+
+    # --- Kotlin: lambdas with receivers -----------------------------------------------------
+
+    def _implicit_call(self, ctx: Ctx, receiver: str, text: str) -> Outcome | None:
+        """``get("/") { }`` in ``routing { }``: a member (then an extension visible in the file)
+        of the lambdas' receivers, innermost first, by the arguments; None when no receiver the
+        parser wrote has one (the call is then resolved as before: the class around, the
+        package), or when a receiver is not known (a library's lambda, ``x.apply`` on a value
+        of unknown type): the name may be one of its members."""
+        m = ARGS.search(text) if text[-1:] == ")" else None
+        name = (text[: m.start()] if m else text).split("<", 1)[0].strip()
+        if not name.isidentifier():
+            return None
+        args = [a.strip() for a in m[1].split(",")] if m and m[1].strip() else []
+        for type_id in self._receivers(ctx, receiver):
+            out = self._on_receiver(ctx, type_id, name, args)
+            if out is not None:
+                return out
+        return None
+
+    def _receivers(self, ctx: Ctx, receiver: str) -> list[str]:
+        """The repository types of the implicit receivers ``receiver`` writes, innermost first,
+        up to the first one not known."""
+        key = (ctx.sym.id, receiver)
+        found = self._implicit_memo.get(key)
+        if found is not None:
+            return found
+        self._implicit_memo[key] = []  # a receiver written in terms of itself: none
+        found = []
+        desc: str | None = receiver
+        while desc and desc != "?":
+            outer, body = _implicit_split(desc)
+            if body.startswith(": "):
+                t = self.declared_type(ctx, body[2:])
+            elif body.startswith("= "):
+                t = self.value_of(ctx, body[2:])
+            else:
+                t = self._lambda_receiver(ctx, desc)
+                outer = None  # `desc` is a call: the receivers around it are its own
+            if t is None or t[0] not in (INST, DECL) or not self.index.is_type(t[1]):
+                break
+            found.append(t[1])
+            desc = outer
+        self._implicit_memo[key] = found
+        return found
+
+    def _lambda_receiver(self, ctx: Ctx, call: str) -> Target | None:
+        """The receiver of the lambda a call takes last: the callee's last parameter is
+        ``T.() -> R`` (``suspend``, nullable, a parameter type alias of the repository too)."""
+        out = self.resolve_call(ctx, call)
+        if not isinstance(out, list):
+            return None
+        types = set()
+        for dst, res in out:
+            if res == OVERRIDE:
+                continue
+            params = self._overload_params(dst)
+            written = _function_receiver(self._alias(dst, params[-1].type)) if params else None
+            t = self._type(self.index.file_of[dst], written) if written else None
+            if t is None:
+                return None
+            types.add(t)
+        return (DECL, types.pop()) if len(types) == 1 else None
+
+    def _alias(self, sid: str, type_text: str | None) -> str | None:
+        return type_text
+
+    def _on_receiver(self, ctx: Ctx, type_id: str, name: str, args: list[str]) -> Outcome | None:
+        """A call of ``name`` on an implicit receiver of type ``type_id``: its member, else an
+        extension of its type (or a base's) that the file sees; None when it has neither (or
+        none that takes the arguments)."""
+        index = self.index
+        hit = index.find_member(type_id, name)[0]
+        if hit is not None and index.is_callable(hit):
+            out = self.call_target((SYM, hit), (DECL, type_id))
+            if isinstance(out, list) and out:
+                chosen = self.choose(ctx, out, args)
+                if not self.fits_none(ctx, chosen, args):
+                    return list(chosen.items())
+        owners = {index.by_id[t].name for t in index.mro(type_id)}
+        visible = self._visible_packages(ctx.file) | self._imported_as(ctx.file, name)
+        ext = [
+            sid
+            for sid in index.names.get((self.family, name), ())
+            if index.by_id[sid].parent is None
+            and index.by_id[sid].class_name in owners
+            and _dir(index.file_of[sid]) in visible
+        ]
+        picked = self._overload_pick(ctx, ext, args) if ext else None
+        if picked and len(picked) == 1 and not self._overload_takes(ctx, picked[0], args):
+            picked = None
+        if not picked:
+            return None
+        return [(p, EXACT if len(picked) == 1 else OVERLOAD) for p in picked]
+
+    def _imported_as(self, file: FileResult, name: str) -> set[str]:
+        """The packages a file imports a function ``name`` from (`import io.ktor.x.get`)."""
+        return {
+            d for imp in file.imports if imp.name == name for d in self.dirs.get(imp.module, ())
+        }
 
     def _sibling(self, ctx: Ctx, name: str, args: list[str]) -> Outcome | None:
         """A bare call from one member of an overload set to another (``check()`` calling
@@ -584,6 +694,66 @@ class JvmResolver(OverloadChooser, Resolver):
                 if t[0] == SYM:
                     out.append((imp.line, t[1]))
         return out
+
+
+def _implicit_split(text: str) -> tuple[str | None, str]:
+    """``{routing/(trailing)}get/(String)`` -> ("routing/(trailing)", "get/(String)"): the
+    implicit receiver the parser wrote before a call (``languages/kotlin.py``), and the call."""
+    if text[:1] != "{":
+        return None, text
+    depth = 0
+    for i, ch in enumerate(text):
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+            if depth == 0:
+                return text[1:i], text[i + 1 :]
+    return None, text
+
+
+_TYPE_MODIFIERS = re.compile(r"^(?:(?:suspend|noinline|crossinline)\s+|@[\w.]+\s*)+")
+
+
+def _function_receiver(type_text: str | None) -> str | None:
+    """``suspend Route.(Int) -> Unit`` -> ``Route``: the receiver of a function type; None for
+    a function type without one, or no function type."""
+    if not type_text:
+        return None
+    t = _TYPE_MODIFIERS.sub("", " ".join(type_text.split()))
+    while t.startswith("(") and _after_group(t) in ("", "?"):
+        t = _TYPE_MODIFIERS.sub("", t[1 : len(t) - 1 - len(_after_group(t))].strip())
+    depth, arrow = 0, -1
+    for i, ch in enumerate(t):
+        if ch in "(<":
+            depth += 1
+        elif ch in ")>" and not (ch == ">" and t[i - 1] == "-"):
+            depth -= 1
+        elif ch == "-" and depth == 0 and t[i + 1 : i + 2] == ">":
+            arrow = i
+            break
+    left = t[:arrow].strip() if arrow > 0 else ""
+    if not left.endswith(")"):
+        return None
+    depth = 0
+    for j in range(len(left) - 1, -1, -1):
+        depth += {")": 1, "(": -1}.get(left[j], 0)
+        if depth == 0:
+            receiver = left[:j].strip()
+            if not receiver.endswith("."):
+                return None
+            return receiver[:-1].strip() or None
+    return None
+
+
+def _after_group(t: str) -> str:
+    """What follows the parenthesized group ``t`` starts with."""
+    depth = 0
+    for i, ch in enumerate(t):
+        depth += {"(": 1, ")": -1}.get(ch, 0)
+        if depth == 0:
+            return t[i + 1 :]
+    return t
 
 
 # The first directory of a package's path, in the usual reverse-domain naming; where none is,
