@@ -451,13 +451,13 @@ class JvmResolver(OverloadChooser, Resolver):
     # --- calls ----------------------------------------------------------------------------------
 
     def resolve_call(self, ctx: Ctx, text: str) -> Outcome:
-        if text[:1] == "{":
-            # a Kotlin call without a receiver in a lambda with one: `{routing/(trailing)}get/(…)`
+        if ctx.sym.language == "kotlin" and (text[:1] == "{" or _BARE_CALL.match(text)):
+            # a Kotlin call without a receiver: in a lambda with one (`{routing/(trailing)}get/(…)`)
+            # or in an extension function (`fun Application.main() { install(X) }`)
             receiver, text = _implicit_split(text)
-            if receiver:
-                out = self._implicit_call(ctx, receiver, text)
-                if out is not None:
-                    return out
+            out = self._implicit_call(ctx, receiver, text)
+            if out is not None:
+                return out
         if text.startswith("(?)."):
             # a method of an expression's value (`getAll(name)?.contains(v)`): not `this`'s;
             # only the repository's one method of that name, if any
@@ -488,15 +488,19 @@ class JvmResolver(OverloadChooser, Resolver):
 
     # --- Kotlin: lambdas with receivers -----------------------------------------------------
 
-    def _implicit_call(self, ctx: Ctx, receiver: str, text: str) -> Outcome | None:
+    def _implicit_call(self, ctx: Ctx, receiver: str | None, text: str) -> Outcome | None:
         """``get("/") { }`` in ``routing { }``: a member (then an extension visible in the file)
-        of the lambdas' receivers, innermost first, by the arguments; None when no receiver the
-        parser wrote has one (the call is then resolved as before: the class around, the
-        package), or when a receiver is not known (a library's lambda, ``x.apply`` on a value
-        of unknown type): the name may be one of its members."""
+        of the implicit receivers, innermost first (the lambdas' the parser wrote, then the
+        receiver of the extension function the call is in), by the arguments; None when none
+        has one (the call is then resolved as before: the class around, the package), or when
+        a receiver is not known (a library's lambda, ``x.apply`` on a value of unknown type, a
+        type parameter): the name may be one of its members. A local function comes first."""
         m = ARGS.search(text) if text[-1:] == ")" else None
         name = (text[: m.start()] if m else text).split("<", 1)[0].strip()
-        if not name.isidentifier():
+        if not name.isidentifier() or name in _BUILTINS:
+            return None
+        local = self.local(ctx, name)
+        if isinstance(local, tuple) and local[0] == SYM:
             return None
         args = [a.strip() for a in m[1].split(",")] if m and m[1].strip() else []
         for type_id in self._receivers(ctx, receiver):
@@ -505,17 +509,20 @@ class JvmResolver(OverloadChooser, Resolver):
                 return out
         return None
 
-    def _receivers(self, ctx: Ctx, receiver: str) -> list[str]:
-        """The repository types of the implicit receivers ``receiver`` writes, innermost first,
-        up to the first one not known."""
-        key = (ctx.sym.id, receiver)
+    def _receivers(self, ctx: Ctx, receiver: str | None) -> list[str]:
+        """The repository types of the implicit receivers, innermost first, up to the first
+        one not known: those ``receiver`` writes, then the extension functions' around."""
+        key = (ctx.sym.id, receiver or "")
         found = self._implicit_memo.get(key)
         if found is not None:
             return found
         self._implicit_memo[key] = []  # a receiver written in terms of itself: none
         found = []
         desc: str | None = receiver
-        while desc and desc != "?":
+        while desc:
+            if desc == "?":
+                self._implicit_memo[key] = found
+                return found
             outer, body = _implicit_split(desc)
             if body.startswith(": "):
                 t = self.declared_type(ctx, body[2:])
@@ -525,9 +532,18 @@ class JvmResolver(OverloadChooser, Resolver):
                 t = self._lambda_receiver(ctx, desc)
                 outer = None  # `desc` is a call: the receivers around it are its own
             if t is None or t[0] not in (INST, DECL) or not self.index.is_type(t[1]):
-                break
+                self._implicit_memo[key] = found
+                return found
             found.append(t[1])
             desc = outer
+        for fn in ctx.chain:  # `fun Application.main() { ... }`: `this` is the Application
+            if fn.class_name and is_extension(fn, self.index):
+                t = self._type(self.index.file_of[fn.id], fn.class_name)
+                if t is None:
+                    break  # a library type, a type parameter: its members are not known
+                found.append(t)
+            elif fn.parent is not None and self.index.is_type(fn.parent):
+                break  # a member function: the class's own `this` (resolved as before)
         self._implicit_memo[key] = found
         return found
 
@@ -694,6 +710,9 @@ class JvmResolver(OverloadChooser, Resolver):
                 if t[0] == SYM:
                     out.append((imp.line, t[1]))
         return out
+
+
+_BARE_CALL = re.compile(r"[A-Za-z_]\w*(?:<[^()]*>)?/\(")
 
 
 def _implicit_split(text: str) -> tuple[str | None, str]:
