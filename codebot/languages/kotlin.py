@@ -365,7 +365,20 @@ _CONVERSIONS = {
     "toInt": "Int",
     "toLong": "Long",
     "toDouble": "Double",
+    # the standard library's collection builders
+    "arrayOf": "Array",
+    "listOf": "List",
+    "mutableListOf": "MutableList",
+    "setOf": "Set",
+    "mutableSetOf": "MutableSet",
+    "mapOf": "Map",
+    "mutableMapOf": "MutableMap",
 }
+
+
+_BUILDERS = frozenset(
+    {"arrayOf", "listOf", "mutableListOf", "setOf", "mutableSetOf", "mapOf", "mutableMapOf"}
+)
 
 
 def _type_of(what: str | None) -> str:
@@ -391,6 +404,8 @@ def _argument_type(node: Node, bound) -> str:
         return _type_of(bound(node, text(node)))
     if kind == "call_expression" and node.named_children:
         callee = node.named_children[0]
+        if callee.type == "simple_identifier" and text(callee) in _BUILDERS:
+            return _CONVERSIONS[text(callee)]
         if callee.type == "navigation_expression" and callee.named_children:
             suffix = callee.named_children[-1]
             name = child_of_type(suffix, "simple_identifier")
@@ -405,7 +420,7 @@ def _argument_type(node: Node, bound) -> str:
 
 def _arguments(node: Node, bound) -> str | None:
     """``(String, lambda)``: the arguments of the call whose callee is ``node``, a trailing
-    lambda last (``trailing``), a named one as ``named``; None when one is spread (the resolver
+    lambda last (``trailing``), a named one as ``named:<its name>``; None when one is spread (the resolver
     then does not choose)."""
     call = node.parent
     for _ in range(3):  # the callee, or the name inside `a.b().name`
@@ -425,7 +440,9 @@ def _arguments(node: Node, bound) -> str | None:
         if any(c.type == "*" for c in a.children):
             return None  # `f(*xs)`: any number
         if any(c.type == "=" for c in a.children):
-            types.append("named")  # `f(name = x)`: counted, not matched by position
+            # `f(name = x)`: counted, matched by its name, not by position
+            label = child_of_type(a, "simple_identifier")
+            types.append(f"named:{text(label)}" if label is not None else "named")
             continue
         value = a.named_children[-1] if a.named_children else None
         types.append(_argument_type(value, bound) if value is not None else "?")

@@ -583,12 +583,14 @@ class JvmResolver(OverloadChooser, Resolver):
         owners = {index.by_id[t].name for t in index.mro(type_id)}
         visible = self._visible_packages(ctx.file) | self._imported_as(ctx.file, name)
         ext = [
-            sid
+            member  # each definition of the name with its overloads (`get`, `get#2`)
             for sid in index.names.get((self.family, name), ())
-            if index.by_id[sid].parent is None
-            and index.by_id[sid].class_name in owners
-            and _dir(index.file_of[sid]) in visible
+            for member in self.overloads.get(sid, (sid,))
+            if index.by_id[member].parent is None
+            and index.by_id[member].class_name in owners
+            and _dir(index.file_of[member]) in visible
         ]
+        ext = list(dict.fromkeys(ext))
         picked = self._overload_pick(ctx, ext, args) if ext else None
         if picked and len(picked) == 1 and not self._overload_takes(ctx, picked[0], args):
             picked = None
