@@ -236,7 +236,7 @@ _TRANSPARENT = frozenset(
     filterNot flatMap any all none first firstOrNull last lastOrNull count sumOf sortedBy
     sortedByDescending groupBy associate associateBy associateWith onEach fold repeat
     synchronized lazy use getOrElse getOrPut ifEmpty require check requireNotNull
-    checkNotNull""".split()
+    checkNotNull assertFailsWith assertFails""".split()
 )
 _THIS_SCOPE = frozenset({"apply", "run"})  # `x.apply { }`: `this` is `x`; so is `with(x) { }`
 _IT_SCOPE = frozenset({"let", "also", "takeIf", "takeUnless"})  # `x.let { }`: `it` is `x`

@@ -32,6 +32,7 @@ from codebot.core.model import FUNCTION_KINDS, FileResult, Import, Parameter, Sy
 from codebot.graph.resolvers.base import (
     DECL,
     EXACT,
+    EXT,
     EXTERNAL,
     EXTERNAL_CALL,
     INST,
@@ -203,7 +204,7 @@ class JvmResolver(OverloadChooser, Resolver):
             sid: ids for ids in groups.values() if len(ids) > 1 for sid in ids
         }
         self._scopes: dict[str, tuple[dict[str, object], list[Import]]] = {}
-        self._implicit_memo: dict[tuple[str, str], list[str]] = {}
+        self._implicit_memo: dict[tuple[str, str], tuple[list[str], bool]] = {}
         for f in self.files:
             for s in f.symbols:
                 if s.kind in TYPES:
@@ -458,6 +459,13 @@ class JvmResolver(OverloadChooser, Resolver):
             out = self._implicit_call(ctx, receiver, text)
             if out is not None:
                 return out
+            if receiver and self._receivers(ctx, receiver)[1]:
+                # `buildString { append(x) }`: a library's receiver may have the method; a name
+                # in scope (the package's function) still resolves, no unique-name guess
+                out = self.resolve_call(ctx, text)
+                if isinstance(out, list) and all(r == UNIQUE for _, r in out):
+                    return self.not_found(text.split("/", 1)[0].split("<", 1)[0])
+                return out
         if text.startswith("(?)."):
             # a method of an expression's value (`getAll(name)?.contains(v)`): not `this`'s;
             # only the repository's one method of that name, if any
@@ -503,37 +511,44 @@ class JvmResolver(OverloadChooser, Resolver):
         if isinstance(local, tuple) and local[0] == SYM:
             return None
         args = [a.strip() for a in m[1].split(",")] if m and m[1].strip() else []
-        for type_id in self._receivers(ctx, receiver):
+        for type_id in self._receivers(ctx, receiver)[0]:
             out = self._on_receiver(ctx, type_id, name, args)
             if out is not None:
                 return out
         return None
 
-    def _receivers(self, ctx: Ctx, receiver: str | None) -> list[str]:
+    def _receivers(self, ctx: Ctx, receiver: str | None) -> tuple[list[str], bool]:
         """The repository types of the implicit receivers, innermost first, up to the first
-        one not known: those ``receiver`` writes, then the extension functions' around."""
+        one not known (those ``receiver`` writes, then the extension functions' around), and
+        whether that one is a library's (the lambda of a library function, ``x.apply { }`` on
+        a library value): not a type parameter's or an expression's of unknown type."""
         key = (ctx.sym.id, receiver or "")
-        found = self._implicit_memo.get(key)
-        if found is not None:
-            return found
-        self._implicit_memo[key] = []  # a receiver written in terms of itself: none
-        found = []
+        memo = self._implicit_memo.get(key)
+        if memo is not None:
+            return memo
+        self._implicit_memo[key] = ([], False)  # a receiver written in terms of itself
+        found: list[str] = []
         desc: str | None = receiver
         while desc:
             if desc == "?":
-                self._implicit_memo[key] = found
-                return found
+                self._implicit_memo[key] = (found, False)
+                return found, False
             outer, body = _implicit_split(desc)
             if body.startswith(": "):
                 t = self.declared_type(ctx, body[2:])
             elif body.startswith("= "):
                 t = self.value_of(ctx, body[2:])
+                if t is None and body[2:3].isupper():
+                    t = EXTERNAL  # `File(path).apply { }`: a type the repository does not define
             else:
-                t = self._lambda_receiver(ctx, desc)
-                outer = None  # `desc` is a call: the receivers around it are its own
+                outer, t = _implicit_split(desc)[0], self._lambda_receiver(ctx, desc)
+                if t == _SAME:  # `runLater { }` taking a `() -> Unit`: the receivers around
+                    desc = outer
+                    continue
             if t is None or t[0] not in (INST, DECL) or not self.index.is_type(t[1]):
-                self._implicit_memo[key] = found
-                return found
+                library = t is not None and t[0] == EXT
+                self._implicit_memo[key] = (found, library)
+                return found, library
             found.append(t[1])
             desc = outer
         for fn in ctx.chain:  # `fun Application.main() { ... }`: `this` is the Application
@@ -544,29 +559,32 @@ class JvmResolver(OverloadChooser, Resolver):
                 found.append(t)
             elif fn.parent is not None and self.index.is_type(fn.parent):
                 break  # a member function: the class's own `this` (resolved as before)
-        self._implicit_memo[key] = found
-        return found
+        self._implicit_memo[key] = (found, False)
+        return found, False
 
     def _lambda_receiver(self, ctx: Ctx, call: str) -> Target | None:
         """The receiver of the lambda a call takes last: the callee's last parameter is
-        ``T.() -> R`` (``suspend``, nullable, a parameter type alias of the repository too)."""
+        ``T.() -> R`` (``suspend``, nullable); ``_SAME`` when it is a function type without a
+        receiver (the lambda keeps the receivers around it); not known otherwise (a library's
+        function's: EXTERNAL; a type alias, a type parameter, callees that disagree: None)."""
         out = self.resolve_call(ctx, call)
         if not isinstance(out, list):
-            return None
+            return EXTERNAL if out == EXTERNAL_CALL else None
         types = set()
         for dst, res in out:
             if res == OVERRIDE:
                 continue
             params = self._overload_params(dst)
-            written = _function_receiver(self._alias(dst, params[-1].type)) if params else None
-            t = self._type(self.index.file_of[dst], written) if written else None
+            written = params[-1].type if params else None
+            receiver = _function_receiver(written)
+            if receiver is None and written and "->" in written:
+                types.add(_SAME)
+                continue
+            t = self._type(self.index.file_of[dst], receiver) if receiver else None
             if t is None:
                 return None
-            types.add(t)
-        return (DECL, types.pop()) if len(types) == 1 else None
-
-    def _alias(self, sid: str, type_text: str | None) -> str | None:
-        return type_text
+            types.add((DECL, t))
+        return types.pop() if len(types) == 1 else None
 
     def _on_receiver(self, ctx: Ctx, type_id: str, name: str, args: list[str]) -> Outcome | None:
         """A call of ``name`` on an implicit receiver of type ``type_id``: its member, else an
@@ -714,6 +732,7 @@ class JvmResolver(OverloadChooser, Resolver):
         return out
 
 
+_SAME: Target = ("same", "")  # a lambda without a receiver: `this` is the one around it
 _BARE_CALL = re.compile(r"[A-Za-z_]\w*(?:<[^()]*>)?/\(")
 
 
