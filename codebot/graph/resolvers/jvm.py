@@ -205,6 +205,9 @@ class JvmResolver(OverloadChooser, Resolver):
         }
         self._scopes: dict[str, tuple[dict[str, object], list[Import]]] = {}
         self._implicit_memo: dict[tuple[str, str], tuple[list[str], bool]] = {}
+        self._owners: dict[tuple[str, str], Outcome] = {}  # (caller, call taking a lambda)
+        # (type, name, module) -> the extensions of the type (or a base) the module sees
+        self._extensions_of: dict[tuple[str, str, str], list[str]] = {}
         for f in self.files:
             for s in f.symbols:
                 if s.kind in TYPES:
@@ -452,6 +455,16 @@ class JvmResolver(OverloadChooser, Resolver):
     # --- calls ----------------------------------------------------------------------------------
 
     def resolve_call(self, ctx: Ctx, text: str) -> Outcome:
+        if text[-9:] == "trailing)" and ctx.sym.language == "kotlin":
+            # a call taking a lambda: the calls inside ask for it again, for their receiver
+            key = (ctx.sym.id, text)
+            found = self._owners.get(key)
+            if found is None:
+                found = self._owners[key] = self._resolve_call(ctx, text)
+            return found
+        return self._resolve_call(ctx, text)
+
+    def _resolve_call(self, ctx: Ctx, text: str) -> Outcome:
         if ctx.sym.language == "kotlin" and (text[:1] == "{" or _BARE_CALL.match(text)):
             # a Kotlin call without a receiver: in a lambda with one (`{routing/(trailing)}get/(…)`)
             # or in an extension function (`fun Application.main() { install(X) }`)
@@ -598,17 +611,21 @@ class JvmResolver(OverloadChooser, Resolver):
                 chosen = self.choose(ctx, out, args)
                 if not self.fits_none(ctx, chosen, args):
                     return list(chosen.items())
-        owners = {index.by_id[t].name for t in index.mro(type_id)}
-        visible = self._visible_packages(ctx.file) | self._imported_as(ctx.file, name)
-        ext = [
-            member  # each definition of the name with its overloads (`get`, `get#2`)
-            for sid in index.names.get((self.family, name), ())
-            for member in self.overloads.get(sid, (sid,))
-            if index.by_id[member].parent is None
-            and index.by_id[member].class_name in owners
-            and _dir(index.file_of[member]) in visible
-        ]
-        ext = list(dict.fromkeys(ext))
+        key = (type_id, name, ctx.file.module)
+        ext = self._extensions_of.get(key)
+        if ext is None:
+            owners = {index.by_id[t].name for t in index.mro(type_id)}
+            visible = self._visible_packages(ctx.file) | self._imported_as(ctx.file, name)
+            ext = self._extensions_of[key] = list(
+                dict.fromkeys(
+                    member  # each definition of the name with its overloads (`get`, `get#2`)
+                    for sid in index.names.get((self.family, name), ())
+                    for member in self.overloads.get(sid, (sid,))
+                    if index.by_id[member].parent is None
+                    and index.by_id[member].class_name in owners
+                    and _dir(index.file_of[member]) in visible
+                )
+            )
         picked = self._overload_pick(ctx, ext, args) if ext else None
         if picked and len(picked) == 1 and not self._overload_takes(ctx, picked[0], args):
             picked = None
@@ -818,4 +835,9 @@ def _dir(file: FileResult) -> str:
     """A file's package, as its directory says: ``com.google.gson`` for both
     ``gson/src/main/java/com/google/gson/`` and ``gson/src/test/java/com/google/gson/`` (one
     package over source roots, main and test, Kotlin's ``jvm/src`` and ``common/src``)."""
-    return _package_of(posixpath.dirname(file.path))
+    return _package_of_file(file.path)
+
+
+@lru_cache(maxsize=16384)
+def _package_of_file(path: str) -> str:
+    return _package_of(posixpath.dirname(path))
