@@ -406,6 +406,8 @@ def _argument_type(node: Node, bound) -> str:
         callee = node.named_children[0]
         if callee.type == "simple_identifier" and text(callee) in _BUILDERS:
             return _CONVERSIONS[text(callee)]
+        if callee.type == "simple_identifier" and text(callee)[:1].isupper():
+            return text(callee)  # `ChannelProvider { }`, `ByteArray(n)`: a constructor call
         if callee.type == "navigation_expression" and callee.named_children:
             suffix = callee.named_children[-1]
             name = child_of_type(suffix, "simple_identifier")

@@ -219,7 +219,7 @@ def test_calls(parse):
     assert p.calls(f"{M}.OrderService.constructor") == ["this", "(id: Int).toString/()"]
     assert p.calls(f"{M}.OrderService.Companion.copy") == ["(o: DomainOrder).copy/()"]
     assert p.calls(f"{M}.OrderService.Builder.build") == [
-        "OrderService/(?)",
+        "OrderService/(InMemoryRepository)",
         "InMemoryRepository/()",
     ]
     assert p.calls(f"{M}.fetchAll") == [

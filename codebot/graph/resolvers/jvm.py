@@ -517,7 +517,8 @@ class JvmResolver(OverloadChooser, Resolver):
         a receiver is not known (a library's lambda, ``x.apply`` on a value of unknown type, a
         type parameter): the name may be one of its members. A local function comes first."""
         m = ARGS.search(text) if text[-1:] == ")" else None
-        name = (text[: m.start()] if m else text).split("<", 1)[0].strip()
+        written = text[: m.start()] if m else text
+        name = written.split("<", 1)[0].strip()
         if not name.isidentifier() or name in _BUILTINS:
             return None
         local = self.local(ctx, name)
@@ -525,7 +526,7 @@ class JvmResolver(OverloadChooser, Resolver):
             return None
         args = [a.strip() for a in m[1].split(",")] if m and m[1].strip() else []
         for type_id in self._receivers(ctx, receiver)[0]:
-            out = self._on_receiver(ctx, type_id, name, args)
+            out = self._on_receiver(ctx, type_id, name, args, "<" in written)
             if out is not None:
                 return out
         return None
@@ -599,7 +600,9 @@ class JvmResolver(OverloadChooser, Resolver):
             types.add((DECL, t))
         return types.pop() if len(types) == 1 else None
 
-    def _on_receiver(self, ctx: Ctx, type_id: str, name: str, args: list[str]) -> Outcome | None:
+    def _on_receiver(
+        self, ctx: Ctx, type_id: str, name: str, args: list[str], typed: bool = False
+    ) -> Outcome | None:
         """A call of ``name`` on an implicit receiver of type ``type_id``: its member, else an
         extension of its type (or a base's) that the file sees; None when it has neither (or
         none that takes the arguments)."""
@@ -622,10 +625,14 @@ class JvmResolver(OverloadChooser, Resolver):
                     for sid in index.names.get((self.family, name), ())
                     for member in self.overloads.get(sid, (sid,))
                     if index.by_id[member].parent is None
-                    and index.by_id[member].class_name in owners
+                    and _receives(index.by_id[member], owners)
                     and _dir(index.file_of[member]) in visible
                 )
             )
+        if not typed and len(ext) > 1:
+            # `post { }` without type arguments: not the `<reified R>` overload, which needs one
+            plain = [e for e in ext if "reified " not in index.by_id[e].signature.split("(", 1)[0]]
+            ext = plain or ext
         picked = self._overload_pick(ctx, ext, args) if ext else None
         if picked and len(picked) == 1 and not self._overload_takes(ctx, picked[0], args):
             picked = None
@@ -747,6 +754,23 @@ class JvmResolver(OverloadChooser, Resolver):
                 if t[0] == SYM:
                     out.append((imp.line, t[1]))
         return out
+
+
+def _receives(sym: Symbol, owners: set[str]) -> bool:
+    """Whether a top-level extension function takes a receiver of one of the types ``owners``
+    (a type and its bases, by simple name): ``fun Route.get()``, or ``fun <P : Pipeline> P.
+    install()`` whose type parameter's bound is one of them (no bound: any receiver)."""
+    receiver = sym.class_name
+    if not receiver:
+        return False
+    if receiver in owners:
+        return True
+    head = sym.signature.split("(", 1)[0]
+    m = re.search(rf"<(?:[^<>]|<[^<>]*>)*\b{re.escape(receiver)}\b(\s*:\s*[\w.]+)?", head)
+    if m is None:
+        return False  # a type of its own that is none of them
+    bound = m[1].split(":", 1)[1].strip().rsplit(".", 1)[-1] if m[1] else "Any"
+    return bound == "Any" or bound in owners
 
 
 _SAME: Target = ("same", "")  # a lambda without a receiver: `this` is the one around it
