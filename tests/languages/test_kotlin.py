@@ -884,3 +884,68 @@ def test_a_library_receiver_is_not_guessed_by_name(resolved):
         f"{retry}.HttpRequestRetryConfig.retryIf": "exact",
         f"{retry}.HttpRequestRetryConfig.delay": "exact",
     }
+
+
+KTOR_GENERIC_RECEIVERS = {
+    "ktor-server-core/common/src/io/ktor/server/application/Application.kt": """
+        package io.ktor.server.application
+
+        public open class Pipeline
+        public class Application : Pipeline()
+        public class Route
+        public fun <P : Pipeline, B : Any> P.install(plugin: Any, configure: B.() -> Unit = {}) {}
+        public class ChannelProvider(block: () -> Any)
+        public class FormBuilder {
+            public fun append(key: String, value: ChannelProvider) {}
+            public fun append(key: String, value: ByteArray) {}
+        }
+        public fun Route.post(body: suspend Application.() -> Unit) {}
+        public inline fun <reified R : Any> Route.post(crossinline body: suspend Application.(R) -> Unit) {}
+    """,
+    "ktor-server-core/common/src/io/ktor/server/testing/Host.kt": """
+        package io.ktor.server.testing
+
+        import io.ktor.server.application.*
+
+        public class TestBuilder {
+            public fun install(plugin: Any) {}
+            public fun application(block: Application.() -> Unit) {}
+            public fun route(block: Route.() -> Unit) {}
+            public fun form(block: FormBuilder.() -> Unit) {}
+        }
+        public fun testApp(block: TestBuilder.() -> Unit) {}
+
+        fun use() = testApp {
+            application {
+                install(CallLogging)
+            }
+            route { post { } }
+            form {
+                append("a", ChannelProvider { 1 })
+                append("b", ByteArray(3))
+            }
+        }
+    """,
+}
+
+
+def test_generic_extensions_reified_overloads_and_constructor_arguments(resolved):
+    calls = resolved("kotlin", KTOR_GENERIC_RECEIVERS)
+    use = "ktor-server-core.common.src.io.ktor.server.testing.Host.use"
+    app = "ktor-server-core.common.src.io.ktor.server.application.Application"
+    host = "ktor-server-core.common.src.io.ktor.server.testing.Host.TestBuilder"
+    assert {dst: r for (src, dst), r in calls.items() if src == use} == {
+        f"{host.rsplit('.', 1)[0]}.testApp": "exact",
+        f"{host}.application": "exact",
+        f"{host}.route": "exact",
+        f"{host}.form": "exact",
+        # in `application { }` the Application's: the extension of its base's bound (P :
+        # Pipeline), not the TestBuilder's member around it
+        f"{app}.P.install": "exact",
+        # `post { }` has no type argument: never the `<reified R>` overload
+        f"{app}.Route.post": "exact",
+        # the arguments' constructors tell the members apart
+        f"{app}.FormBuilder.append": "exact",
+        f"{app}.FormBuilder.append#2": "exact",
+        f"{app}.ChannelProvider": "exact",
+    }
