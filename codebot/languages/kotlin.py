@@ -422,7 +422,8 @@ def _argument_type(node: Node, bound) -> str:
 
 def _arguments(node: Node, bound) -> str | None:
     """``(String, lambda)``: the arguments of the call whose callee is ``node``, a trailing
-    lambda last (``trailing``), a named one as ``named:<its name>``; None when one is spread (the resolver
+    lambda last (``trailing``), a named one as ``named:<its name>``, after the type arguments
+    written (``<User>/(trailing)``); None when one is spread (the resolver
     then does not choose)."""
     call = node.parent
     for _ in range(3):  # the callee, or the name inside `a.b().name`
@@ -450,7 +451,9 @@ def _arguments(node: Node, bound) -> str | None:
         types.append(_argument_type(value, bound) if value is not None else "?")
     if child_of_type(suffix, "annotated_lambda") is not None:
         types.append("trailing")
-    return f"({', '.join(types)})"
+    generic = child_of_type(suffix, "type_arguments")
+    written = f"{squash(text(generic), 80)}/" if generic is not None else ""
+    return f"{written}({', '.join(types)})"
 
 
 _RECEIVERS = Receivers(

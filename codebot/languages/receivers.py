@@ -113,6 +113,9 @@ class Receivers:
                 args = self.arguments(node, lambda at, name: self.bound(at, name, cache))
             except Exception:  # noqa: BLE001 - an odd tree (error recovery): no arguments
                 args = None
+            if args is not None and args[:1] == "<":  # `get<T>/(trailing)`: type arguments
+                types, _, args = args.partition(">/")
+                out = f"{out}{types}>"
             if args is not None:
                 out = f"{out}/{args}"
         return out

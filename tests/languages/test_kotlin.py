@@ -919,7 +919,10 @@ KTOR_GENERIC_RECEIVERS = {
             application {
                 install(CallLogging)
             }
-            route { post { } }
+            route {
+                post { }
+                post<Int> { }
+            }
             form {
                 append("a", ChannelProvider { 1 })
                 append("b", ByteArray(3))
@@ -942,8 +945,10 @@ def test_generic_extensions_reified_overloads_and_constructor_arguments(resolved
         # in `application { }` the Application's: the extension of its base's bound (P :
         # Pipeline), not the TestBuilder's member around it
         f"{app}.P.install": "exact",
-        # `post { }` has no type argument: never the `<reified R>` overload
+        # `post { }` has no type argument: never the `<reified R>` overload; `post<Int> { }`
+        # takes the generic one
         f"{app}.Route.post": "exact",
+        f"{app}.Route.post#2": "exact",
         # the arguments' constructors tell the members apart
         f"{app}.FormBuilder.append": "exact",
         f"{app}.FormBuilder.append#2": "exact",

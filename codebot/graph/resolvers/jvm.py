@@ -629,10 +629,15 @@ class JvmResolver(OverloadChooser, Resolver):
                     and _dir(index.file_of[member]) in visible
                 )
             )
-        if not typed and len(ext) > 1:
-            # `post { }` without type arguments: not the `<reified R>` overload, which needs one
-            plain = [e for e in ext if "reified " not in index.by_id[e].signature.split("(", 1)[0]]
-            ext = plain or ext
+        if len(ext) > 1:
+            # `get<User> { }` takes a generic overload; `post { }` without type arguments not
+            # a `<reified R>` one, which needs them
+            heads = {e: index.by_id[e].signature.split("(", 1)[0] for e in ext}
+            if typed:
+                fit = [e for e in ext if "fun <" in heads[e]]
+            else:
+                fit = [e for e in ext if "reified " not in heads[e]]
+            ext = fit or ext
         picked = self._overload_pick(ctx, ext, args) if ext else None
         if picked and len(picked) == 1 and not self._overload_takes(ctx, picked[0], args):
             picked = None
