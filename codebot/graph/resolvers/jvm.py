@@ -465,11 +465,17 @@ class JvmResolver(OverloadChooser, Resolver):
         return self._resolve_call(ctx, text)
 
     def _resolve_call(self, ctx: Ctx, text: str) -> Outcome:
+        typed = False
+        if ">/(" in text and ctx.sym.language == "kotlin":
+            # `get<User>/(trailing)`: type arguments choose a generic overload, and go
+            receiver, rest = _implicit_split(text)
+            typed = ">/(" in rest
+            text = (f"{{{receiver}}}" if receiver else "") + _drop_type_arguments(rest)
         if ctx.sym.language == "kotlin" and (text[:1] == "{" or _BARE_CALL.match(text)):
             # a Kotlin call without a receiver: in a lambda with one (`{routing/(trailing)}get/(…)`)
             # or in an extension function (`fun Application.main() { install(X) }`)
             receiver, text = _implicit_split(text)
-            out = self._implicit_call(ctx, receiver, text)
+            out = self._implicit_call(ctx, receiver, text, typed)
             if out is not None:
                 return out
             if receiver and self._receivers(ctx, receiver)[1]:
@@ -509,7 +515,9 @@ class JvmResolver(OverloadChooser, Resolver):
 
     # --- Kotlin: lambdas with receivers -----------------------------------------------------
 
-    def _implicit_call(self, ctx: Ctx, receiver: str | None, text: str) -> Outcome | None:
+    def _implicit_call(
+        self, ctx: Ctx, receiver: str | None, text: str, typed: bool = False
+    ) -> Outcome | None:
         """``get("/") { }`` in ``routing { }``: a member (then an extension visible in the file)
         of the implicit receivers, innermost first (the lambdas' the parser wrote, then the
         receiver of the extension function the call is in), by the arguments; None when none
@@ -517,8 +525,7 @@ class JvmResolver(OverloadChooser, Resolver):
         a receiver is not known (a library's lambda, ``x.apply`` on a value of unknown type, a
         type parameter): the name may be one of its members. A local function comes first."""
         m = ARGS.search(text) if text[-1:] == ")" else None
-        written = text[: m.start()] if m else text
-        name = written.split("<", 1)[0].strip()
+        name = (text[: m.start()] if m else text).split("<", 1)[0].strip()
         if not name.isidentifier() or name in _BUILTINS:
             return None
         local = self.local(ctx, name)
@@ -526,7 +533,7 @@ class JvmResolver(OverloadChooser, Resolver):
             return None
         args = [a.strip() for a in m[1].split(",")] if m and m[1].strip() else []
         for type_id in self._receivers(ctx, receiver)[0]:
-            out = self._on_receiver(ctx, type_id, name, args, "<" in written)
+            out = self._on_receiver(ctx, type_id, name, args, typed)
             if out is not None:
                 return out
         return None
@@ -780,6 +787,21 @@ def _receives(sym: Symbol, owners: set[str]) -> bool:
 
 _SAME: Target = ("same", "")  # a lambda without a receiver: `this` is the one around it
 _BARE_CALL = re.compile(r"[A-Za-z_]\w*(?:<[^()]*>)?/\(")
+
+
+def _drop_type_arguments(text: str) -> str:
+    """``mutableListOf<suspend A.() -> Unit>/()`` -> ``mutableListOf/()``."""
+    end = text.rfind(">/(")
+    depth = 0
+    for i in range(end, -1, -1):
+        ch = text[i]
+        if ch == ">" and not (i and text[i - 1] == "-"):
+            depth += 1
+        elif ch == "<":
+            depth -= 1
+            if depth == 0:
+                return text[:i] + text[end + 1 :]
+    return text
 
 
 def _implicit_split(text: str) -> tuple[str | None, str]:
