@@ -2,6 +2,7 @@
 
     python benchmarks/edge_sample.py --repo gson [--root /work/bench-repos] [--n 30] [--seed 21]
                                      [--language java] [--out benchmarks/results/precision-gson.json]
+                                     [--save-edges FILE] [--new-since FILE]
 
 Parses and resolves the repository as ``codebot index`` does, draws ``--n`` ``calls`` edges (of
 every resolution: exact, overload, unique_name) whose caller is in ``--language``, and prints each
@@ -9,6 +10,10 @@ with the line of the call, the call text the parser recorded, and the callee's d
 JSON written to ``--out`` holds the sample; a ``verdict`` (``right``/``wrong``) and a ``why`` are
 filled by the person who read the code. Run again with the same arguments, it keeps the verdicts
 already written for the same edges and prints the precision over the judged ones.
+
+To judge what a change adds: ``--save-edges FILE`` at the commit before it writes every call edge
+of the language (caller, callee) to FILE; ``--new-since FILE`` at the commit after draws only
+among the edges FILE does not hold.
 """
 
 from __future__ import annotations
@@ -33,7 +38,14 @@ def _line(root: Path, path: str, line: int) -> str:
     return " ".join(lines[line - 1].split())[:160] if 0 < line <= len(lines) else ""
 
 
-def draw(root: Path, language: str, n: int, seed: int) -> list[dict]:
+def draw(
+    root: Path,
+    language: str,
+    n: int,
+    seed: int,
+    save: Path | None = None,
+    since: Path | None = None,
+) -> list[dict]:
     report = parse_path(root, Config())
     res = resolve(report.files)
     by_id = {s.id: s for f in report.files for s in f.symbols}
@@ -41,6 +53,11 @@ def draw(root: Path, language: str, n: int, seed: int) -> list[dict]:
         (e for e in res.edges if e.kind == "calls" and by_id[e.src].language == language),
         key=lambda e: (e.src, e.dst),
     )
+    if save is not None:
+        save.write_text(json.dumps([[e.src, e.dst] for e in edges]) + "\n")
+    if since is not None:
+        old = {tuple(pair) for pair in json.loads(since.read_text())}
+        edges = [e for e in edges if (e.src, e.dst) not in old]
     picked = random.Random(seed).sample(edges, min(n, len(edges)))
     out = []
     for e in picked:
@@ -71,9 +88,18 @@ def main() -> int:
     ap.add_argument("--n", type=int, default=30)
     ap.add_argument("--seed", type=int, default=21)
     ap.add_argument("--out", default=None)
+    ap.add_argument("--save-edges", type=Path, default=None, help="write every call edge here")
+    ap.add_argument("--new-since", type=Path, default=None, help="draw among edges not in this")
     args = ap.parse_args()
     out = Path(args.out or f"benchmarks/results/precision-{args.repo}.json")
-    sample = draw(Path(args.root) / args.repo, args.language, args.n, args.seed)
+    sample = draw(
+        Path(args.root) / args.repo,
+        args.language,
+        args.n,
+        args.seed,
+        args.save_edges,
+        args.new_since,
+    )
     if out.exists():
         old = {(d["caller"], d["callee"]): d for d in json.loads(out.read_text())["sample"]}
         for d in sample:
@@ -83,6 +109,7 @@ def main() -> int:
     command = (
         f"python benchmarks/edge_sample.py --repo {args.repo} --language {args.language}"
         f" --n {args.n} --seed {args.seed}"
+        + (f" --new-since {args.new_since}" if args.new_since else "")
     )
     judged = [d for d in sample if d["verdict"] in ("right", "wrong")]
     right = sum(d["verdict"] == "right" for d in judged)

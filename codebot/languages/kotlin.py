@@ -9,6 +9,8 @@ companion is ``Companion``, as in Kotlin); secondary constructors are named ``co
 
 from __future__ import annotations
 
+import re
+
 from tree_sitter import Node
 
 from codebot.core.model import Import, Parameter
@@ -190,14 +192,152 @@ def _lambda(node: Node) -> Bindings:
     for p in params.named_children if params is not None else ():
         _variable(p, None, out)
     if params is None:
-        out["it"] = None
+        out["it"] = _it(node)
     return out
+
+
+def _it(lam: Node) -> str | None:
+    """`x.let { it.f() }`, `T().also { it.f() }`: `it` is the receiver (``@x``: what `x` is
+    bound to around the call; ``= T()``: what the call makes)."""
+    call = _owner_call(lam)
+    callee = call.named_children[0] if call is not None else None
+    if callee is None or callee.type != "navigation_expression":
+        return None
+    name = child_of_type(callee.named_children[-1], "simple_identifier")
+    if name is None or text(name) not in _IT_SCOPE:
+        return None
+    recv = callee.named_children[0]
+    if recv.type == "simple_identifier":
+        return f"@{text(recv)}"
+    return _made(recv)
+
+
+def _made(node: Node) -> str | None:
+    """``= T()``: the value a call of a path of names makes (`Foo(1)`, `a.b.make()`)."""
+    if node.type != "call_expression" or not node.named_children:
+        return None
+    callee = node.named_children[0]
+    if callee.type not in ("simple_identifier", "navigation_expression"):
+        return None
+    return valued(text(callee))
 
 
 def _loop(node: Node) -> Bindings:
     out: Bindings = {}
     _variable(child_of_type(node, "variable_declaration", "multi_variable_declaration"), None, out)
     return out
+
+
+# --- implicit receivers: lambdas with receivers -----------------------------------------------
+
+# Standard functions whose lambda keeps the `this` around it (`x.let { }`, `xs.forEach { }`).
+_TRANSPARENT = frozenset(
+    """let also takeIf takeUnless forEach forEachIndexed map mapNotNull mapIndexed filter
+    filterNot flatMap any all none first firstOrNull last lastOrNull count sumOf sortedBy
+    sortedByDescending groupBy associate associateBy associateWith onEach fold repeat
+    synchronized lazy use getOrElse getOrPut ifEmpty require check requireNotNull
+    checkNotNull assertFailsWith assertFails""".split()
+)
+_THIS_SCOPE = frozenset({"apply", "run"})  # `x.apply { }`: `this` is `x`; so is `with(x) { }`
+_IT_SCOPE = frozenset({"let", "also", "takeIf", "takeUnless"})  # `x.let { }`: `it` is `x`
+# Where a lambda's receiver no longer reaches: a function's or a class's own body.
+_BOUNDARIES = frozenset(
+    {
+        "function_declaration",
+        "secondary_constructor",
+        "anonymous_function",
+        "class_body",
+        "object_literal",
+        "getter",
+        "setter",
+        "anonymous_initializer",
+        "source_file",
+    }
+)
+_PATH = re.compile(r"[A-Za-z_][\w]*(?:(?:\.|\?\.)[A-Za-z_][\w]*)*")
+UNKNOWN_RECEIVER = "{?}"
+
+
+def _owner_call(lam: Node) -> Node | None:
+    """The call a lambda is the last argument of: trailing, or last within the parentheses."""
+    p = lam.parent
+    if p is None:
+        return None
+    if p.type == "annotated_lambda":
+        suffix = p.parent
+    elif p.type == "value_argument" and not any(c.type == "=" for c in p.children):
+        args = p.parent
+        if args is None or args.type != "value_arguments" or args.named_children[-1] != p:
+            return None
+        suffix = args.parent
+        if suffix is None or child_of_type(suffix, "annotated_lambda") is not None:
+            return None
+    else:
+        return None
+    call = suffix.parent if suffix is not None and suffix.type == "call_suffix" else None
+    return call if call is not None and call.type == "call_expression" else None
+
+
+def _implicit(node: Node, annotate, bound, cache: dict) -> str | None:
+    """``{receiver}``, written before a call without a receiver inside a lambda with one:
+    ``{routing/(trailing)}`` (the receiver of the lambda the call `routing { }` takes, which
+    the resolver reads off the callee's last parameter, ``Routing.() -> Unit``), ``{: T}`` /
+    ``{= T()}`` (`x.apply { }`, `with(x) { }`: what `x` is), ``{?}`` (a receiver the parser
+    cannot name). A receiver's own text carries the one around it. None: no lambda around."""
+    scope = node.parent
+    while scope is not None and scope.type not in _BOUNDARIES:
+        if scope.type == "lambda_literal":
+            key = (scope.start_byte, scope.end_byte, "implicit")
+            if key not in cache:
+                cache[key] = None  # an odd tree must not loop
+                found = _lambda_receiver(scope, annotate, bound, cache)
+                cache[key] = found if found != "" else _implicit(scope, annotate, bound, cache)
+            return cache[key]
+        scope = scope.parent
+    return None
+
+
+def _lambda_receiver(lam: Node, annotate, bound, cache: dict) -> str | None:
+    """A lambda's receiver; "" where the lambda keeps the one around it."""
+    call = _owner_call(lam)
+    if call is None:
+        return ""
+    callee = call.named_children[0]
+    if callee.type == "simple_identifier":
+        name = text(callee)
+        if name == "with":
+            args = child_of_type(child_of_type(call, "call_suffix"), "value_arguments")
+            first = args.named_children[0] if args is not None and args.named_children else None
+            value = first.named_children[-1] if first is not None and first.named_children else None
+            return _this_of(call, value, annotate, bound, cache)
+        if name in _TRANSPARENT or name in _THIS_SCOPE:
+            return ""  # `run { }`, `apply { }` on the `this` around
+        return "{" + annotate(callee, name) + "}"
+    if callee.type != "navigation_expression" or callee.named_child_count < 2:
+        return UNKNOWN_RECEIVER
+    name = child_of_type(callee.named_children[-1], "simple_identifier")
+    if name is None:
+        return UNKNOWN_RECEIVER
+    if text(name) in _TRANSPARENT:
+        return ""
+    if text(name) in _THIS_SCOPE:
+        return _this_of(call, callee.named_children[0], annotate, bound, cache)
+    whole = text(callee)
+    return "{" + annotate(callee, whole) + "}" if _PATH.fullmatch(whole) else UNKNOWN_RECEIVER
+
+
+def _this_of(call: Node, value: Node | None, annotate, bound, cache: dict) -> str:
+    """`x.apply { }`, `with(x) { }`: the lambda's `this` is `x` (its declared type or what it
+    was assigned, after the receivers around the call); `this.apply { }` keeps the one around."""
+    if value is None:
+        return UNKNOWN_RECEIVER
+    if value.type == "this_expression":
+        return ""
+    what = bound(value, text(value)) if value.type == "simple_identifier" else _made(value)
+    if what is None:
+        return UNKNOWN_RECEIVER
+    outer = _implicit(call, annotate, bound, cache) or ""
+    return "{" + outer + what + "}"
 
 
 # --- arguments: the types a reader sees, for choosing among overloads -------------------------
@@ -225,7 +365,20 @@ _CONVERSIONS = {
     "toInt": "Int",
     "toLong": "Long",
     "toDouble": "Double",
+    # the standard library's collection builders
+    "arrayOf": "Array",
+    "listOf": "List",
+    "mutableListOf": "MutableList",
+    "setOf": "Set",
+    "mutableSetOf": "MutableSet",
+    "mapOf": "Map",
+    "mutableMapOf": "MutableMap",
 }
+
+
+_BUILDERS = frozenset(
+    {"arrayOf", "listOf", "mutableListOf", "setOf", "mutableSetOf", "mapOf", "mutableMapOf"}
+)
 
 
 def _type_of(what: str | None) -> str:
@@ -251,6 +404,10 @@ def _argument_type(node: Node, bound) -> str:
         return _type_of(bound(node, text(node)))
     if kind == "call_expression" and node.named_children:
         callee = node.named_children[0]
+        if callee.type == "simple_identifier" and text(callee) in _BUILDERS:
+            return _CONVERSIONS[text(callee)]
+        if callee.type == "simple_identifier" and text(callee)[:1].isupper():
+            return text(callee)  # `ChannelProvider { }`, `ByteArray(n)`: a constructor call
         if callee.type == "navigation_expression" and callee.named_children:
             suffix = callee.named_children[-1]
             name = child_of_type(suffix, "simple_identifier")
@@ -265,7 +422,8 @@ def _argument_type(node: Node, bound) -> str:
 
 def _arguments(node: Node, bound) -> str | None:
     """``(String, lambda)``: the arguments of the call whose callee is ``node``, a trailing
-    lambda last (``trailing``), a named one as ``named``; None when one is spread (the resolver
+    lambda last (``trailing``), a named one as ``named:<its name>``, after the type arguments
+    written (``<User>/(trailing)``); None when one is spread (the resolver
     then does not choose)."""
     call = node.parent
     for _ in range(3):  # the callee, or the name inside `a.b().name`
@@ -285,13 +443,17 @@ def _arguments(node: Node, bound) -> str | None:
         if any(c.type == "*" for c in a.children):
             return None  # `f(*xs)`: any number
         if any(c.type == "=" for c in a.children):
-            types.append("named")  # `f(name = x)`: counted, not matched by position
+            # `f(name = x)`: counted, matched by its name, not by position
+            label = child_of_type(a, "simple_identifier")
+            types.append(f"named:{text(label)}" if label is not None else "named")
             continue
         value = a.named_children[-1] if a.named_children else None
         types.append(_argument_type(value, bound) if value is not None else "?")
     if child_of_type(suffix, "annotated_lambda") is not None:
         types.append("trailing")
-    return f"({', '.join(types)})"
+    generic = child_of_type(suffix, "type_arguments")
+    written = f"{squash(text(generic), 80)}/" if generic is not None else ""
+    return f"{written}({', '.join(types)})"
 
 
 _RECEIVERS = Receivers(
@@ -309,6 +471,7 @@ _RECEIVERS = Receivers(
     member_scopes=frozenset({"class_body", "class_declaration"}),
     arguments=_arguments,
     on_expression=frozenset({"navigation_suffix"}),
+    implicit=_implicit,
 )
 
 SPEC = LanguageSpec(

@@ -14,7 +14,8 @@ the call external when the type is a library's. A name bound without a type (an 
 stops the search: it shadows whatever is declared further out.
 
 Each language gives, per node type that opens a scope, a function listing the names bound
-directly in it: ``{name: ": T" | "= value()" | None}``. A scope's bindings are read once per file.
+directly in it: ``{name: ": T" | "= value()" | "@other" | None}`` (``@other``: what ``other`` is
+bound to around that scope, Kotlin's `it` in `x.let { }`). A scope's bindings are read once per file.
 """
 
 from __future__ import annotations
@@ -77,16 +78,44 @@ class Receivers:
     # text does not show (Kotlin's `a.b().name` records `name`): the text becomes `(?).name`.
     on_expression: frozenset[str] = field(default_factory=frozenset)
 
+    # `(node, annotate, bound, cache) -> "{...}"`: the implicit receiver of a call written without one,
+    # where a lambda with receiver gives it (Kotlin's `routing { get("/") {} }`), written before
+    # the call's text; None where the call has none the parser can name. ``annotate`` writes
+    # another call's text (the call the lambda is passed to), ``bound`` looks a name up.
+    implicit: (
+        Callable[
+            [Node, Callable[[Node, str], str], Callable[[Node, str], str | None], dict],
+            str | None,
+        ]
+        | None
+    ) = None
+
     def annotate(self, node: Node, text: str, cache: dict) -> str:
         out = self._typed(node, text, cache) if "." in text else text
         parent = node.parent
-        if self.on_expression and parent is not None and parent.type in self.on_expression:
+        on_expression = parent is not None and parent.type in self.on_expression
+        if self.implicit is not None and text.isidentifier() and not on_expression:
+            try:
+                pre = self.implicit(
+                    node,
+                    lambda at, t: self.annotate(at, t, cache),
+                    lambda at, name: self.bound(at, name, cache),
+                    cache,
+                )
+            except Exception:  # noqa: BLE001 - an odd tree (error recovery): no receiver
+                pre = None
+            if pre:
+                out = pre + out
+        if on_expression:
             out = f"(?).{out}"
         if self.arguments is not None:
             try:
                 args = self.arguments(node, lambda at, name: self.bound(at, name, cache))
             except Exception:  # noqa: BLE001 - an odd tree (error recovery): no arguments
                 args = None
+            if args is not None and args[:1] == "<":  # `get<T>/(trailing)`: type arguments
+                types, _, args = args.partition(">/")
+                out = f"{out}{types}>"
             if args is not None:
                 out = f"{out}/{args}"
         return out
@@ -109,7 +138,10 @@ class Receivers:
                     except Exception:  # noqa: BLE001 - an odd tree (error recovery): no types
                         found = cache[key] = {}
                 if name in found:
-                    return found[name]
+                    what = found[name]
+                    if what is not None and what[0] == "@":  # `it` of `x.let { }`: what `x` is
+                        return self._find(scope, what[1:], kinds, cache)
+                    return what
             scope = scope.parent
         return None
 

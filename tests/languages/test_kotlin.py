@@ -219,7 +219,7 @@ def test_calls(parse):
     assert p.calls(f"{M}.OrderService.constructor") == ["this", "(id: Int).toString/()"]
     assert p.calls(f"{M}.OrderService.Companion.copy") == ["(o: DomainOrder).copy/()"]
     assert p.calls(f"{M}.OrderService.Builder.build") == [
-        "OrderService/(?)",
+        "OrderService/(InMemoryRepository)",
         "InMemoryRepository/()",
     ]
     assert p.calls(f"{M}.fetchAll") == [
@@ -700,4 +700,257 @@ def test_a_definition_that_cannot_take_the_arguments_is_not_the_callee(resolved)
     builder = f"{test}.TestApplicationBuilder"
     assert {dst for (src, dst) in calls if src == f"{builder}.configure"} == {
         f"{builder}.application#2"
+    }
+
+
+# --- lambdas with receivers: the implicit `this` of a DSL block --------------------------------
+
+KTOR_RECEIVERS = {
+    # ktor's test host (trimmed): `testApplication { }` takes an ApplicationTestBuilder receiver
+    "ktor-server-test-host/common/src/io/ktor/server/testing/TestApplication.kt": """
+        package io.ktor.server.testing
+
+        import io.ktor.server.routing.Route
+
+        public open class TestApplicationBuilder {
+            public fun routing(configuration: Route.() -> Unit) {}
+            public fun install(plugin: Any, configure: Any.() -> Unit = {}) {}
+        }
+        public class ApplicationTestBuilder : TestApplicationBuilder() {
+            public fun startApplication() {}
+        }
+        public fun testApplication(block: suspend ApplicationTestBuilder.() -> Unit) {}
+        public fun runLater(block: () -> Unit) {}
+    """,
+    # ktor's routing (trimmed): extensions of Route; `Route.handle`'s lambda has another receiver
+    "ktor-server-core/common/src/io/ktor/server/routing/RoutingBuilder.kt": """
+        package io.ktor.server.routing
+
+        public interface Route
+        public class RoutingContext {
+            public fun respondText(text: String) {}
+        }
+        public fun Route.route(path: String, build: Route.() -> Unit): Route = TODO()
+        public fun Route.get(path: String, body: suspend RoutingContext.() -> Unit): Route = TODO()
+        public fun Route.get(body: suspend RoutingContext.() -> Unit): Route = TODO()
+        public fun Route.authenticate(
+            vararg configurations: String? = arrayOf(null),
+            optional: Boolean = false,
+            build: Route.() -> Unit
+        ): Route = TODO()
+        public fun Route.authenticate(
+            vararg configurations: String? = arrayOf(null),
+            strategy: AuthenticationStrategy,
+            build: Route.() -> Unit
+        ): Route = TODO()
+        public class AuthenticationStrategy
+    """,
+    # a builder with a member and a `respondText` of its own: not the route handler's
+    "ktor-http/common/src/io/ktor/http/HeadersBuilder.kt": """
+        package io.ktor.http
+
+        public class HeadersBuilder {
+            public fun append(name: String, value: String) {}
+            public fun respondText(text: String) {}
+        }
+        public fun headers(builder: HeadersBuilder.() -> Unit): Headers = TODO()
+        public class Headers
+    """,
+    "ktor-server-tests/jvm/test/io/ktor/tests/server/RoutingTest.kt": """
+        package io.ktor.tests.server
+
+        import io.ktor.http.*
+        import io.ktor.server.routing.*
+        import io.ktor.server.testing.*
+
+        class RoutingTest {
+            fun testRouting() = testApplication {
+                install(CallLogging)
+                startApplication()
+                routing {
+                    route("/a") {
+                        get("/b") { respondText("ok") }
+                        authenticate("first", strategy = AuthenticationStrategy()) {
+                            get { respondText("in") }
+                        }
+                    }
+                    runLater { route("/c") {} }
+                }
+            }
+
+            fun testScopes() {
+                val builder = HeadersBuilder()
+                builder.apply { append("a", "b") }
+                with(builder) { append("c", "d") }
+                builder.let { it.append("e", "f") }
+                HeadersBuilder().also { it.respondText("g") }
+                headers { append("h", "i") }
+            }
+        }
+    """,
+}
+
+
+def test_lambda_with_receiver_resolves_through_the_callees_last_parameter(parse, resolved):
+    calls = resolved("kotlin", KTOR_RECEIVERS)
+    test = "ktor-server-tests.jvm.test.io.ktor.tests.server.RoutingTest.RoutingTest"
+    host = "ktor-server-test-host.common.src.io.ktor.server.testing.TestApplication"
+    routing = "ktor-server-core.common.src.io.ktor.server.routing.RoutingBuilder"
+    assert {dst: r for (src, dst), r in calls.items() if src == f"{test}.testRouting"} == {
+        f"{host}.testApplication": "exact",
+        # `testApplication`'s `ApplicationTestBuilder.() -> Unit`: members, a base's too
+        f"{host}.TestApplicationBuilder.install": "exact",
+        f"{host}.ApplicationTestBuilder.startApplication": "exact",
+        f"{host}.TestApplicationBuilder.routing": "exact",
+        # `routing`'s `Route.() -> Unit`: Route's extensions, by their arguments
+        f"{routing}.Route.route": "exact",
+        f"{routing}.Route.get": "exact",  # `get("/b") { }`, and not `get { }`
+        f"{routing}.Route.get#2": "exact",  # `get { }` in `authenticate { }`
+        # `strategy = ...`: the overload with a parameter of that name
+        f"{routing}.Route.authenticate#2": "exact",
+        f"{routing}.AuthenticationStrategy": "exact",
+        # `get`'s `suspend RoutingContext.() -> Unit`: the handler's member, not the
+        # HeadersBuilder's `respondText`
+        f"{routing}.RoutingContext.respondText": "exact",
+        # `runLater`'s `() -> Unit` keeps the Route around it
+        f"{host}.runLater": "exact",
+    }
+    # the parser writes the receiver before the call: the call the lambda is passed to
+    path = "ktor-server-tests/jvm/test/io/ktor/tests/server/RoutingTest.kt"
+    texts = [
+        c.name for s in parse("kotlin", path, KTOR_RECEIVERS[path]).result.symbols for c in s.calls
+    ]
+    get = "{{{testApplication/(trailing)}routing/(trailing)}route/(String, trailing)}get"
+    assert f"{get}/(String, trailing)" in texts
+    assert "{: HeadersBuilder}append/(String, String)" not in texts  # `= HeadersBuilder()`
+    assert "{= HeadersBuilder()}append/(String, String)" in texts
+
+
+def test_scope_functions_give_this_and_it(resolved):
+    calls = resolved("kotlin", KTOR_RECEIVERS)
+    test = "ktor-server-tests.jvm.test.io.ktor.tests.server.RoutingTest.RoutingTest.testScopes"
+    http = "ktor-http.common.src.io.ktor.http.HeadersBuilder"
+    assert {dst: r for (src, dst), r in calls.items() if src == test} == {
+        f"{http}.HeadersBuilder": "exact",  # the constructor, twice
+        # `builder.apply { }`, `with(builder) { }`: `this` is the HeadersBuilder;
+        # `builder.let { it... }`: `it` is; `headers { }`'s `HeadersBuilder.() -> Unit`
+        f"{http}.HeadersBuilder.append": "exact",
+        f"{http}.HeadersBuilder.respondText": "exact",  # `HeadersBuilder().also { it... }`
+        f"{http}.headers": "exact",
+    }
+
+
+KTOR_LIBRARY_RECEIVERS = {
+    "ktor-client-core/common/src/io/ktor/client/plugins/HttpRequestRetry.kt": """
+        package io.ktor.client.plugins
+
+        public class HttpRequestRetryConfig {
+            public fun delay(millis: Long) {}
+            public fun retryIf(block: HttpRequestRetryConfig.() -> Unit) {}
+        }
+        public class Sink {
+            public fun writeText(text: String) {}
+        }
+    """,
+    "ktor-client-tests/common/test/io/ktor/client/tests/RetryTest.kt": """
+        package io.ktor.client.tests
+
+        import kotlinx.coroutines.launch
+        import io.ktor.client.plugins.*
+
+        class RetryTest {
+            fun testRetry(scope: CoroutineScope) {
+                scope.launch { delay(10) }
+                buildString { delay(20) }
+                val file = File("a")
+                file.apply { writeText("x") }
+                val config = HttpRequestRetryConfig()
+                config.retryIf { delay(30) }
+            }
+        }
+    """,
+}
+
+
+def test_a_library_receiver_is_not_guessed_by_name(resolved):
+    calls = resolved("kotlin", KTOR_LIBRARY_RECEIVERS)
+    test = "ktor-client-tests.common.test.io.ktor.client.tests.RetryTest.RetryTest.testRetry"
+    retry = "ktor-client-core.common.src.io.ktor.client.plugins.HttpRequestRetry"
+    # `launch { }` (kotlinx's CoroutineScope), `buildString { }` (a StringBuilder), `File`'s
+    # `apply { }`: their receivers are the library's; the repository's one `delay` and
+    # `writeText` are not claimed by name. `retryIf`'s receiver is ours: its `delay` is.
+    assert {dst: r for (src, dst), r in calls.items() if src == test} == {
+        f"{retry}.HttpRequestRetryConfig": "exact",
+        f"{retry}.HttpRequestRetryConfig.retryIf": "exact",
+        f"{retry}.HttpRequestRetryConfig.delay": "exact",
+    }
+
+
+KTOR_GENERIC_RECEIVERS = {
+    "ktor-server-core/common/src/io/ktor/server/application/Application.kt": """
+        package io.ktor.server.application
+
+        public open class Pipeline
+        public class Application : Pipeline()
+        public class Route
+        public fun <P : Pipeline, B : Any> P.install(plugin: Any, configure: B.() -> Unit = {}) {}
+        public class ChannelProvider(block: () -> Any)
+        public class FormBuilder {
+            public fun append(key: String, value: ChannelProvider) {}
+            public fun append(key: String, value: ByteArray) {}
+        }
+        public fun Route.post(body: suspend Application.() -> Unit) {}
+        public inline fun <reified R : Any> Route.post(crossinline body: suspend Application.(R) -> Unit) {}
+    """,
+    "ktor-server-core/common/src/io/ktor/server/testing/Host.kt": """
+        package io.ktor.server.testing
+
+        import io.ktor.server.application.*
+
+        public class TestBuilder {
+            public fun install(plugin: Any) {}
+            public fun application(block: Application.() -> Unit) {}
+            public fun route(block: Route.() -> Unit) {}
+            public fun form(block: FormBuilder.() -> Unit) {}
+        }
+        public fun testApp(block: TestBuilder.() -> Unit) {}
+
+        fun use() = testApp {
+            application {
+                install(CallLogging)
+            }
+            route {
+                post { }
+                post<Int> { }
+            }
+            form {
+                append("a", ChannelProvider { 1 })
+                append("b", ByteArray(3))
+            }
+        }
+    """,
+}
+
+
+def test_generic_extensions_reified_overloads_and_constructor_arguments(resolved):
+    calls = resolved("kotlin", KTOR_GENERIC_RECEIVERS)
+    use = "ktor-server-core.common.src.io.ktor.server.testing.Host.use"
+    app = "ktor-server-core.common.src.io.ktor.server.application.Application"
+    host = "ktor-server-core.common.src.io.ktor.server.testing.Host.TestBuilder"
+    assert {dst: r for (src, dst), r in calls.items() if src == use} == {
+        f"{host.rsplit('.', 1)[0]}.testApp": "exact",
+        f"{host}.application": "exact",
+        f"{host}.route": "exact",
+        f"{host}.form": "exact",
+        # in `application { }` the Application's: the extension of its base's bound (P :
+        # Pipeline), not the TestBuilder's member around it
+        f"{app}.P.install": "exact",
+        # `post { }` has no type argument: never the `<reified R>` overload; `post<Int> { }`
+        # takes the generic one
+        f"{app}.Route.post": "exact",
+        f"{app}.Route.post#2": "exact",
+        # the arguments' constructors tell the members apart
+        f"{app}.FormBuilder.append": "exact",
+        f"{app}.FormBuilder.append#2": "exact",
+        f"{app}.ChannelProvider": "exact",
     }

@@ -32,10 +32,13 @@ from codebot.core.model import FUNCTION_KINDS, FileResult, Import, Parameter, Sy
 from codebot.graph.resolvers.base import (
     DECL,
     EXACT,
+    EXT,
     EXTERNAL,
     EXTERNAL_CALL,
+    INST,
     NOT_LOCAL,
     OVERLOAD,
+    OVERRIDE,
     PLAIN,
     SUPER,
     SYM,
@@ -201,6 +204,10 @@ class JvmResolver(OverloadChooser, Resolver):
             sid: ids for ids in groups.values() if len(ids) > 1 for sid in ids
         }
         self._scopes: dict[str, tuple[dict[str, object], list[Import]]] = {}
+        self._implicit_memo: dict[tuple[str, str], tuple[list[str], bool]] = {}
+        self._owners: dict[tuple[str, str], Outcome] = {}  # (caller, call taking a lambda)
+        # (type, name, module) -> the extensions of the type (or a base) the module sees
+        self._extensions_of: dict[tuple[str, str, str], list[str]] = {}
         for f in self.files:
             for s in f.symbols:
                 if s.kind in TYPES:
@@ -448,6 +455,36 @@ class JvmResolver(OverloadChooser, Resolver):
     # --- calls ----------------------------------------------------------------------------------
 
     def resolve_call(self, ctx: Ctx, text: str) -> Outcome:
+        if text[-9:] == "trailing)" and ctx.sym.language == "kotlin":
+            # a call taking a lambda: the calls inside ask for it again, for their receiver
+            key = (ctx.sym.id, text)
+            found = self._owners.get(key)
+            if found is None:
+                found = self._owners[key] = self._resolve_call(ctx, text)
+            return found
+        return self._resolve_call(ctx, text)
+
+    def _resolve_call(self, ctx: Ctx, text: str) -> Outcome:
+        typed = False
+        if ">/(" in text and ctx.sym.language == "kotlin":
+            # `get<User>/(trailing)`: type arguments choose a generic overload, and go
+            receiver, rest = _implicit_split(text)
+            typed = ">/(" in rest
+            text = (f"{{{receiver}}}" if receiver else "") + _drop_type_arguments(rest)
+        if ctx.sym.language == "kotlin" and (text[:1] == "{" or _BARE_CALL.match(text)):
+            # a Kotlin call without a receiver: in a lambda with one (`{routing/(trailing)}get/(…)`)
+            # or in an extension function (`fun Application.main() { install(X) }`)
+            receiver, text = _implicit_split(text)
+            out = self._implicit_call(ctx, receiver, text, typed)
+            if out is not None:
+                return out
+            if receiver and self._receivers(ctx, receiver)[1]:
+                # `buildString { append(x) }`: a library's receiver may have the method; a name
+                # in scope (the package's function) still resolves, no unique-name guess
+                out = self.resolve_call(ctx, text)
+                if isinstance(out, list) and all(r == UNIQUE for _, r in out):
+                    return self.not_found(text.split("/", 1)[0].split("<", 1)[0])
+                return out
         if text.startswith("(?)."):
             # a method of an expression's value (`getAll(name)?.contains(v)`): not `this`'s;
             # only the repository's one method of that name, if any
@@ -475,6 +512,151 @@ class JvmResolver(OverloadChooser, Resolver):
                     return [(ext[1], EXACT)]
             return UNRESOLVED
         return list(chosen.items())
+
+    # --- Kotlin: lambdas with receivers -----------------------------------------------------
+
+    def _implicit_call(
+        self, ctx: Ctx, receiver: str | None, text: str, typed: bool = False
+    ) -> Outcome | None:
+        """``get("/") { }`` in ``routing { }``: a member (then an extension visible in the file)
+        of the implicit receivers, innermost first (the lambdas' the parser wrote, then the
+        receiver of the extension function the call is in), by the arguments; None when none
+        has one (the call is then resolved as before: the class around, the package), or when
+        a receiver is not known (a library's lambda, ``x.apply`` on a value of unknown type, a
+        type parameter): the name may be one of its members. A local function comes first."""
+        m = ARGS.search(text) if text[-1:] == ")" else None
+        name = (text[: m.start()] if m else text).split("<", 1)[0].strip()
+        if not name.isidentifier() or name in _BUILTINS:
+            return None
+        local = self.local(ctx, name)
+        if isinstance(local, tuple) and local[0] == SYM:
+            return None
+        args = [a.strip() for a in m[1].split(",")] if m and m[1].strip() else []
+        for type_id in self._receivers(ctx, receiver)[0]:
+            out = self._on_receiver(ctx, type_id, name, args, typed)
+            if out is not None:
+                return out
+        return None
+
+    def _receivers(self, ctx: Ctx, receiver: str | None) -> tuple[list[str], bool]:
+        """The repository types of the implicit receivers, innermost first, up to the first
+        one not known (those ``receiver`` writes, then the extension functions' around), and
+        whether that one is a library's (the lambda of a library function, ``x.apply { }`` on
+        a library value): not a type parameter's or an expression's of unknown type."""
+        key = (ctx.sym.id, receiver or "")
+        memo = self._implicit_memo.get(key)
+        if memo is not None:
+            return memo
+        self._implicit_memo[key] = ([], False)  # a receiver written in terms of itself
+        found: list[str] = []
+        desc: str | None = receiver
+        while desc:
+            if desc == "?":
+                self._implicit_memo[key] = (found, False)
+                return found, False
+            outer, body = _implicit_split(desc)
+            if body.startswith(": "):
+                t = self.declared_type(ctx, body[2:])
+            elif body.startswith("= "):
+                t = self.value_of(ctx, body[2:])
+                if t is None and body[2:3].isupper():
+                    t = EXTERNAL  # `File(path).apply { }`: a type the repository does not define
+            else:
+                outer, t = _implicit_split(desc)[0], self._lambda_receiver(ctx, desc)
+                if t == _SAME:  # `runLater { }` taking a `() -> Unit`: the receivers around
+                    desc = outer
+                    continue
+            if t is None or t[0] not in (INST, DECL) or not self.index.is_type(t[1]):
+                library = t is not None and t[0] == EXT
+                self._implicit_memo[key] = (found, library)
+                return found, library
+            found.append(t[1])
+            desc = outer
+        for fn in ctx.chain:  # `fun Application.main() { ... }`: `this` is the Application
+            if fn.class_name and is_extension(fn, self.index):
+                t = self._type(self.index.file_of[fn.id], fn.class_name)
+                if t is None:
+                    break  # a library type, a type parameter: its members are not known
+                found.append(t)
+            elif fn.parent is not None and self.index.is_type(fn.parent):
+                break  # a member function: the class's own `this` (resolved as before)
+        self._implicit_memo[key] = (found, False)
+        return found, False
+
+    def _lambda_receiver(self, ctx: Ctx, call: str) -> Target | None:
+        """The receiver of the lambda a call takes last: the callee's last parameter is
+        ``T.() -> R`` (``suspend``, nullable); ``_SAME`` when it is a function type without a
+        receiver (the lambda keeps the receivers around it); not known otherwise (a library's
+        function's: EXTERNAL; a type alias, a type parameter, callees that disagree: None)."""
+        out = self.resolve_call(ctx, call)
+        if not isinstance(out, list):
+            return EXTERNAL if out == EXTERNAL_CALL else None
+        types = set()
+        for dst, res in out:
+            if res == OVERRIDE:
+                continue
+            params = self._overload_params(dst)
+            written = params[-1].type if params else None
+            receiver = _function_receiver(written)
+            if receiver is None and written and "->" in written:
+                types.add(_SAME)
+                continue
+            t = self._type(self.index.file_of[dst], receiver) if receiver else None
+            if t is None:
+                return None
+            types.add((DECL, t))
+        return types.pop() if len(types) == 1 else None
+
+    def _on_receiver(
+        self, ctx: Ctx, type_id: str, name: str, args: list[str], typed: bool = False
+    ) -> Outcome | None:
+        """A call of ``name`` on an implicit receiver of type ``type_id``: its member, else an
+        extension of its type (or a base's) that the file sees; None when it has neither (or
+        none that takes the arguments)."""
+        index = self.index
+        hit = index.find_member(type_id, name)[0]
+        if hit is not None and index.is_callable(hit):
+            out = self.call_target((SYM, hit), (DECL, type_id))
+            if isinstance(out, list) and out:
+                chosen = self.choose(ctx, out, args)
+                if not self.fits_none(ctx, chosen, args):
+                    return list(chosen.items())
+        key = (type_id, name, ctx.file.module)
+        ext = self._extensions_of.get(key)
+        if ext is None:
+            owners = {index.by_id[t].name for t in index.mro(type_id)}
+            visible = self._visible_packages(ctx.file) | self._imported_as(ctx.file, name)
+            ext = self._extensions_of[key] = list(
+                dict.fromkeys(
+                    member  # each definition of the name with its overloads (`get`, `get#2`)
+                    for sid in index.names.get((self.family, name), ())
+                    for member in self.overloads.get(sid, (sid,))
+                    if index.by_id[member].parent is None
+                    and _receives(index.by_id[member], owners)
+                    and _dir(index.file_of[member]) in visible
+                )
+            )
+        if len(ext) > 1:
+            # `get<User> { }` takes a generic overload; `post { }` without type arguments not
+            # a `<reified R>` one, which needs them
+            heads = {e: index.by_id[e].signature.split("(", 1)[0] for e in ext}
+            if typed:
+                fit = [e for e in ext if "fun <" in heads[e]]
+            else:
+                fit = [e for e in ext if "reified " not in heads[e]]
+            ext = fit or ext
+        picked = self._overload_pick(ctx, ext, args) if ext else None
+        if picked and len(picked) == 1 and not self._overload_takes(ctx, picked[0], args):
+            picked = None
+        if not picked:
+            return None
+        return [(p, EXACT if len(picked) == 1 else OVERLOAD) for p in picked]
+
+    def _imported_as(self, file: FileResult, name: str) -> set[str]:
+        """The packages a file imports a function ``name`` from (`import io.ktor.x.get`)."""
+        return {
+            d for imp in file.imports if imp.name == name for d in self.dirs.get(imp.module, ())
+        }
 
     def _sibling(self, ctx: Ctx, name: str, args: list[str]) -> Outcome | None:
         """A bare call from one member of an overload set to another (``check()`` calling
@@ -586,6 +768,102 @@ class JvmResolver(OverloadChooser, Resolver):
         return out
 
 
+def _receives(sym: Symbol, owners: set[str]) -> bool:
+    """Whether a top-level extension function takes a receiver of one of the types ``owners``
+    (a type and its bases, by simple name): ``fun Route.get()``, or ``fun <P : Pipeline> P.
+    install()`` whose type parameter's bound is one of them (no bound: any receiver)."""
+    receiver = sym.class_name
+    if not receiver:
+        return False
+    if receiver in owners:
+        return True
+    head = sym.signature.split("(", 1)[0]
+    m = re.search(rf"<(?:[^<>]|<[^<>]*>)*\b{re.escape(receiver)}\b(\s*:\s*[\w.]+)?", head)
+    if m is None:
+        return False  # a type of its own that is none of them
+    bound = m[1].split(":", 1)[1].strip().rsplit(".", 1)[-1] if m[1] else "Any"
+    return bound == "Any" or bound in owners
+
+
+_SAME: Target = ("same", "")  # a lambda without a receiver: `this` is the one around it
+_BARE_CALL = re.compile(r"[A-Za-z_]\w*(?:<[^()]*>)?/\(")
+
+
+def _drop_type_arguments(text: str) -> str:
+    """``mutableListOf<suspend A.() -> Unit>/()`` -> ``mutableListOf/()``."""
+    end = text.rfind(">/(")
+    depth = 0
+    for i in range(end, -1, -1):
+        ch = text[i]
+        if ch == ">" and not (i and text[i - 1] == "-"):
+            depth += 1
+        elif ch == "<":
+            depth -= 1
+            if depth == 0:
+                return text[:i] + text[end + 1 :]
+    return text
+
+
+def _implicit_split(text: str) -> tuple[str | None, str]:
+    """``{routing/(trailing)}get/(String)`` -> ("routing/(trailing)", "get/(String)"): the
+    implicit receiver the parser wrote before a call (``languages/kotlin.py``), and the call."""
+    if text[:1] != "{":
+        return None, text
+    depth = 0
+    for i, ch in enumerate(text):
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+            if depth == 0:
+                return text[1:i], text[i + 1 :]
+    return None, text
+
+
+_TYPE_MODIFIERS = re.compile(r"^(?:(?:suspend|noinline|crossinline)\s+|@[\w.]+\s*)+")
+
+
+def _function_receiver(type_text: str | None) -> str | None:
+    """``suspend Route.(Int) -> Unit`` -> ``Route``: the receiver of a function type; None for
+    a function type without one, or no function type."""
+    if not type_text:
+        return None
+    t = _TYPE_MODIFIERS.sub("", " ".join(type_text.split()))
+    while t.startswith("(") and _after_group(t) in ("", "?"):
+        t = _TYPE_MODIFIERS.sub("", t[1 : len(t) - 1 - len(_after_group(t))].strip())
+    depth, arrow = 0, -1
+    for i, ch in enumerate(t):
+        if ch in "(<":
+            depth += 1
+        elif ch in ")>" and not (ch == ">" and t[i - 1] == "-"):
+            depth -= 1
+        elif ch == "-" and depth == 0 and t[i + 1 : i + 2] == ">":
+            arrow = i
+            break
+    left = t[:arrow].strip() if arrow > 0 else ""
+    if not left.endswith(")"):
+        return None
+    depth = 0
+    for j in range(len(left) - 1, -1, -1):
+        depth += {")": 1, "(": -1}.get(left[j], 0)
+        if depth == 0:
+            receiver = left[:j].strip()
+            if not receiver.endswith("."):
+                return None
+            return receiver[:-1].strip() or None
+    return None
+
+
+def _after_group(t: str) -> str:
+    """What follows the parenthesized group ``t`` starts with."""
+    depth = 0
+    for i, ch in enumerate(t):
+        depth += {"(": 1, ")": -1}.get(ch, 0)
+        if depth == 0:
+            return t[i + 1 :]
+    return t
+
+
 # The first directory of a package's path, in the usual reverse-domain naming; where none is,
 # a Maven/Gradle source root (`src/main/java/`) is cut off.
 _PACKAGE_ROOTS = frozenset(
@@ -608,4 +886,9 @@ def _dir(file: FileResult) -> str:
     """A file's package, as its directory says: ``com.google.gson`` for both
     ``gson/src/main/java/com/google/gson/`` and ``gson/src/test/java/com/google/gson/`` (one
     package over source roots, main and test, Kotlin's ``jvm/src`` and ``common/src``)."""
-    return _package_of(posixpath.dirname(file.path))
+    return _package_of_file(file.path)
+
+
+@lru_cache(maxsize=16384)
+def _package_of_file(path: str) -> str:
+    return _package_of(posixpath.dirname(path))

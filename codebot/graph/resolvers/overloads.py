@@ -1,7 +1,7 @@
 """Overload sets in the languages whose parser writes a call's arguments (Java, Kotlin, C#).
 
 The parser appends the arguments' types to a call, as a reader sees them (``get/(Class, ?)``;
-a Kotlin trailing lambda as ``trailing``, a named argument as ``named``, anything not seen at a
+a Kotlin trailing lambda as ``trailing``, a named argument as ``named:<name>``, anything not seen at a
 glance as ``?``). The definitions of one qualified name form a set (``get``, ``get#2``...), and a
 call reaches the member its arguments fit: by number (defaults, varargs), then by type (a closed
 platform type's conversions, a repository type's hierarchy; with every type known, the most
@@ -201,6 +201,9 @@ class OverloadChooser:
         params = self._overload_params(sid)
         if not params:
             return 0.0 if not args else None
+        names = {p.name for p in params}
+        if any(a.startswith("named:") and a[6:] not in names for a in args):
+            return None  # Kotlin `f(name = x)`: no parameter of that name
         total = 0.0
         last = len(params) - 1
         for i, arg in enumerate(args):
@@ -219,7 +222,7 @@ class OverloadChooser:
     def _overload_fit(self, ctx: Ctx, sid: str, arg: str, param: str) -> float | None:
         """How an argument of type ``arg`` fits a parameter of type ``param``: 3 the same type,
         about 2 a conversion or a supertype (a closer one more), 1 unknown, None it cannot."""
-        if arg in ("?", "named") or param == "?":
+        if arg in ("?", "named") or arg.startswith("named:") or param == "?":
             return 1  # unknown; a named argument (Kotlin) is not matched by position
         if arg == param:
             return 3
