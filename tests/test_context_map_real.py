@@ -176,3 +176,21 @@ def test_map_budget_stays_exact_with_class_lines(click_repo):
 
         more = render_map(index, rank_symbols(index)[: m.symbols + 1])
         assert counter.count(more) > budget
+
+
+def test_the_call_trees_never_put_another_definition_above_a_named_one(click_repo):
+    """What ``codebot search Class.method`` prints is the answer, after the graph stage: its
+    evidence (a community's boost) lifted, on click, ``Argument.get_help_record`` above the
+    ``Parameter.get_help_record`` asked for, and ``Group.group`` above ``Group.invoke``."""
+    searcher = click_repo
+    asked, wrong = set(), []
+    for s in searcher.index.symbols:
+        if s.kind == "method" and s.class_name and "#" not in s.id:
+            query = f"{s.class_name}.{s.name}"
+            if query in asked:
+                continue
+            asked.add(query)
+            top = searcher.answer(query, k=10, mode="bm25").hits[0]
+            if top.id.split("#")[0] != s.id:
+                wrong.append(f"{query} -> {top.id}")
+    assert len(asked) > 200 and not wrong, wrong

@@ -216,7 +216,18 @@ class Searcher:
         staged = graph_stage(
             self.index, code_graph, query, ranked, k, seeds, lambda q: self.ranked(q, mode)
         )
-        hits = [Hit(symbols[row], score, why=why) for row, score, why in staged.flat]
+        flat = staged.flat
+        if "qualified" in self.signals and (named := self._named_rows(query, {})):
+            # The graph's evidence reorders hits, never ahead of the definition a name names.
+            order = {row: i for i, (row, _) in enumerate(ranked)}
+            pinned = sorted((r for r in named if r in order), key=order.__getitem__)[:k]
+            top = max((score for _, score, _ in flat), default=1.0)
+            head = [
+                (row, top * (1.0 + 0.01 * (len(pinned) - i)), "hit") for i, row in enumerate(pinned)
+            ]
+            chosen = set(pinned)
+            flat = (head + [item for item in flat if item[0] not in chosen])[:k]
+        hits = [Hit(symbols[row], score, why=why) for row, score, why in flat]
         return Answer(query, self._with_code(hits) if with_code else hits, staged.trees)
 
     def _with_code(self, hits: list[Hit]) -> list[Hit]:
@@ -415,13 +426,24 @@ class Searcher:
         """A query that is a qualified name puts the definitions it names first, found by name
         even when neither retriever returned them: the implementation, then declarations and
         tests, each group in its fused order."""
+        first = self._named_rows(query, fused)
+        if not first:
+            return ranked
+        best = ranked[0][1] if ranked else 1.0
+        chosen = set(first)
+        head = [(row, best * (1.0 + 0.01 * (len(first) - i))) for i, row in enumerate(first)]
+        return head + [(row, score) for row, score in ranked if row not in chosen]
+
+    def _named_rows(self, query: str, fused: dict[int, float]) -> list[int]:
+        """The rows of the definitions a query that is a qualified name names, best first
+        (empty for any other query)."""
         qualified = qualified_name(query)
         if qualified is None:
             # A bare name written as code is written (``Session``, ``parse_query``: capitals or
             # an underscore, not a plain word) names its definitions, case and all.
             name = query.strip().removesuffix("()")
             if not _BARE_NAME.fullmatch(name) or name.lower() == name.replace("_", ""):
-                return ranked
+                return []
             qualified = QualifiedName((name,))
         symbols = self.index.symbols
         found = []
@@ -435,14 +457,8 @@ class Searcher:
                 found.append(
                     (-fit, stub, s.role != "source", s.kind == "chunk", -fused.get(row, 0.0), row)
                 )
-        if not found:
-            return ranked
         found.sort()
-        first = [key[-1] for key in found]
-        best = ranked[0][1] if ranked else 1.0
-        chosen = set(first)
-        head = [(row, best * (1.0 + 0.01 * (len(first) - i))) for i, row in enumerate(first)]
-        return head + [(row, score) for row, score in ranked if row not in chosen]
+        return [key[-1] for key in found]
 
     # --- exact lookup -----------------------------------------------------------------------------
 
