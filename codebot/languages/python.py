@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import builtins
 import inspect
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -719,7 +720,8 @@ def _items(node: Node, cache: dict, depth: int) -> list[str]:
             out.extend(v for v in _values(item, cache, depth) if v not in out)
         return out
     if node.type == "identifier":
-        return _name_values(node, text(node), "*", cache, depth, head=True)
+        found = _name_values(node, text(node), "*", cache, depth, head=True)
+        return found or _iterated_items(node, cache, depth)
     fn = node.child_by_field_name("function") if node.type == "call" else None
     if fn is not None and fn.type == "identifier":  # a generator function: what it yields
         kind, _, scope = _find(fn, text(fn), cache)
@@ -729,6 +731,10 @@ def _items(node: Node, cache: dict, depth: int) -> list[str]:
             for y in _yields(d.child_by_field_name("body")):
                 out.extend(v for v in _values(y, cache, depth + 1) if v not in out)
             return out
+    if node.type in ("call", "attribute"):  # an instance of a class of the file: its iteration
+        found = _iterated_items(node, cache, depth)
+        if found:
+            return found
     args = node.child_by_field_name("arguments")
     if fn is not None and text(fn) == "map" and args is not None and args.type == "argument_list":
         if _find(fn, "map", cache)[0] == "free":  # map(f, xs): what f returns
@@ -1194,6 +1200,9 @@ def _yields(block: Node | None) -> list[Node]:
 def _annotate(node: Node, raw: str, cache: dict) -> str:
     """The call text with what its head name is bound to, where the scopes around tell."""
     t = node.type
+    parent = node.parent
+    if parent is not None and parent.type in _LOOPS:  # `for x in obj`: the iterated value
+        return _iteration(node, parent, cache)
     if t != "call":
         names = raw.split(".", 2)
         bound = _bound_names(node, cache)
@@ -1242,6 +1251,68 @@ def _annotate(node: Node, raw: str, cache: dict) -> str:
         return raw
     values = _name_values(node, text(head), key, cache, 0, head=True)
     return _written(text(node) if key is not None else text(head), values, rest) or raw
+
+
+# A loop over a value (``for x in obj``, ``[f(x) for x in obj]``) calls ``iter(obj)`` and then
+# ``__next__`` on what it returns: the iteration protocol.
+_LOOPS = ("for_statement", "for_in_clause")
+
+
+def _iteration(node: Node, loop: Node, cache: dict) -> str:
+    """The iterated expression of a loop as the calls the iteration protocol makes on it,
+    ``(iter = C().__iter__ | C().__next__)``, where it holds an instance of a class (a class of
+    the file, or a capitalised name as a reader takes for a class: ``Rows()``, ``db.Cursor()``);
+    "" (no call recorded) for any other value: a list, a builtin, what a reader cannot tell."""
+    if node.type == "identifier" and text(node) not in _bound_names(node, cache):
+        return ""
+    root = _root(node)
+    aio = any(c.type == "async" for c in loop.children)
+    first, then = ("__aiter__", "__anext__") if aio else ("__iter__", "__next__")
+    out: list[str] = []
+    for v in _instances(node, cache, 1):
+        cname = v[:-2]
+        if _class_in(root, cname, cache) is None and not cname.rsplit(".", 1)[-1][:1].isupper():
+            continue
+        for call in (f"{v}.{first}", f"{v}.{then}"):
+            if call not in out:
+                out.append(call)
+    return _written("iter", out, "") or ""
+
+
+def _instances(node: Node, cache: dict, depth: int) -> list[str]:
+    """The values of ``node`` that are an instance of a named class: ``C()``, ``mod.C()``."""
+    return [
+        v
+        for v in _values(node, cache, depth)
+        if v.endswith("()") and _pure_text(v[:-2]) and v.split(".", 1)[0] not in _BUILTIN_NAMES
+    ]
+
+
+def _pure_text(value: str) -> bool:
+    return all(p.isidentifier() for p in value.split("."))
+
+
+_BUILTIN_NAMES = frozenset(dir(builtins))
+
+
+def _iterated_items(node: Node, cache: dict, depth: int) -> list[str]:
+    """What a loop over an instance of a class of the file gives its variable: what the class's
+    ``__next__`` returns on what ``__iter__`` returns (``return self``), or what ``__iter__``
+    yields (a generator method)."""
+    root = _root(node)
+    out: list[str] = []
+    for v in _instances(node, cache, depth):
+        cls = _class_in(root, v[:-2], cache)
+        it = _method_in(root, cls, "__iter__", 0, cache) if cls is not None else None
+        if it is None:
+            continue
+        for y in _yields(it.child_by_field_name("body")):
+            out.extend(r for r in _values(y, cache, depth + 1) if r not in out)
+        for iterator in _def_returns(it, v, cache, depth):
+            if iterator.endswith("()") and _pure_text(iterator[:-2]):
+                found = _text_returns(root, f"{iterator}.__next__", cache, depth)
+                out.extend(r for r in found if r not in out)
+    return out
 
 
 # Builtins that call a function they are given, during the call: which arguments ("*": every

@@ -432,6 +432,8 @@ def _assign_calls(
             raw = squash(raw, _MAX_CALL_TEXT)
         if annotate is not None:
             raw = annotate(call_nodes[i], raw)  # the receiver's type, where a reader sees it
+            if not raw:
+                continue  # a node the language captured that makes no call (a plain loop)
         if stack:
             found[stack[-1][1]].append(Call(raw, lines[i]))
         else:
