@@ -887,10 +887,49 @@ def _param_values_of(fn: Node, name: str, cache: dict, depth: int) -> list[str]:
             arg = _argument(call, pos, name) if callee.type == "identifier" else None
             if arg is not None:
                 out.extend(v for v in _values(arg, cache, depth) if v not in out)
+    mine = _fn_value(fn, cls)
+    for call in _indirect_sites(fn, cache) if mine is not None else ():
+        # `a(b)` where `a` holds this function: a parameter, a name assigned it, `make()(b)`
+        if mine in _values(call.child_by_field_name("function"), cache, depth):
+            arg = _argument(call, pos, name)
+            if arg is not None:
+                out.extend(v for v in _values(arg, cache, depth) if v not in out)
     default = _default(fn, name)
     if default is not None:
         out.extend(v for v in _values(default, cache, depth) if v not in out)
     return out
+
+
+def _fn_value(fn: Node, cls: Node | None) -> str | None:
+    """A def as the value ``_values`` writes for it: ``f``, ``outer.<locals>.f``, and a method
+    of a module-level class as bound to an instance, ``C().m``."""
+    if cls is None:
+        found = _def_value(fn)
+        return found[0] if found else None
+    cname = cls.child_by_field_name("name")
+    fname = fn.child_by_field_name("name")
+    scope = _scope_of(cls)
+    if cname is None or fname is None or scope is None or scope.type != "module":
+        return None
+    return f"{text(cname)}().{text(fname)}"
+
+
+def _indirect_sites(node: Node, cache: dict) -> list[Node]:
+    """The file's calls through a value: the callee a name that a parameter or an assignment
+    binds (``a(b)``, ``handler(x)``), or a call (``make()(b)``). Found once per file."""
+    found = cache.get("indirect")
+    if found is None:
+        found = cache["indirect"] = []
+        bound = _bound_names(node, cache)
+        for call in _captures(node, cache).get("c", ()):
+            callee = call.child_by_field_name("function")
+            if callee.type == "call" or (
+                callee.type == "identifier"
+                and text(callee) in bound
+                and _find(callee, text(callee), cache)[0] in ("assigned", _PARAM)
+            ):
+                found.append(call)
+    return found
 
 
 def _instance_of(recv: Node, cls: Node, call: Node, cache: dict) -> bool:
@@ -1085,7 +1124,7 @@ def _site_query() -> Query:
 # Calls and decorated defs (call sites of a function); the names any assignment, loop or
 # parameter binds: a call whose head is none of them has nothing to annotate.
 _SITE_QUERY = """
-(call function: [(identifier) (attribute)]) @c
+(call function: [(identifier) (attribute) (call)]) @c
 (decorated_definition) @d
 (assignment left: (_) @l)
 (for_statement left: (identifier) @a)
@@ -1136,7 +1175,7 @@ def _sites(node: Node, cache: dict) -> dict[str, list[Node]]:
         for call in _captures(node, cache).get("c", ()):
             callee = call.child_by_field_name("function")
             last = callee.child_by_field_name("attribute") if callee.type == "attribute" else callee
-            if last is not None:
+            if last is not None and last.type != "call":
                 found.setdefault(text(last), []).append(call)
     return found
 
