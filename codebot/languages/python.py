@@ -1289,7 +1289,44 @@ def _annotate(node: Node, raw: str, cache: dict) -> str:
     else:
         return raw
     values = _name_values(node, text(head), key, cache, 0, head=True)
+    if t == "attribute" and values and rest.count(".") == 1:  # x = C(); x.f(): C's field f
+        fields = [f for v in values for f in _instance_field(node, v, rest[1:], cache, 1)]
+        if fields:
+            return _written(text(node), list(dict.fromkeys(fields)), "") or raw
     return _written(text(node) if key is not None else text(head), values, rest) or raw
+
+
+def _instance_field(at: Node, value: str, attr: str, cache: dict, depth: int) -> list[str]:
+    """``x.attr`` where ``x`` holds ``value``, an instance ``C()`` of a class of the file that
+    defines no method ``attr`` but whose methods (or its bases' in the file) store
+    ``self.attr = ...``: what they store, ``self`` being the instance (``C().g``)."""
+    if not value.endswith("()") or not value[:-2].isidentifier():
+        return []
+    root = _root(at)
+    cls = _class_in(root, value[:-2], cache)
+    if cls is None or _method_in(root, cls, attr, 0, cache) is not None:
+        return []
+    out: list[str] = []
+    todo, seen = [cls], set()
+    while todo and len(seen) <= _MAX_DEPTH:
+        c = todo.pop(0)
+        if c in seen:
+            continue
+        seen.add(c)
+        bound = _fields(c, cache).get(attr)
+        for k, v in bound if bound and not isinstance(bound, str) else ():
+            fn = _scope_of(v, cache)
+            params = _names(fn, cache) if fn is not None and fn.type == "function_definition" else ()
+            me = params[0] if params else None
+            for val in _values(v, cache, depth + 1) if k is None and me else ():
+                if val == me or val.startswith(me + "."):
+                    val = value + val[len(me) :]
+                elif val.split(".", 1)[0] == me:
+                    continue
+                if val not in out:
+                    out.append(val)
+        todo.extend(b for b in map(lambda n: _class_in(root, n, cache), _base_names(c)) if b)
+    return out
 
 
 # A loop over a value (``for x in obj``, ``[f(x) for x in obj]``) calls ``iter(obj)`` and then
