@@ -847,24 +847,32 @@ def _param_values(fn: Node, name: str, cache: dict, depth: int) -> list[str]:
 
 
 def _param_values_of(fn: Node, name: str, cache: dict, depth: int) -> list[str]:
+    args, out = _param_sources(fn, name, cache, depth)
+    for arg in args:
+        out.extend(v for v in _values(arg, cache, depth) if v not in out)
+    return out
+
+
+def _param_sources(fn: Node, name: str, cache: dict, depth: int) -> tuple[list[Node], list[str]]:
+    """What the file gives ``fn``'s parameter ``name``: the argument nodes of its calls (and its
+    default), and the values of the defs a decorator ``fn`` is applied to."""
     params = _names(fn, cache)
     idx = next((i for i, p in enumerate(params) if p == name), None)
     fname = fn.child_by_field_name("name")
     if idx is None or fname is None:
-        return []
+        return [], []
     cls = _class_of(fn)
     pos = idx - 1 if cls is not None else idx
     if pos < 0:
-        return []  # self
+        return [], []  # self
+    args: list[Node] = []
     out: list[str] = []
     if cls is not None and text(fname) == "__init__":  # Button(greet): Button.__init__(greet)
         cname = cls.child_by_field_name("name")
         for call in _sites(fn, cache).get(text(cname), ()):
             callee = call.child_by_field_name("function")
             if callee.type == "identifier" and _find(callee, text(cname), cache)[0] == _DEF:
-                arg = _argument(call, pos, name)
-                if arg is not None:
-                    out.extend(v for v in _values(arg, cache, depth) if v not in out)
+                args.append(_argument(call, pos, name))
     if pos == 0 and cls is None:  # @fname over a def: fname(the def)
         path = _local_path(fn)
         for d, i in _decorated_by(fn, path if path else text(fname), cache):
@@ -878,25 +886,78 @@ def _param_values_of(fn: Node, name: str, cache: dict, depth: int) -> list[str]:
                 continue
         elif callee.type != "identifier" or _find(callee, text(fname), cache)[0] != _DEF:
             continue
-        arg = _argument(call, pos, name)
-        if arg is not None:
-            out.extend(v for v in _values(arg, cache, depth) if v not in out)
+        args.append(_argument(call, pos, name))
     for alias in _aliases(fn, text(fname), cache) if cls is None else ():
         for call in _sites(fn, cache).get(alias, ()):
             callee = call.child_by_field_name("function")
-            arg = _argument(call, pos, name) if callee.type == "identifier" else None
-            if arg is not None:
-                out.extend(v for v in _values(arg, cache, depth) if v not in out)
+            if callee.type == "identifier":
+                args.append(_argument(call, pos, name))
     mine = _fn_value(fn, cls)
     for call in _indirect_sites(fn, cache) if mine is not None else ():
         # `a(b)` where `a` holds this function: a parameter, a name assigned it, `make()(b)`
         if mine in _values(call.child_by_field_name("function"), cache, depth):
-            arg = _argument(call, pos, name)
-            if arg is not None:
-                out.extend(v for v in _values(arg, cache, depth) if v not in out)
-    default = _default(fn, name)
-    if default is not None:
-        out.extend(v for v in _values(default, cache, depth) if v not in out)
+            args.append(_argument(call, pos, name))
+    args.append(_default(fn, name))
+    return [a for a in args if a is not None], out
+
+
+def _item_nodes(expr: Node, key: str, cache: dict, depth: int) -> list[Node]:
+    """The nodes of the items of a container ``expr`` holds under ``key`` (a literal key's text,
+    or "*": any): through names, parameters (what the file's calls pass), the ``return`` of a
+    function of the file, subscripts (``d["a"]["b"]``) and slices (``ls[1:]``)."""
+    if depth > _MAX_DEPTH:
+        return []
+    t = expr.type
+    out: list[Node] = []
+    if t == "parenthesized_expression" and expr.named_child_count == 1:
+        return _item_nodes(expr.named_children[0], key, cache, depth)
+    if t == "dictionary":
+        for pair in expr.named_children:
+            v = pair.child_by_field_name("value") if pair.type == "pair" else None
+            k = _key(pair.child_by_field_name("key")) or "?"
+            if v is not None and (key == "*" or k == key or k == "?"):
+                out.append(v)
+    elif t in ("list", "tuple"):
+        items = expr.named_children
+        if any(i.type in ("list_splat", "comment") for i in items):
+            return []
+        if key == "*":
+            return list(items)
+        if key.isdigit() and int(key) < len(items):
+            out.append(items[int(key)])
+    elif t == "identifier":
+        kind, entries, scope = _find(expr, text(expr), cache)
+        if kind == "assigned":
+            for k, v in entries:  # type: ignore[union-attr]
+                if k is None:
+                    out.extend(n for n in _item_nodes(v, key, cache, depth + 1) if n not in out)
+                elif k != "in" and (key == "*" or k == key or k == "?"):
+                    out.append(v)
+        elif kind == _PARAM and scope is not None and scope.type == "function_definition":
+            for arg in _param_sources(scope, text(expr), cache, depth + 1)[0]:
+                out.extend(n for n in _item_nodes(arg, key, cache, depth + 1) if n not in out)
+    elif t == "subscript":
+        base, sub = expr.child_by_field_name("value"), expr.child_by_field_name("subscript")
+        if base is None or sub is None:
+            return []
+        if sub.type == "slice":  # ls[1:3][0] is ls[1]; a step, a start not written: unknown
+            parts = sub.children
+            if [c.type for c in parts].count(":") != 1 or parts[0].type not in (":", "integer"):
+                return []
+            start = int(text(parts[0])) if parts[0].type == "integer" else 0
+            shifted = str(int(key) + start) if key.isdigit() else key
+            return _item_nodes(base, shifted, cache, depth + 1)
+        for inner in _item_nodes(base, _key(sub) or "*", cache, depth + 1):
+            out.extend(n for n in _item_nodes(inner, key, cache, depth + 1) if n not in out)
+    elif t == "call":
+        fn = expr.child_by_field_name("function")
+        if fn is not None and fn.type == "identifier":
+            kind, _, scope = _find(fn, text(fn), cache)
+            if kind == _DEF and scope is not None:
+                block = scope if scope.type == "module" else scope.child_by_field_name("body")
+                d = _def_in(block, text(fn), cache)
+                for ret in _returns(d.child_by_field_name("body")) if d is not None else ():
+                    out.extend(n for n in _item_nodes(ret, key, cache, depth + 1) if n not in out)
     return out
 
 
@@ -1278,9 +1339,16 @@ def _annotate(node: Node, raw: str, cache: dict) -> str:
                     return _written(f"{text(head)}.{text(first)}", values, after) or raw
     elif t == "subscript":
         head = node.child_by_field_name("value")
-        if head is None or head.type != "identifier":
-            return raw
         key, rest = _key(node.child_by_field_name("subscript")) or "*", ""
+        values = (
+            _name_values(node, text(head), key, cache, 0, head=True)
+            if head is not None and head.type == "identifier"
+            else []
+        )
+        if not values and head is not None:  # d["a"]["b"], f()["a"], ls2[0] (ls2 = ls[1:])
+            for item in _item_nodes(head, key, cache, 1):
+                values.extend(v for v in _values(item, cache, 1) if v not in values)
+        return _written(text(node), values, "") or raw
     elif t == "call":  # make()(): what make returns
         fn = node.child_by_field_name("function")
         if fn is None:
