@@ -535,6 +535,8 @@ def _name_values(
     kind, entries, scope = _find(at, name, cache)
     if kind == "assigned":
         return _all(entries, key, cache, depth + 1)  # type: ignore[arg-type]
+    if kind == _PARAM and key is None and scope is not None and scope.type == "lambda":
+        return _lambda_param_values(scope, name, cache, depth + 1)
     if kind == _PARAM and key is None and scope is not None and scope.type != "lambda":
         if not head and _self_class(at, name, cache) is not None:
             return [name]  # `self`: the caller's own, read in the caller's method
@@ -961,6 +963,30 @@ def _item_nodes(expr: Node, key: str, cache: dict, depth: int) -> list[Node]:
     return out
 
 
+def _lambda_param_values(lam: Node, name: str, cache: dict, depth: int) -> list[str]:
+    """A parameter of a lambda assigned to a name (``apply = lambda f: f()``): what the calls of
+    that name in the file pass (``apply(save)``), and the parameter's default."""
+    if depth > _MAX_DEPTH:
+        return []
+    parent = lam.parent
+    left = parent.child_by_field_name("left") if parent.type == "assignment" else None
+    params = _names(lam, cache)
+    if name not in params:
+        return []
+    pos = params.index(name)
+    args = [_default(lam, name)]
+    if left is not None and left.type == "identifier":
+        here = _find(left, text(left), cache)[2]
+        for call in _sites(lam, cache).get(text(left), ()):
+            callee = call.child_by_field_name("function")
+            if callee.type == "identifier" and _find(callee, text(left), cache)[2] == here:
+                args.append(_argument(call, pos, name))
+    out: list[str] = []
+    for arg in args:
+        out.extend(v for v in (_values(arg, cache, depth) if arg else ()) if v not in out)
+    return out
+
+
 def _fn_value(fn: Node, cls: Node | None) -> str | None:
     """A def as the value ``_values`` writes for it: ``f``, ``outer.<locals>.f``, and a method
     of a module-level class as bound to an instance, ``C().m``."""
@@ -1191,6 +1217,7 @@ _SITE_QUERY = """
 (for_statement left: (identifier) @a)
 (parameters [(identifier) @a (default_parameter name: (identifier) @a)
              (typed_parameter (identifier) @a) (typed_default_parameter name: (identifier) @a)])
+(lambda_parameters [(identifier) @a (default_parameter name: (identifier) @a)])
 """
 
 
