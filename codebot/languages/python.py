@@ -417,10 +417,17 @@ def _bindings(node: Node, cache: dict) -> Scope:
     if node.type in ("function_definition", "lambda"):
         for p in _names(node, cache):
             scope[p.lstrip("*")] = _PARAM
-    elif node.type in _COMPREHENSIONS:  # [f(c) for c in xs]: c is no name we know
+    elif node.type in _COMPREHENSIONS:  # [f(c) for c in xs]: c holds the items of xs
         for clause in node.named_children:
             if clause.type == "for_in_clause":
-                _unknown(scope, clause.child_by_field_name("left"))
+                left, right = (
+                    clause.child_by_field_name("left"),
+                    clause.child_by_field_name("right"),
+                )
+                if left is not None and left.type == "identifier" and right is not None:
+                    _bind(scope, text(left), "in", right)
+                else:
+                    _unknown(scope, left)
         return scope
     body = node.child_by_field_name("body")
     if node.type == "module":
@@ -521,7 +528,8 @@ def _find(node: Node, name: str, cache: dict) -> tuple[str, object, Node | None]
             if isinstance(found, str):
                 return found, None, scope
             if found is not None:
-                return "assigned", _live(found, node, scope) if first else found, scope
+                live = first and scope.type not in _COMPREHENSIONS  # `[f(x) for x in xs]`
+                return "assigned", _live(found, node, scope) if live else found, scope
         first = False
         scope = _scope_of(scope, cache)
     return "free", None, None
@@ -839,8 +847,10 @@ def _param_values(fn: Node, name: str, cache: dict, depth: int) -> list[str]:
         return []
     key = ("values", fn.start_byte, name)
     found = cache.get(key)
-    if found is None:
+    # Worked out deeper, the values were cut shorter: worked out again from here.
+    if found is None or (found is not _BUSY and cache[key, "depth"] > depth):
         cache[key] = _BUSY  # a cycle of calls passing the parameter on: nothing more
+        cache[key, "depth"] = depth
         with _busy(cache, key):
             found = cache[key] = _param_values_of(fn, name, cache, depth)
     elif found is _BUSY:
@@ -1215,6 +1225,7 @@ _SITE_QUERY = """
 (decorated_definition) @d
 (assignment left: (_) @l)
 (for_statement left: (identifier) @a)
+(for_in_clause left: (identifier) @a)
 (parameters [(identifier) @a (default_parameter name: (identifier) @a)
              (typed_parameter (identifier) @a) (typed_default_parameter name: (identifier) @a)])
 (lambda_parameters [(identifier) @a (default_parameter name: (identifier) @a)])
@@ -1411,7 +1422,9 @@ def _instance_field(at: Node, value: str, attr: str, cache: dict, depth: int) ->
         bound = _fields(c, cache).get(attr)
         for k, v in bound if bound and not isinstance(bound, str) else ():
             fn = _scope_of(v, cache)
-            params = _names(fn, cache) if fn is not None and fn.type == "function_definition" else ()
+            params = (
+                _names(fn, cache) if fn is not None and fn.type == "function_definition" else ()
+            )
             me = params[0] if params else None
             for val in _values(v, cache, depth + 1) if k is None and me else ():
                 if val == me or val.startswith(me + "."):
