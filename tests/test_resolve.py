@@ -1587,6 +1587,11 @@ def test_python_container_items_through_returns_parameters_and_subscripts():
             def dispatch(table):
                 table["post"]()
 
+            def keys():
+                handlers = {"get": on_get}
+                for name in handlers:
+                    name()
+
             def main():
                 r = routes()
                 r["get"]()
@@ -1610,6 +1615,8 @@ def test_python_container_items_through_returns_parameters_and_subscripts():
     }
     # the dict the file's call passes, its "post" item only
     assert _from(res, "table.dispatch") == {"table.on_post"}
+    # a loop over a dict gives its keys, not its values
+    assert _from(res, "table.keys") == set()
 
 
 def test_python_lambda_parameter_takes_what_the_calls_pass():

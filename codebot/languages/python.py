@@ -172,6 +172,7 @@ _DEF = "def"  # a def or class statement: the resolver finds it by name
 _MAX_VALUES = 8
 _NO_SCOPE = object()
 _MAX_DEPTH = 3
+_ITER = "iter"  # the key of what a loop over a name gives: its sequence items
 _BUSY: list[str] = []  # a parameter's values while they are worked out (a cycle finds none)
 _BUSY_APPLIED = object()  # the same for a def's decorators
 _DOTTED = frozenset({"identifier", "attribute"})
@@ -711,7 +712,14 @@ def _all(
     item's, and items stored under keys not known), any item's ("*")."""
     out: list[str] = []
     for k, v in bound:
-        if k == "in" and key is None:  # a loop variable: the items of what it iterates
+        if key == _ITER:  # iterated: a list's or tuple's items (a dict gives its keys)
+            if k is not None and k.isdigit():
+                values = _values(v, cache, depth)
+            elif k is None and v.type == "call":  # xs = map(f, ys): f's results
+                values = _items(v, cache, depth)
+            else:
+                continue
+        elif k == "in" and key is None:  # a loop variable: the items of what it iterates
             values = _items(v, cache, depth)
         elif (key == "*" and k is not None) or k == key or (key is not None and k == "?"):
             values = _values(v, cache, depth)
@@ -730,7 +738,7 @@ def _items(node: Node, cache: dict, depth: int) -> list[str]:
             out.extend(v for v in _values(item, cache, depth) if v not in out)
         return out
     if node.type == "identifier":
-        found = _name_values(node, text(node), "*", cache, depth, head=True)
+        found = _name_values(node, text(node), _ITER, cache, depth, head=True)
         return found or _iterated_items(node, cache, depth)
     fn = node.child_by_field_name("function") if node.type == "call" else None
     if fn is not None and fn.type == "identifier":  # a generator function: what it yields
