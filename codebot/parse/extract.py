@@ -394,7 +394,8 @@ def _assign_calls(
     level code) come back apart, in order. ``annotate`` writes the receiver's type into a call's
     text where the language reads it (see languages/receivers.py): the receiver's type or what
     a name holds, and (Java, Kotlin, C#) the arguments' types, ``get/(Class)``, for choosing
-    among overloads.
+    among overloads. An empty text drops the call: a node the query captures in case it makes
+    one (Python's loop over a value makes the iteration protocol's calls only on an instance).
 
     Calls are ordered by start, outer first on a tie (`a.get` and `a.get(k).map` start at one
     byte and come from the query in no fixed order). Hot loop: one pass, locals only.
