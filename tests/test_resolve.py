@@ -1439,3 +1439,202 @@ def test_python_decorated_calls_reach_the_wrapper_only_when_it_is_known():
     # `max` is the file's own (no `key` run by it); the builtin `sorted` runs rank
     main = next(s for f in files for s in f.symbols if s.name == "main")
     assert [c.name for c in main.calls][3:] == ["max", "(sorted = sorted | rank)"]
+
+
+def test_python_iteration_protocol():
+    files = _parse(
+        {
+            "seq.py": """
+            class Countdown:
+                def __init__(self, n):
+                    self.n = n
+
+                def __iter__(self):
+                    return self
+
+                def __next__(self):
+                    if self.n <= 0:
+                        raise StopIteration
+                    self.n -= 1
+                    return tick
+
+            class Lines:
+                def __iter__(self):
+                    yield tock
+
+            class Plain(list):
+                pass
+
+            def tick():
+                return 1
+
+            def tock():
+                return 2
+
+            def drain(it):
+                for step in it:
+                    step()
+
+            def each_line():
+                return [line() for line in Lines()]
+
+            def plain(items):
+                for x in Plain():
+                    x()
+                for y in range(3):
+                    pass
+                for z in [1, 2]:
+                    pass
+                for w in items:
+                    pass
+
+            def main():
+                drain(Countdown(3))
+            """,
+        }
+    )
+    calls = {s.name: [c.name for c in s.calls] for f in files for s in f.symbols}
+    # a loop over a list, a builtin's value, a parameter nobody passes an instance: no call
+    assert calls["plain"] == ["(iter = Plain().__iter__ | Plain().__next__)", "Plain", "x", "range"]
+    res = resolve(files)
+    # the loop calls __iter__ and __next__; the loop variable holds what __next__ returns
+    assert _from(res, "seq.drain") == {
+        "seq.Countdown.__iter__",
+        "seq.Countdown.__next__",
+        "seq.tick",
+    }
+    # a comprehension's loop; __iter__ a generator: the variable holds what it yields
+    assert _from(res, "seq.each_line") == {"seq.Lines.__iter__", "seq.Lines", "seq.tock"}
+    # a class whose iteration is its base's (list): nothing of the repository runs
+    assert _from(res, "seq.plain") == {"seq.Plain"}
+
+
+def test_python_values_passed_through_a_value_and_stored_on_an_instance():
+    files = _parse(
+        {
+            "flow.py": """
+            def leaf():
+                return 0
+
+            def other():
+                return 1
+
+            def call_it(f):
+                f()
+
+            def pass_leaf(g):
+                g(leaf)
+
+            def never(h):
+                h()
+
+            def make():
+                return call_it
+
+            class Button:
+                def __init__(self):
+                    self.on_click = self.clicked
+
+                def clicked(self):
+                    return 1
+
+                def press(self):
+                    return 2
+
+            def main():
+                runner = pass_leaf
+                runner(call_it)
+                make()(other)
+                b = Button()
+                b.on_click()
+                b.press()
+            """,
+        }
+    )
+    res = resolve(files)
+    # call_it's f: leaf (pass_leaf's g holds call_it), other (make() returns call_it)
+    assert _from(res, "flow.call_it") == {"flow.leaf", "flow.other"}
+    # a parameter no call passes anything: nothing
+    assert _from(res, "flow.never") == set()
+    # b.on_click is the method Button's __init__ stored; b.press the method itself
+    assert _from(res, "flow.main") == {
+        "flow.pass_leaf",
+        "flow.make",
+        "flow.call_it",
+        "flow.Button.__init__",
+        "flow.Button.clicked",
+        "flow.Button.press",
+    }
+
+
+def test_python_container_items_through_returns_parameters_and_subscripts():
+    files = _parse(
+        {
+            "table.py": """
+            def on_get():
+                return 1
+
+            def on_post():
+                return 2
+
+            def on_put():
+                return 3
+
+            def routes():
+                d = {"get": on_get, "post": on_post}
+                return d
+
+            def dispatch(table):
+                table["post"]()
+
+            def keys():
+                handlers = {"get": on_get}
+                for name in handlers:
+                    name()
+
+            def main():
+                r = routes()
+                r["get"]()
+                dispatch({"post": on_post, "put": on_put})
+                nested = {"a": {"b": on_put}}
+                nested["a"]["b"]()
+                steps = [on_get, on_post, on_put]
+                rest = steps[1:]
+                rest[1]()
+                r["delete"]()
+            """,
+        }
+    )
+    res = resolve(files)
+    # items by key through a returned dict, a nested dict, a slice; `r["delete"]` holds nothing
+    assert _from(res, "table.main") == {
+        "table.routes",
+        "table.dispatch",
+        "table.on_get",
+        "table.on_put",
+    }
+    # the dict the file's call passes, its "post" item only
+    assert _from(res, "table.dispatch") == {"table.on_post"}
+    # a loop over a dict gives its keys, not its values
+    assert _from(res, "table.keys") == set()
+
+
+def test_python_lambda_parameter_takes_what_the_calls_pass():
+    files = _parse(
+        {
+            "lam.py": """
+            def save():
+                return 1
+
+            apply = lambda f: f()
+            idle = lambda g: g()
+
+            def main():
+                apply(save)
+            """,
+        }
+    )
+    calls = {s.name: [c.name for c in s.calls] for f in files for s in f.symbols}
+    assert calls["apply"] == ["(f = save)"]
+    assert calls["idle"] == ["g"]  # never called: g holds nothing known
+    assert ("lam.apply", "lam.save") in _calls(resolve(files))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import builtins
 import inspect
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -171,6 +172,7 @@ _DEF = "def"  # a def or class statement: the resolver finds it by name
 _MAX_VALUES = 8
 _NO_SCOPE = object()
 _MAX_DEPTH = 3
+_ITER = "iter"  # the key of what a loop over a name gives: its sequence items
 _BUSY: list[str] = []  # a parameter's values while they are worked out (a cycle finds none)
 _BUSY_APPLIED = object()  # the same for a def's decorators
 _DOTTED = frozenset({"identifier", "attribute"})
@@ -416,10 +418,17 @@ def _bindings(node: Node, cache: dict) -> Scope:
     if node.type in ("function_definition", "lambda"):
         for p in _names(node, cache):
             scope[p.lstrip("*")] = _PARAM
-    elif node.type in _COMPREHENSIONS:  # [f(c) for c in xs]: c is no name we know
+    elif node.type in _COMPREHENSIONS:  # [f(c) for c in xs]: c holds the items of xs
         for clause in node.named_children:
             if clause.type == "for_in_clause":
-                _unknown(scope, clause.child_by_field_name("left"))
+                left, right = (
+                    clause.child_by_field_name("left"),
+                    clause.child_by_field_name("right"),
+                )
+                if left is not None and left.type == "identifier" and right is not None:
+                    _bind(scope, text(left), "in", right)
+                else:
+                    _unknown(scope, left)
         return scope
     body = node.child_by_field_name("body")
     if node.type == "module":
@@ -520,7 +529,8 @@ def _find(node: Node, name: str, cache: dict) -> tuple[str, object, Node | None]
             if isinstance(found, str):
                 return found, None, scope
             if found is not None:
-                return "assigned", _live(found, node, scope) if first else found, scope
+                live = first and scope.type not in _COMPREHENSIONS  # `[f(x) for x in xs]`
+                return "assigned", _live(found, node, scope) if live else found, scope
         first = False
         scope = _scope_of(scope, cache)
     return "free", None, None
@@ -534,6 +544,8 @@ def _name_values(
     kind, entries, scope = _find(at, name, cache)
     if kind == "assigned":
         return _all(entries, key, cache, depth + 1)  # type: ignore[arg-type]
+    if kind == _PARAM and key is None and scope is not None and scope.type == "lambda":
+        return _lambda_param_values(scope, name, cache, depth + 1)
     if kind == _PARAM and key is None and scope is not None and scope.type != "lambda":
         if not head and _self_class(at, name, cache) is not None:
             return [name]  # `self`: the caller's own, read in the caller's method
@@ -700,7 +712,14 @@ def _all(
     item's, and items stored under keys not known), any item's ("*")."""
     out: list[str] = []
     for k, v in bound:
-        if k == "in" and key is None:  # a loop variable: the items of what it iterates
+        if key == _ITER:  # iterated: a list's or tuple's items (a dict gives its keys)
+            if k is not None and k.isdigit():
+                values = _values(v, cache, depth)
+            elif k is None and v.type == "call":  # xs = map(f, ys): f's results
+                values = _items(v, cache, depth)
+            else:
+                continue
+        elif k == "in" and key is None:  # a loop variable: the items of what it iterates
             values = _items(v, cache, depth)
         elif (key == "*" and k is not None) or k == key or (key is not None and k == "?"):
             values = _values(v, cache, depth)
@@ -719,7 +738,8 @@ def _items(node: Node, cache: dict, depth: int) -> list[str]:
             out.extend(v for v in _values(item, cache, depth) if v not in out)
         return out
     if node.type == "identifier":
-        return _name_values(node, text(node), "*", cache, depth, head=True)
+        found = _name_values(node, text(node), _ITER, cache, depth, head=True)
+        return found or _iterated_items(node, cache, depth)
     fn = node.child_by_field_name("function") if node.type == "call" else None
     if fn is not None and fn.type == "identifier":  # a generator function: what it yields
         kind, _, scope = _find(fn, text(fn), cache)
@@ -729,6 +749,10 @@ def _items(node: Node, cache: dict, depth: int) -> list[str]:
             for y in _yields(d.child_by_field_name("body")):
                 out.extend(v for v in _values(y, cache, depth + 1) if v not in out)
             return out
+    if node.type in ("call", "attribute"):  # an instance of a class of the file: its iteration
+        found = _iterated_items(node, cache, depth)
+        if found:
+            return found
     args = node.child_by_field_name("arguments")
     if fn is not None and text(fn) == "map" and args is not None and args.type == "argument_list":
         if _find(fn, "map", cache)[0] == "free":  # map(f, xs): what f returns
@@ -831,8 +855,10 @@ def _param_values(fn: Node, name: str, cache: dict, depth: int) -> list[str]:
         return []
     key = ("values", fn.start_byte, name)
     found = cache.get(key)
-    if found is None:
+    # Worked out deeper, the values were cut shorter: worked out again from here.
+    if found is None or (found is not _BUSY and cache[key, "depth"] > depth):
         cache[key] = _BUSY  # a cycle of calls passing the parameter on: nothing more
+        cache[key, "depth"] = depth
         with _busy(cache, key):
             found = cache[key] = _param_values_of(fn, name, cache, depth)
     elif found is _BUSY:
@@ -841,24 +867,32 @@ def _param_values(fn: Node, name: str, cache: dict, depth: int) -> list[str]:
 
 
 def _param_values_of(fn: Node, name: str, cache: dict, depth: int) -> list[str]:
+    args, out = _param_sources(fn, name, cache, depth)
+    for arg in args:
+        out.extend(v for v in _values(arg, cache, depth) if v not in out)
+    return out
+
+
+def _param_sources(fn: Node, name: str, cache: dict, depth: int) -> tuple[list[Node], list[str]]:
+    """What the file gives ``fn``'s parameter ``name``: the argument nodes of its calls (and its
+    default), and the values of the defs a decorator ``fn`` is applied to."""
     params = _names(fn, cache)
     idx = next((i for i, p in enumerate(params) if p == name), None)
     fname = fn.child_by_field_name("name")
     if idx is None or fname is None:
-        return []
+        return [], []
     cls = _class_of(fn)
     pos = idx - 1 if cls is not None else idx
     if pos < 0:
-        return []  # self
+        return [], []  # self
+    args: list[Node] = []
     out: list[str] = []
     if cls is not None and text(fname) == "__init__":  # Button(greet): Button.__init__(greet)
         cname = cls.child_by_field_name("name")
         for call in _sites(fn, cache).get(text(cname), ()):
             callee = call.child_by_field_name("function")
             if callee.type == "identifier" and _find(callee, text(cname), cache)[0] == _DEF:
-                arg = _argument(call, pos, name)
-                if arg is not None:
-                    out.extend(v for v in _values(arg, cache, depth) if v not in out)
+                args.append(_argument(call, pos, name))
     if pos == 0 and cls is None:  # @fname over a def: fname(the def)
         path = _local_path(fn)
         for d, i in _decorated_by(fn, path if path else text(fname), cache):
@@ -872,19 +906,135 @@ def _param_values_of(fn: Node, name: str, cache: dict, depth: int) -> list[str]:
                 continue
         elif callee.type != "identifier" or _find(callee, text(fname), cache)[0] != _DEF:
             continue
-        arg = _argument(call, pos, name)
-        if arg is not None:
-            out.extend(v for v in _values(arg, cache, depth) if v not in out)
+        args.append(_argument(call, pos, name))
     for alias in _aliases(fn, text(fname), cache) if cls is None else ():
         for call in _sites(fn, cache).get(alias, ()):
             callee = call.child_by_field_name("function")
-            arg = _argument(call, pos, name) if callee.type == "identifier" else None
-            if arg is not None:
-                out.extend(v for v in _values(arg, cache, depth) if v not in out)
-    default = _default(fn, name)
-    if default is not None:
-        out.extend(v for v in _values(default, cache, depth) if v not in out)
+            if callee.type == "identifier":
+                args.append(_argument(call, pos, name))
+    mine = _fn_value(fn, cls)
+    for call in _indirect_sites(fn, cache) if mine is not None else ():
+        # `a(b)` where `a` holds this function: a parameter, a name assigned it, `make()(b)`
+        if mine in _values(call.child_by_field_name("function"), cache, depth):
+            args.append(_argument(call, pos, name))
+    args.append(_default(fn, name))
+    return [a for a in args if a is not None], out
+
+
+def _item_nodes(expr: Node, key: str, cache: dict, depth: int) -> list[Node]:
+    """The nodes of the items of a container ``expr`` holds under ``key`` (a literal key's text,
+    or "*": any): through names, parameters (what the file's calls pass), the ``return`` of a
+    function of the file, subscripts (``d["a"]["b"]``) and slices (``ls[1:]``)."""
+    if depth > _MAX_DEPTH:
+        return []
+    t = expr.type
+    out: list[Node] = []
+    if t == "parenthesized_expression" and expr.named_child_count == 1:
+        return _item_nodes(expr.named_children[0], key, cache, depth)
+    if t == "dictionary":
+        for pair in expr.named_children:
+            v = pair.child_by_field_name("value") if pair.type == "pair" else None
+            k = _key(pair.child_by_field_name("key")) or "?"
+            if v is not None and (key == "*" or k == key or k == "?"):
+                out.append(v)
+    elif t in ("list", "tuple"):
+        items = expr.named_children
+        if any(i.type in ("list_splat", "comment") for i in items):
+            return []
+        if key == "*":
+            return list(items)
+        if key.isdigit() and int(key) < len(items):
+            out.append(items[int(key)])
+    elif t == "identifier":
+        kind, entries, scope = _find(expr, text(expr), cache)
+        if kind == "assigned":
+            for k, v in entries:  # type: ignore[union-attr]
+                if k is None:
+                    out.extend(n for n in _item_nodes(v, key, cache, depth + 1) if n not in out)
+                elif k != "in" and (key == "*" or k == key or k == "?"):
+                    out.append(v)
+        elif kind == _PARAM and scope is not None and scope.type == "function_definition":
+            for arg in _param_sources(scope, text(expr), cache, depth + 1)[0]:
+                out.extend(n for n in _item_nodes(arg, key, cache, depth + 1) if n not in out)
+    elif t == "subscript":
+        base, sub = expr.child_by_field_name("value"), expr.child_by_field_name("subscript")
+        if base is None or sub is None:
+            return []
+        if sub.type == "slice":  # ls[1:3][0] is ls[1]; a step, a start not written: unknown
+            parts = sub.children
+            if [c.type for c in parts].count(":") != 1 or parts[0].type not in (":", "integer"):
+                return []
+            start = int(text(parts[0])) if parts[0].type == "integer" else 0
+            shifted = str(int(key) + start) if key.isdigit() else key
+            return _item_nodes(base, shifted, cache, depth + 1)
+        for inner in _item_nodes(base, _key(sub) or "*", cache, depth + 1):
+            out.extend(n for n in _item_nodes(inner, key, cache, depth + 1) if n not in out)
+    elif t == "call":
+        fn = expr.child_by_field_name("function")
+        if fn is not None and fn.type == "identifier":
+            kind, _, scope = _find(fn, text(fn), cache)
+            if kind == _DEF and scope is not None:
+                block = scope if scope.type == "module" else scope.child_by_field_name("body")
+                d = _def_in(block, text(fn), cache)
+                for ret in _returns(d.child_by_field_name("body")) if d is not None else ():
+                    out.extend(n for n in _item_nodes(ret, key, cache, depth + 1) if n not in out)
     return out
+
+
+def _lambda_param_values(lam: Node, name: str, cache: dict, depth: int) -> list[str]:
+    """A parameter of a lambda assigned to a name (``apply = lambda f: f()``): what the calls of
+    that name in the file pass (``apply(save)``), and the parameter's default."""
+    if depth > _MAX_DEPTH:
+        return []
+    parent = lam.parent
+    left = parent.child_by_field_name("left") if parent.type == "assignment" else None
+    params = _names(lam, cache)
+    if name not in params:
+        return []
+    pos = params.index(name)
+    args = [_default(lam, name)]
+    if left is not None and left.type == "identifier":
+        here = _find(left, text(left), cache)[2]
+        for call in _sites(lam, cache).get(text(left), ()):
+            callee = call.child_by_field_name("function")
+            if callee.type == "identifier" and _find(callee, text(left), cache)[2] == here:
+                args.append(_argument(call, pos, name))
+    out: list[str] = []
+    for arg in args:
+        out.extend(v for v in (_values(arg, cache, depth) if arg else ()) if v not in out)
+    return out
+
+
+def _fn_value(fn: Node, cls: Node | None) -> str | None:
+    """A def as the value ``_values`` writes for it: ``f``, ``outer.<locals>.f``, and a method
+    of a module-level class as bound to an instance, ``C().m``."""
+    if cls is None:
+        found = _def_value(fn)
+        return found[0] if found else None
+    cname = cls.child_by_field_name("name")
+    fname = fn.child_by_field_name("name")
+    scope = _scope_of(cls)
+    if cname is None or fname is None or scope is None or scope.type != "module":
+        return None
+    return f"{text(cname)}().{text(fname)}"
+
+
+def _indirect_sites(node: Node, cache: dict) -> list[Node]:
+    """The file's calls through a value: the callee a name that a parameter or an assignment
+    binds (``a(b)``, ``handler(x)``), or a call (``make()(b)``). Found once per file."""
+    found = cache.get("indirect")
+    if found is None:
+        found = cache["indirect"] = []
+        bound = _bound_names(node, cache)
+        for call in _captures(node, cache).get("c", ()):
+            callee = call.child_by_field_name("function")
+            if callee.type == "call" or (
+                callee.type == "identifier"
+                and text(callee) in bound
+                and _find(callee, text(callee), cache)[0] in ("assigned", _PARAM)
+            ):
+                found.append(call)
+    return found
 
 
 def _instance_of(recv: Node, cls: Node, call: Node, cache: dict) -> bool:
@@ -1079,12 +1229,14 @@ def _site_query() -> Query:
 # Calls and decorated defs (call sites of a function); the names any assignment, loop or
 # parameter binds: a call whose head is none of them has nothing to annotate.
 _SITE_QUERY = """
-(call function: [(identifier) (attribute)]) @c
+(call function: [(identifier) (attribute) (call)]) @c
 (decorated_definition) @d
 (assignment left: (_) @l)
 (for_statement left: (identifier) @a)
+(for_in_clause left: (identifier) @a)
 (parameters [(identifier) @a (default_parameter name: (identifier) @a)
              (typed_parameter (identifier) @a) (typed_default_parameter name: (identifier) @a)])
+(lambda_parameters [(identifier) @a (default_parameter name: (identifier) @a)])
 """
 
 
@@ -1130,7 +1282,7 @@ def _sites(node: Node, cache: dict) -> dict[str, list[Node]]:
         for call in _captures(node, cache).get("c", ()):
             callee = call.child_by_field_name("function")
             last = callee.child_by_field_name("attribute") if callee.type == "attribute" else callee
-            if last is not None:
+            if last is not None and last.type != "call":
                 found.setdefault(text(last), []).append(call)
     return found
 
@@ -1194,6 +1346,9 @@ def _yields(block: Node | None) -> list[Node]:
 def _annotate(node: Node, raw: str, cache: dict) -> str:
     """The call text with what its head name is bound to, where the scopes around tell."""
     t = node.type
+    parent = node.parent
+    if parent is not None and parent.type in _LOOPS:  # `for x in obj`: the iterated value
+        return _iteration(node, parent, cache)
     if t != "call":
         names = raw.split(".", 2)
         bound = _bound_names(node, cache)
@@ -1230,9 +1385,16 @@ def _annotate(node: Node, raw: str, cache: dict) -> str:
                     return _written(f"{text(head)}.{text(first)}", values, after) or raw
     elif t == "subscript":
         head = node.child_by_field_name("value")
-        if head is None or head.type != "identifier":
-            return raw
         key, rest = _key(node.child_by_field_name("subscript")) or "*", ""
+        values = (
+            _name_values(node, text(head), key, cache, 0, head=True)
+            if head is not None and head.type == "identifier"
+            else []
+        )
+        if not values and head is not None:  # d["a"]["b"], f()["a"], ls2[0] (ls2 = ls[1:])
+            for item in _item_nodes(head, key, cache, 1):
+                values.extend(v for v in _values(item, cache, 1) if v not in values)
+        return _written(text(node), values, "") or raw
     elif t == "call":  # make()(): what make returns
         fn = node.child_by_field_name("function")
         if fn is None:
@@ -1241,7 +1403,108 @@ def _annotate(node: Node, raw: str, cache: dict) -> str:
     else:
         return raw
     values = _name_values(node, text(head), key, cache, 0, head=True)
+    if t == "attribute" and values and rest.count(".") == 1:  # x = C(); x.f(): C's field f
+        fields = [f for v in values for f in _instance_field(node, v, rest[1:], cache, 1)]
+        if fields:
+            return _written(text(node), list(dict.fromkeys(fields)), "") or raw
     return _written(text(node) if key is not None else text(head), values, rest) or raw
+
+
+def _instance_field(at: Node, value: str, attr: str, cache: dict, depth: int) -> list[str]:
+    """``x.attr`` where ``x`` holds ``value``, an instance ``C()`` of a class of the file that
+    defines no method ``attr`` but whose methods (or its bases' in the file) store
+    ``self.attr = ...``: what they store, ``self`` being the instance (``C().g``)."""
+    if not value.endswith("()") or not value[:-2].isidentifier():
+        return []
+    root = _root(at)
+    cls = _class_in(root, value[:-2], cache)
+    if cls is None or _method_in(root, cls, attr, 0, cache) is not None:
+        return []
+    out: list[str] = []
+    todo, seen = [cls], set()
+    while todo and len(seen) <= _MAX_DEPTH:
+        c = todo.pop(0)
+        if c in seen:
+            continue
+        seen.add(c)
+        bound = _fields(c, cache).get(attr)
+        for k, v in bound if bound and not isinstance(bound, str) else ():
+            fn = _scope_of(v, cache)
+            params = (
+                _names(fn, cache) if fn is not None and fn.type == "function_definition" else ()
+            )
+            me = params[0] if params else None
+            for val in _values(v, cache, depth + 1) if k is None and me else ():
+                if val == me or val.startswith(me + "."):
+                    val = value + val[len(me) :]
+                elif val.split(".", 1)[0] == me:
+                    continue
+                if val not in out:
+                    out.append(val)
+        todo.extend(b for b in map(lambda n: _class_in(root, n, cache), _base_names(c)) if b)
+    return out
+
+
+# A loop over a value (``for x in obj``, ``[f(x) for x in obj]``) calls ``iter(obj)`` and then
+# ``__next__`` on what it returns: the iteration protocol.
+_LOOPS = ("for_statement", "for_in_clause")
+
+
+def _iteration(node: Node, loop: Node, cache: dict) -> str:
+    """The iterated expression of a loop as the calls the iteration protocol makes on it,
+    ``(iter = C().__iter__ | C().__next__)``, where it holds an instance of a class (a class of
+    the file, or a capitalised name as a reader takes for a class: ``Rows()``, ``db.Cursor()``);
+    "" (no call recorded) for any other value: a list, a builtin, what a reader cannot tell."""
+    if node.type == "identifier" and text(node) not in _bound_names(node, cache):
+        return ""
+    root = _root(node)
+    aio = any(c.type == "async" for c in loop.children)
+    first, then = ("__aiter__", "__anext__") if aio else ("__iter__", "__next__")
+    out: list[str] = []
+    for v in _instances(node, cache, 1):
+        cname = v[:-2]
+        if _class_in(root, cname, cache) is None and not cname.rsplit(".", 1)[-1][:1].isupper():
+            continue
+        for call in (f"{v}.{first}", f"{v}.{then}"):
+            if call not in out:
+                out.append(call)
+    return _written("iter", out, "") or ""
+
+
+def _instances(node: Node, cache: dict, depth: int) -> list[str]:
+    """The values of ``node`` that are an instance of a named class: ``C()``, ``mod.C()``."""
+    return [
+        v
+        for v in _values(node, cache, depth)
+        if v.endswith("()") and _pure_text(v[:-2]) and v.split(".", 1)[0] not in _BUILTIN_NAMES
+    ]
+
+
+def _pure_text(value: str) -> bool:
+    return all(p.isidentifier() for p in value.split("."))
+
+
+_BUILTIN_NAMES = frozenset(dir(builtins))
+
+
+def _iterated_items(node: Node, cache: dict, depth: int) -> list[str]:
+    """What a loop over an instance of a class of the file gives its variable: what the class's
+    ``__next__`` returns on what ``__iter__`` returns (``return self``), or what ``__iter__``
+    yields (a generator method)."""
+    root = _root(node)
+    out: list[str] = []
+    for v in _instances(node, cache, depth):
+        cls = _class_in(root, v[:-2], cache)
+        it = _method_in(root, cls, "__iter__", 0, cache) if cls is not None else None
+        if it is None:
+            continue
+        for y in _yields(it.child_by_field_name("body")):
+            out.extend(r for r in _values(y, cache, depth + 1) if r not in out)
+        for iterator in _def_returns(it, v, cache, depth):
+            if iterator.endswith("()") and _pure_text(iterator[:-2]):
+                found = _text_returns(root, f"{iterator}.__next__", cache, depth)
+                out.extend(r for r in found if r not in out)
+    return out
 
 
 # Builtins that call a function they are given, during the call: which arguments ("*": every

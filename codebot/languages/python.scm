@@ -4,6 +4,10 @@
 
 ; Calls: the callee as written (`f`, `self.load`, `os.path.join`, `super().__init__`).
 (call function: (_) @call)
+; A loop over a value (`for x in obj`, a comprehension's `for`): the iteration protocol's calls
+; where the value is an instance of a class (`languages/python.py` writes them; others drop out).
+(for_statement right: [(identifier) (attribute) (call)] @call)
+(for_in_clause right: [(identifier) (attribute) (call)] @call)
 
 (import_statement) @import
 (import_from_statement) @import

@@ -394,7 +394,8 @@ def _assign_calls(
     level code) come back apart, in order. ``annotate`` writes the receiver's type into a call's
     text where the language reads it (see languages/receivers.py): the receiver's type or what
     a name holds, and (Java, Kotlin, C#) the arguments' types, ``get/(Class)``, for choosing
-    among overloads.
+    among overloads. An empty text drops the call: a node the query captures in case it makes
+    one (Python's loop over a value makes the iteration protocol's calls only on an instance).
 
     Calls are ordered by start, outer first on a tie (`a.get` and `a.get(k).map` start at one
     byte and come from the query in no fixed order). Hot loop: one pass, locals only.
@@ -432,6 +433,8 @@ def _assign_calls(
             raw = squash(raw, _MAX_CALL_TEXT)
         if annotate is not None:
             raw = annotate(call_nodes[i], raw)  # the receiver's type, where a reader sees it
+            if not raw:
+                continue  # a node the language captured that makes no call (a plain loop)
         if stack:
             found[stack[-1][1]].append(Call(raw, lines[i]))
         else:
