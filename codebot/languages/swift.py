@@ -17,6 +17,7 @@ from tree_sitter import Node
 
 from codebot.core.model import Import, Parameter
 from codebot.languages.base import LanguageSpec, default_signature_end, query_file, squash, text
+from codebot.languages.receivers import Bindings, Receivers, declared, valued
 
 
 def _owner(node: Node, name: str) -> tuple[tuple[str, ...], str]:
@@ -107,6 +108,85 @@ def _imports(node: Node) -> list[Import]:
     return [Import(module, line=line)]
 
 
+# --- receivers: local types ------------------------------------------------------------------
+
+
+def _binding(node: Node) -> tuple[str | None, str | None]:
+    """``let x: T = ...`` -> (x, ": T"); ``var x = T(...)``/``= make()`` -> (x, "= T()");
+    another pattern or value -> (name or None, None)."""
+    pattern = node.child_by_field_name("name")
+    ids = [c for c in pattern.named_children] if pattern is not None else []
+    if len(ids) != 1 or ids[0].type != "simple_identifier":
+        return None, None  # `let (a, b) = ...`
+    name = text(ids[0])
+    annotation = next((c for c in node.named_children if c.type == "type_annotation"), None)
+    if annotation is not None:
+        type_ = annotation.child_by_field_name("name")
+        return name, declared(text(type_)) if type_ is not None else None
+    value = node.child_by_field_name("value")
+    if value is not None and value.type == "call_expression" and value.named_children:
+        callee = value.named_children[0]
+        if callee.type in ("simple_identifier", "navigation_expression"):
+            return name, valued(text(callee))
+    return name, None
+
+
+def _statements(node: Node) -> Bindings:
+    out: Bindings = {}
+    for c in node.named_children:
+        if c.type == "property_declaration":
+            name, what = _binding(c)
+            if name is not None:
+                out.setdefault(name, what)
+    return out
+
+
+def _function(node: Node) -> Bindings:
+    out: Bindings = {}
+    for p in node.named_children:
+        if p.type == "parameter":
+            names: list[str] = []
+            type_ = None
+            for c in p.named_children:
+                if c.type == "simple_identifier" and type_ is None:
+                    names.append(text(c))  # the argument label, then the parameter's name
+                elif names:
+                    type_ = type_ or c
+            if names:
+                out.setdefault(names[-1], declared(text(type_)) if type_ is not None else None)
+    return out
+
+
+def _closure(node: Node) -> Bindings:
+    out: Bindings = {}
+    kind = next((c for c in node.named_children if c.type == "lambda_function_type"), None)
+    params = kind.named_children[0] if kind is not None and kind.named_children else None
+    for p in params.named_children if params is not None else ():
+        if p.type == "lambda_parameter":
+            name = p.child_by_field_name("name")
+            if name is not None:
+                out.setdefault(text(name), None)  # untyped: it shadows what is further out
+    return out
+
+
+def _loop(node: Node) -> Bindings:
+    item = node.child_by_field_name("item")
+    return {text(item): None} if item is not None and item.type == "simple_identifier" else {}
+
+
+_RECEIVERS = Receivers(
+    scopes={
+        "statements": _statements,
+        "function_declaration": _function,
+        "init_declaration": _function,
+        "lambda_literal": _closure,
+        "for_statement": _loop,
+        "class_body": _statements,  # the type's stored properties (`session.x`, `self.session.x`)
+    },
+    self_names=frozenset({"self"}),
+    member_scopes=frozenset({"class_body"}),
+)
+
 SPEC = LanguageSpec(
     name="swift",
     grammar="swift",
@@ -118,4 +198,5 @@ SPEC = LanguageSpec(
     bases=_bases,
     imports=_imports,
     signature_end=_signature_end,
+    receivers=_RECEIVERS,
 )

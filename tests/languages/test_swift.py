@@ -1,4 +1,8 @@
+import textwrap
+
 from codebot.core.model import Import, Parameter
+from codebot.graph.resolve import resolve
+from codebot.parse.extract import module_id, parse_source
 
 SOURCE = """
 import Foundation
@@ -209,9 +213,10 @@ def test_calls(parse):
     p = parse("swift", PATH, SOURCE)
     assert p.calls(f"{S}.init") == ["super.init"]
     # Callees as written; on a receiver that is itself a call, the member name.
+    # a receiver of a declared type says so (the stored properties `repo` and `users`)
     assert p.calls(f"{S}.load") == [
-        "repo.fetch",
-        "users.append",
+        "(repo: UserRepository).fetch",
+        "(users: [User]).append",
         "Logger.shared.info",
         "print",
         "fresh.map",
@@ -311,3 +316,110 @@ def test_module_names(parse):
         f"{m}.DEFAULT_NAME": "constant",
         f"{m}.Session.shared": "constant",
     }
+
+
+# --- typed receivers, library types (issue 21, alamofire) ----------------------------------------
+
+LIBRARY = {
+    "Source/Session.swift": """
+        import Foundation
+
+        open class Session {
+            let queue: DispatchQueue
+            let store = Store()
+
+            init(queue: DispatchQueue) {
+                self.queue = queue
+            }
+
+            func request() {
+                store.save()
+                self.store.save()
+                queue.async { }
+                queue.after()
+            }
+        }
+
+        final class Store {
+            func save() {}
+            func fulfill() {}
+        }
+
+        final class Archive {
+            func save() {}
+        }
+
+        extension String {
+            func slug() -> String { self }
+        }
+
+        extension DispatchQueue {
+            func after() {}
+        }
+
+        extension URLRequest {
+            init(path: String) { self.init(url: URL(string: path)!) }
+        }
+
+        func boundary() -> String {
+            let names: [String] = []
+            names.append("x")
+            let request = URLRequest(path: "/")
+            return String(format: "%08x", 1)
+        }
+    """,
+    "Tests/SessionTests.swift": """
+        import XCTest
+
+        final class SessionTests: XCTestCase {
+            func testRequest() {
+                let done = expectation(description: "done")
+                let session = Session(queue: .main)
+                session.request()
+                done.fulfill()
+            }
+        }
+    """,
+}
+
+
+def library_resolution():
+    parsed = [
+        parse_source(p, textwrap.dedent(c).lstrip("\n").encode(), "swift", module=module_id(p))
+        for p, c in LIBRARY.items()
+    ]
+    res = resolve(parsed)
+    return res, {(e.src, e.dst): e.resolution for e in res.edges if e.kind == "calls"}
+
+
+def test_typed_receivers_resolve_through_their_type():
+    _, calls = library_resolution()
+    request = "Source.Session.Session.request"
+    # `let store = Store()` (a stored property) and `self.store`: Store's save, not Archive's
+    assert calls[(request, "Source.Session.Store.save")] == "exact"
+    assert (request, "Source.Session.Archive.save") not in calls
+    test = "Tests.SessionTests.SessionTests.testRequest"
+    assert calls[(test, "Source.Session.Session.request")] == "exact"  # `let session = Session()`
+
+
+def test_a_library_value_is_external_unless_the_repository_extends_its_type():
+    res, calls = library_resolution()
+    test = "Tests.SessionTests.SessionTests.testRequest"
+    # `expectation(description:)` is XCTestCase's: `done.fulfill()` is XCTest's, never the
+    # repository's only `fulfill`
+    assert (test, "Source.Session.Store.fulfill") not in calls
+    assert res.external[test] == 2  # expectation, fulfill
+    request = "Source.Session.Session.request"
+    # `queue: DispatchQueue`: `async` is the library's; `after` is the repository's extension
+    # method, which an external verdict must not hide
+    assert res.external[request] == 1
+    assert calls[(request, "Source.Session.DispatchQueue.after")] == "unique_name"
+
+
+def test_calling_an_extended_library_type_is_its_initializer():
+    res, calls = library_resolution()
+    # `String(format:)` where the repository has `extension String`: the library's
+    # initializer; `URLRequest(path:)` where an extension adds an `init`: not known which
+    # (neither external nor an edge); `names.append` on `[String]`: the library's
+    assert res.external["Source.Session.boundary"] == 2
+    assert res.unresolved["Source.Session.boundary"] == 1

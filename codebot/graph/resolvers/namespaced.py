@@ -717,6 +717,54 @@ class SwiftResolver(NamespacedResolver):
         description encode decode resume cancel async sync""".split()
     )
 
+    def declared_type(self, ctx: Ctx, text: str) -> Target | None:
+        """``let q: DispatchQueue``, ``(request: URLRequest)``: the repository's type, a
+        library's (defined nowhere here, or only extended: ``extension URLRequest``), or None."""
+        t = self.param_type(ctx, ctx.sym, text)
+        if t is not None:
+            return (DECL, t)
+        name = text.strip().rstrip("?!").split("<", 1)[0].strip()
+        if name[:1] == "[" and name[-1:] == "]":
+            return EXTERNAL  # `[User]`, `[String: Int]`: an Array, a Dictionary
+        if not name.isidentifier() or not name[:1].isupper():
+            return None
+        found = self.lookup(ctx, name)
+        return EXTERNAL if found == EXTERNAL or (found and found[0] == MOD) else None
+
+    def value_of(self, ctx: Ctx, text: str) -> Target | None:
+        """``let done = expectation(description:)`` in a test case: a method of the library
+        base class (``XCTestCase``) the repository's hierarchy does not define returns a
+        library's value."""
+        found = super().value_of(ctx, text)
+        name = text[:-2] if text.endswith("()") else ""
+        if found is None and name.isidentifier() and ctx.cls is not None:
+            hit, open_ = self.index.find_member(ctx.cls, name)
+            if hit is None and open_ and self.lookup(ctx, name) is None:
+                return EXTERNAL
+        return found
+
+    def external_member(self, ctx: Ctx, type_text: str | None, rest: str) -> Outcome | None:
+        """A library type's method, unless the repository extends a library type with a method
+        of that name (``extension DispatchQueue { func after(..) }``)."""
+        if not rest.isidentifier():
+            return None
+        for sid in self.index.names.get((self.family, rest), ()):
+            if self.index.by_id[sid].class_name and self.owner_type(sid) is None:
+                return None  # (a function local to another, also named so, is no method)
+        return EXTERNAL_CALL
+
+    def resolve_call(self, ctx: Ctx, text: str) -> Outcome:
+        out = super().resolve_call(ctx, text)
+        if out == UNRESOLVED and text[:1].isupper() and text.isidentifier():
+            # `String(format:)`, `URLRequest(url:)`, `Result { }`: a library type the
+            # repository extends (`extension String`) is a namespace here, not a type; called,
+            # it is the library's initializer unless an extension adds one (then: not known
+            # which)
+            found = self.lookup(ctx, text)
+            if found is not None and found[0] == MOD and f"{text}.init" not in self.qnames:
+                return EXTERNAL_CALL
+        return out
+
 
 _CONSTANT = re.compile(r"(?:::)?[A-Z]\w*(?:::[A-Z]\w*)*")
 _IVAR_TYPED = re.compile(r"\((@[A-Za-z_]\w*) = ((?:::)?[A-Z][\w:]*\.new\(\))\)\.(.+)")
