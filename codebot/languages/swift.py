@@ -13,6 +13,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from tree_sitter import Node
 
 from codebot.core.model import Import, Parameter
@@ -174,6 +176,32 @@ def _loop(node: Node) -> Bindings:
     return {text(item): None} if item is not None and item.type == "simple_identifier" else {}
 
 
+def _arguments(node: Node, bound: Callable[[Node, str], str | None]) -> str | None:
+    """``(rootQueue, _, {})``: the argument labels of the call whose callee is ``node``
+    (``_`` an unlabeled argument, ``{}`` a trailing closure), for the resolver to choose among
+    overloads (``init(session:)`` or ``init(configuration: = .default, rootQueue:)``)."""
+    call = node.parent
+    for _ in range(4):  # the callee, an operator's operand, a navigation's suffix
+        if call is None or call.type == "call_expression":
+            break
+        call = call.parent
+    if call is None or call.type != "call_expression":
+        return None
+    suffix = call.named_children[-1] if call.named_children else None
+    if suffix is None or suffix.type != "call_suffix":
+        return None
+    labels: list[str] = []
+    for part in suffix.named_children:
+        if part.type == "value_arguments":
+            for a in part.named_children:
+                if a.type == "value_argument":
+                    label = a.child_by_field_name("name")
+                    labels.append(text(label).strip() if label is not None else "_")
+        elif part.type == "lambda_literal":
+            labels.append("{}")
+    return f"({', '.join(labels)})"
+
+
 _RECEIVERS = Receivers(
     scopes={
         "statements": _statements,
@@ -185,6 +213,7 @@ _RECEIVERS = Receivers(
     },
     self_names=frozenset({"self"}),
     member_scopes=frozenset({"class_body"}),
+    arguments=_arguments,
 )
 
 SPEC = LanguageSpec(

@@ -211,24 +211,25 @@ def test_extensions_add_methods_to_their_type(parse):
 
 def test_calls(parse):
     p = parse("swift", PATH, SOURCE)
-    assert p.calls(f"{S}.init") == ["super.init"]
-    # Callees as written; on a receiver that is itself a call, the member name.
+    assert p.calls(f"{S}.init") == ["super.init/()"]
+    # Callees as written; on a receiver that is itself a call, the member name. After `/`, the
+    # argument labels (`_` none, `{}` a trailing closure): what tells overloads apart.
     # a receiver of a declared type says so (the stored properties `repo` and `users`)
     assert p.calls(f"{S}.load") == [
-        "(repo: UserRepository).fetch",
-        "(users: [User]).append",
-        "Logger.shared.info",
-        "print",
-        "fresh.map",
-        "sorted",
-        "User.sorted",
+        "(repo: UserRepository).fetch/(id)",
+        "(users: [User]).append/(contentsOf)",
+        "Logger.shared.info/(_)",
+        "print/(_)",
+        "fresh.map/({})",
+        "sorted/()",
+        "User.sorted/(_)",
     ]
     assert [c.line for c in p[f"{S}.load"].calls] == [21, 22, 23, 24, 25, 25, 26]
-    assert p.calls(f"{S}.Config.validate") == ["check"]
-    assert p.calls(f"{S}.deinit") == ["cancel"]
-    assert p.calls(f"{S}.reset") == ["users.removeAll"]
-    assert p.calls(f"{M}.makeStore") == ["UserStore"]  # an initializer
-    assert p.calls(f"{M}.Array.names") == ["map"]
+    assert p.calls(f"{S}.Config.validate") == ["check/(_)"]
+    assert p.calls(f"{S}.deinit") == ["cancel/()"]
+    assert p.calls(f"{S}.reset") == ["users.removeAll/()"]
+    assert p.calls(f"{M}.makeStore") == ["UserStore/(repo)"]  # an initializer
+    assert p.calls(f"{M}.Array.names") == ["map/({})"]
 
 
 def test_imports(parse):
@@ -261,7 +262,7 @@ def test_nested_extension_and_operators(parse):
         "Double",
         "subscript(index: Int) -> Double",
     )
-    assert p.calls(f"{V}.+") == ["Self"]
+    assert p.calls(f"{V}.+") == ["Self/(x)"]
 
 
 def test_calls_inside_operator_expressions(parse):
@@ -284,11 +285,11 @@ def test_calls_inside_operator_expressions(parse):
         """,
     )
     C = "Sources.Geometry.Circle.Circle"
-    assert p.calls(f"{C}.area") == ["square"]
+    assert p.calls(f"{C}.area") == ["square/(_)"]
     # `a - inner.area()` parses as `(a - inner).area`: the member name alone, as on any
     # receiver that is an expression
-    assert p.calls(f"{C}.ring") == ["area", "area", "border"]
-    assert p.calls(f"{C}.isEmpty") == ["isPositive", "offset"]
+    assert p.calls(f"{C}.ring") == ["area/()", "area/()", "border/(width)"]
+    assert p.calls(f"{C}.isEmpty") == ["isPositive/(_)", "offset/(_)"]
 
 
 # --- module-level names (issue 21) ---------------------------------------------------------------
@@ -423,3 +424,75 @@ def test_calling_an_extended_library_type_is_its_initializer():
     # (neither external nor an edge); `names.append` on `[String]`: the library's
     assert res.external["Source.Session.boundary"] == 2
     assert res.unresolved["Source.Session.boundary"] == 1
+
+
+OVERLOADS = {
+    "Source/Session.swift": """
+        open class Session {
+            public init(session: URLSession, rootQueue: DispatchQueue) {}
+
+            public convenience init(configuration: Configuration = .default,
+                                    rootQueue: DispatchQueue = .main,
+                                    startRequestsImmediately: Bool = true) {
+                self.init(session: URLSession(configuration: configuration), rootQueue: rootQueue)
+            }
+
+            func request(_ url: String, method: String = "GET") {}
+            func request(_ url: String, interceptor: Interceptor?) {}
+            func write(_ data: Data, to stream: Stream) {}
+            func write(_ text: String, to stream: Stream) {}
+            func stream(_ url: String, handler: @escaping (Int) -> Void) {}
+            func log(_ items: String..., separator: String = " ") {}
+        }
+    """,
+    "Tests/SessionTests.swift": """
+        final class SessionTests {
+            func testInit() {
+                let a = Session()
+                let b = Session(startRequestsImmediately: false)
+                let c = Session(session: .shared, rootQueue: .main)
+            }
+
+            func testRequest(session: Session) {
+                session.request("/")
+                session.request("/", interceptor: nil)
+                session.write(data, to: stream)
+                session.stream("/") { value in }
+                session.log("a", "b", "c")
+            }
+        }
+    """,
+}
+
+
+def test_overloads_are_told_apart_by_argument_labels(resolved):
+    calls = resolved("swift", OVERLOADS)
+    session = "Source.Session.Session"
+    init = "Tests.SessionTests.SessionTests.testInit"
+    # `Session()` and `Session(startRequestsImmediately:)`: the convenience init, whose
+    # parameters all have defaults; `Session(session:rootQueue:)`: the designated one
+    assert calls[(init, f"{session}.init#2")] == "exact"
+    assert calls[(init, f"{session}.init")] == "exact"
+    assert calls[(f"{session}.init#2", f"{session}.init")] == "exact"  # `self.init(session:)`
+    test = "Tests.SessionTests.SessionTests.testRequest"
+    # `request("/")` fits only the first (`method` has a default, `interceptor` not)
+    assert calls[(test, f"{session}.request")] == "exact"
+    assert calls[(test, f"{session}.request#2")] == "exact"  # `request(_:interceptor:)`
+    # `write(_:to:)` twice, by type: labels cannot tell; both, marked so
+    assert calls[(test, f"{session}.write")] == "overload"
+    assert calls[(test, f"{session}.write#2")] == "overload"
+    assert calls[(test, f"{session}.stream")] == "exact"  # a trailing closure
+    assert calls[(test, f"{session}.log")] == "exact"  # variadic
+
+
+def test_labels_that_fit_no_overload_give_the_set():
+    # `request(path:)` fits neither `request`: both, marked `overload`, rather than the first
+    # as `exact` or no edge (the parser may miss a default value)
+    labels = {"Tests/T.swift": 'func t(session: Session) { session.request(path: "/") }'}
+    parsed = [
+        parse_source(p, textwrap.dedent(c).encode(), "swift", module=module_id(p))
+        for p, c in {**OVERLOADS, **labels}.items()
+    ]
+    edges = {(e.src, e.dst): e.resolution for e in resolve(parsed).edges if e.kind == "calls"}
+    assert edges[("Tests.T.t", "Source.Session.Session.request")] == "overload"
+    assert edges[("Tests.T.t", "Source.Session.Session.request#2")] == "overload"

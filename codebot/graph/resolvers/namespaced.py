@@ -21,7 +21,7 @@ from __future__ import annotations
 import posixpath
 import re
 
-from codebot.core.model import FUNCTION_KINDS, FileResult, Symbol
+from codebot.core.model import FUNCTION_KINDS, FileResult, Parameter, Symbol
 from codebot.graph.resolvers.base import (
     AMBIGUOUS,
     CLS,
@@ -32,6 +32,7 @@ from codebot.graph.resolvers.base import (
     INST,
     MOD,
     NOT_LOCAL,
+    OVERLOAD,
     PLAIN,
     SYM,
     UNIQUE,
@@ -753,7 +754,47 @@ class SwiftResolver(NamespacedResolver):
                 return None  # (a function local to another, also named so, is no method)
         return EXTERNAL_CALL
 
+    def prepare(self) -> None:
+        super().prepare()
+        # Overloads: the functions of one name in one type (its extensions too) or one file
+        groups: dict[tuple[str, str], list[str]] = {}
+        for f in self.files:
+            for s in f.symbols:
+                if s.kind in FUNCTION_KINDS:
+                    owner = self.owner_type(s.id)
+                    owner = self.canonical.get(owner, owner) if owner else f"{f.module}\0"
+                    groups.setdefault((owner, s.name), []).append(s.id)
+        self.overloads = {sid: ids for ids in groups.values() if len(ids) > 1 for sid in ids}
+
     def resolve_call(self, ctx: Ctx, text: str) -> Outcome:
+        m = ARGS.search(text) if text[-1:] == ")" else None
+        if m is None:
+            return self._resolve_swift(ctx, text)
+        out = self._resolve_swift(ctx, text[: m.start()])
+        if not isinstance(out, list) or not self.overloads:
+            return out
+        labels = [a.strip() for a in m[1].split(",")] if m[1].strip() else []
+        chosen: dict[str, str] = {}
+        for dst, res in out:
+            group = self.overloads.get(dst)
+            fits = (
+                [g for g in group if _takes(self.index.by_id[g].parameters, labels)]
+                if group
+                else []
+            )
+            if not group:
+                chosen.setdefault(dst, res)
+            elif not fits:  # none seems to fit (a default value the parser missed): the set
+                for g in group:
+                    chosen.setdefault(g, OVERLOAD)
+            elif len(fits) == 1:
+                chosen.setdefault(fits[0], res)
+            else:
+                for g in fits:
+                    chosen.setdefault(g, OVERLOAD)
+        return list(chosen.items())
+
+    def _resolve_swift(self, ctx: Ctx, text: str) -> Outcome:
         out = super().resolve_call(ctx, text)
         if out == UNRESOLVED and text[:1].isupper() and text.isidentifier():
             # `String(format:)`, `URLRequest(url:)`, `Result { }`: a library type the
@@ -764,6 +805,31 @@ class SwiftResolver(NamespacedResolver):
             if found is not None and found[0] == MOD and f"{text}.init" not in self.qnames:
                 return EXTERNAL_CALL
         return out
+
+
+def _takes(params: tuple[Parameter, ...], labels: list[str]) -> bool:
+    """Whether a Swift function whose parameters are ``params`` (``with id``, ``_ value``,
+    ``name``) takes a call's argument labels (``_`` none, ``{}`` a trailing closure): each
+    argument in order, a parameter left out only when it has a default value."""
+    i = 0
+    for label in labels:
+        while i < len(params):
+            p = params[i]
+            written = p.name.split()[0] if p.name else "_"
+            variadic = (p.type or "").rstrip().endswith("...")
+            if label == "{}" and "->" in (p.type or ""):
+                break  # a trailing closure: the function-typed parameter
+            if label != "{}" and written == label:
+                break
+            if p.default is None and not variadic:
+                return False  # a parameter without default left out
+            i += 1
+        else:
+            return False
+        p = params[i]
+        if not ((p.type or "").rstrip().endswith("...") and label == "_"):
+            i += 1  # (a variadic parameter takes the unlabeled arguments that follow)
+    return all(p.default is not None or (p.type or "").rstrip().endswith("...") for p in params[i:])
 
 
 _CONSTANT = re.compile(r"(?:::)?[A-Z]\w*(?:::[A-Z]\w*)*")
