@@ -453,6 +453,16 @@ OVERLOADS = {
                 let c = Session(session: .shared, rootQueue: .main)
             }
 
+            func testFirst() async {
+                func fulfill() {}
+                fulfill()
+            }
+
+            func testSecond() async {
+                func fulfill() {}
+                fulfill()
+            }
+
             func testRequest(session: Session) {
                 session.request("/")
                 session.request("/", interceptor: nil)
@@ -483,6 +493,11 @@ def test_overloads_are_told_apart_by_argument_labels(resolved):
     assert calls[(test, f"{session}.write#2")] == "overload"
     assert calls[(test, f"{session}.stream")] == "exact"  # a trailing closure
     assert calls[(test, f"{session}.log")] == "exact"  # variadic
+    # a function local to another is no overload of one local to a third
+    tests = "Tests.SessionTests.SessionTests"
+    assert calls[(f"{tests}.testFirst", f"{tests}.testFirst.fulfill")] == "exact"
+    assert (f"{tests}.testFirst", f"{tests}.testSecond.fulfill") not in calls
+    assert calls[(f"{tests}.testSecond", f"{tests}.testSecond.fulfill")] == "exact"
 
 
 def test_labels_that_fit_no_overload_give_the_set():

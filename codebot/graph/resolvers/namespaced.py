@@ -761,6 +761,8 @@ class SwiftResolver(NamespacedResolver):
         for f in self.files:
             for s in f.symbols:
                 if s.kind in FUNCTION_KINDS:
+                    if s.parent is not None and not self.index.is_type(s.parent):
+                        continue  # a function local to another: its scope picks it
                     owner = self.owner_type(s.id)
                     owner = self.canonical.get(owner, owner) if owner else f"{f.module}\0"
                     groups.setdefault((owner, s.name), []).append(s.id)
