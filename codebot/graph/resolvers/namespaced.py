@@ -328,6 +328,13 @@ class CSharpResolver(OverloadChooser, NamespacedResolver):
                 elif s.kind in TYPES and f.path not in self._file_nest:
                     self._file_nest[f.path] = self._nest(s)
         self.overloads = {sid: ids for ids in groups.values() if len(ids) > 1 for sid in ids}
+        # Extension methods (`static int Execute(this IDbConnection cnn, ...)`) by name
+        self.extensions: dict[str, list[str]] = {}
+        for f in self.files:
+            for s in f.symbols:
+                if s.kind == "method" and s.parameters and _this_type(s) is not None:
+                    self.extensions.setdefault(s.name, []).append(s.id)
+        self._on_receiver = False  # choosing an extension method: its `this` is the receiver
 
     def repo_type(self, file: FileResult, text: str) -> str | None:
         return self._type_name(file, self._file_nest.get(file.path, []), text)
@@ -338,10 +345,71 @@ class CSharpResolver(OverloadChooser, NamespacedResolver):
             return super().resolve_call(ctx, text)
         args = [a.strip() for a in m[1].split(",")] if m[1].strip() else []
         out = super().resolve_call(ctx, text[: m.start()])
-        if not isinstance(out, list):
-            return out
-        chosen = self.choose(ctx, out, args)
-        return UNRESOLVED if self.fits_none(ctx, chosen, args) else list(chosen.items())
+        if isinstance(out, list):
+            chosen = self.choose(ctx, out, args)
+            if not self.fits_none(ctx, chosen, args):
+                return list(chosen.items())
+            out = UNRESOLVED  # (a name guess whose parameters take none of these arguments)
+        ext = self._extension_call(ctx, text[: m.start()], args) if self.extensions else None
+        return ext if ext is not None else out
+
+    def _extension_call(self, ctx: Ctx, text: str, args: list[str]) -> Outcome | None:
+        """``connection.Execute(sql)``, ``(cnn: IDbConnection).Query<T>(sql)``: the repository's
+        extension methods of that name whose ``this`` takes the receiver, chosen by the other
+        arguments. A receiver of a declared type must match the ``this`` type (by name, or a
+        type parameter); one of unknown type only when every definition of the name is an
+        extension method (``unique_name``)."""
+        m = _CS_RECEIVER.fullmatch(text)
+        if m is None:
+            return None
+        name = m["name"]
+        exts = self.extensions.get(name)
+        if not exts:
+            return None
+        declared = m["type"]
+        recv = m["recv"]
+        if declared is None and recv and recv.isidentifier() and ctx.cls is not None:
+            # `connection.Execute(..)` in a test whose base class has the property
+            # `protected DbConnection connection => ...`: the property's type
+            prop = self.index.find_member(ctx.cls, recv)[0]
+            sym = self.index.by_id.get(prop) if prop is not None else None
+            if sym is not None and sym.return_type and "(" not in sym.signature:
+                declared = sym.return_type
+        if declared is not None:
+            want = _simple_type(declared)
+            fits = (want, f"I{want}", "object")  # `DbConnection` is an `IDbConnection`
+            exts = [e for e in exts if _this_type(self.index.by_id[e]) in fits]
+            exts = exts or [
+                e for e in self.extensions[name] if _is_type_parameter(self.index.by_id[e])
+            ]
+            resolution = EXACT
+        else:
+            if recv.startswith("(") or set(self.index.names.get((self.family, name), ())) - set(
+                exts
+            ):
+                return None  # another type's method of that name may be the one
+            resolution = UNIQUE
+        if m["targs"] is not None:  # `Query<Post, User, Post>(..)`: three type parameters
+            n = _type_arity(m["targs"])
+            exts = [e for e in exts if _type_arity(_generics(self.index.by_id[e])) == n]
+        if not exts:
+            return None
+        self._on_receiver = True
+        try:
+            picked = self._overload_pick(ctx, exts, args)
+        finally:
+            self._on_receiver = False
+        if not picked:
+            return None
+        if len(picked) == 1:
+            return [(picked[0], resolution)]
+        return [(e, OVERLOAD) for e in picked]
+
+    def _overload_params(self, sid: str) -> tuple[Parameter, ...]:
+        params = super()._overload_params(sid)
+        if self._on_receiver and params and (params[0].type or "").startswith("this "):
+            return params[1:]
+        return params
 
     def declared_type(self, ctx: Ctx, text: str) -> Target | None:
         """A local's, a field's, a property's or a parameter's type: the repository's, a
@@ -371,6 +439,52 @@ class CSharpResolver(OverloadChooser, NamespacedResolver):
             ctor = self.constructor(ctx.cls)
             return [(ctor, EXACT)] if ctor != ctx.sym.id else UNRESOLVED
         return super().head(ctx, name, how, alone)
+
+
+_CS_RECEIVER = re.compile(
+    r"(?:\((?P<var>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)?): (?P<type>[^()]+)\)|(?P<recv>[^()].*?))"
+    r"\.(?P<name>[A-Za-z_]\w*)(?:<(?P<targs>[^()]*)>)?"
+)
+
+
+def _this_type(sym: Symbol) -> str | None:
+    """The simple type of an extension method's ``this`` parameter, or None (no extension)."""
+    first = sym.parameters[0].type if sym.parameters else None
+    if not first or not first.startswith("this "):
+        return None
+    return _simple_type(first[5:])
+
+
+def _simple_type(text: str) -> str:
+    """``IEnumerable<T>?`` -> ``IEnumerable``; ``System.Data.IDbConnection`` -> ``IDbConnection``."""
+    return text.split("<", 1)[0].strip().rstrip("?").rsplit(".", 1)[-1]
+
+
+def _generics(sym: Symbol) -> str:
+    """``Query<TFirst, TSecond>`` in a method's signature -> ``TFirst, TSecond`` ("" if none)."""
+    m = re.search(rf"\b{re.escape(sym.name)}<([^()]*)>\s*\(", sym.signature)
+    return m[1] if m else ""  # (after any attributes: `[SuppressMessage(..)] public ..`)
+
+
+def _type_arity(args: str) -> int:
+    """How many type arguments a (possibly nested) list holds: ``A, B<C, D>`` -> 2."""
+    if not args.strip():
+        return 0
+    depth, n = 0, 1
+    for ch in args:
+        if ch in "<([":
+            depth += 1
+        elif ch in ">)]":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            n += 1
+    return n
+
+
+def _is_type_parameter(sym: Symbol) -> bool:
+    """``Foo<T>(this T value)``: an extension of any type."""
+    t = _this_type(sym)
+    return t is not None and f"<{t}>" in sym.signature.replace(" ", "")
 
 
 class PhpResolver(NamespacedResolver):
