@@ -491,7 +491,12 @@ def test_an_extension_of_another_type_is_not_taken():
 
             public class DbTests
             {
-                public void Run(Database db, Stream stream) { db.Execute("x"); stream.Execute("y"); }
+                public void Run(Database db, Stream stream, NpgsqlConnection pg)
+                {
+                    db.Execute("x");
+                    stream.Execute("y");
+                    pg.Execute("z");
+                }
             }
         """,
     }
@@ -503,5 +508,7 @@ def test_an_extension_of_another_type_is_not_taken():
     calls = {(e.src, e.dst): e.resolution for e in res.edges if e.kind == "calls"}
     run = "tests.Dapper.Tests.DbTests.Dapper.Tests.DbTests.Run"
     assert calls[(run, "Dapper.Rainbow.Database.Dapper.Rainbow.Database.Execute")] == "exact"
-    # `stream: Stream`: a library type no extension takes: not SqlMapper's Execute
-    assert (run, "Dapper.SqlMapper.Dapper.SqlMapper.Execute") not in calls
+    # `pg: NpgsqlConnection`, a library's type named as a connection: SqlMapper's extension of
+    # IDbConnection, a guess (`unique_name`); `stream: Stream`: nothing says it is one
+    assert calls[(run, "Dapper.SqlMapper.Dapper.SqlMapper.Execute")] == "unique_name"
+    assert res.external.get(run, 0) + res.unresolved.get(run, 0) == 1  # stream.Execute

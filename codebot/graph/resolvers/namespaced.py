@@ -368,27 +368,40 @@ class CSharpResolver(OverloadChooser, NamespacedResolver):
             return None
         declared = m["type"]
         recv = m["recv"]
-        if declared is None and recv and recv.isidentifier() and ctx.cls is not None:
+        value = _CS_ASSIGNED.fullmatch(recv) if recv and recv[0] == "(" else None
+        if value is not None:
+            # `(conn = GetOpenConnection()).Execute(..)`: the type the callee declares it
+            # returns (`new T()`: T)
+            declared = self._returned_type(ctx, value[1])
+            if declared is None:
+                return None
+        elif declared is None and recv and recv.isidentifier() and ctx.cls is not None:
             # `connection.Execute(..)` in a test whose base class has the property
             # `protected DbConnection connection => ...`: the property's type
             prop = self.index.find_member(ctx.cls, recv)[0]
             sym = self.index.by_id.get(prop) if prop is not None else None
             if sym is not None and sym.return_type and "(" not in sym.signature:
                 declared = sym.return_type
+        every = exts
+        resolution = EXACT
         if declared is not None:
             want = _simple_type(declared)
             fits = (want, f"I{want}", "object")  # `DbConnection` is an `IDbConnection`
-            exts = [e for e in exts if _this_type(self.index.by_id[e]) in fits]
-            exts = exts or [
-                e for e in self.extensions[name] if _is_type_parameter(self.index.by_id[e])
-            ]
-            resolution = EXACT
+            exts = [e for e in every if _this_type(self.index.by_id[e]) in fits]
+            exts = exts or [e for e in every if _is_type_parameter(self.index.by_id[e])]
+            if not exts and self.repo_type(ctx.file, want) is None:
+                # a library type whose interfaces we cannot see: the extensions of a type its
+                # name ends as (`NpgsqlConnection`, `SqlConnection` for `IDbConnection`)
+                tail = _last_word(want)
+                exts = [e for e in every if _last_word(_this_type(self.index.by_id[e])) == tail]
+                resolution = UNIQUE
         else:
-            if recv.startswith("(") or set(self.index.names.get((self.family, name), ())) - set(
-                exts
-            ):
-                return None  # another type's method of that name may be the one
             resolution = UNIQUE
+        if declared is None and (
+            recv.startswith("(")  # a value we could not type
+            or set(self.index.names.get((self.family, name), ())) - set(every)
+        ):
+            return None  # another type's method of that name may be the one
         if m["targs"] is not None:  # `Query<Post, User, Post>(..)`: three type parameters
             n = _type_arity(m["targs"])
             exts = [e for e in exts if _type_arity(_generics(self.index.by_id[e])) == n]
@@ -404,6 +417,25 @@ class CSharpResolver(OverloadChooser, NamespacedResolver):
         if len(picked) == 1:
             return [(picked[0], resolution)]
         return [(e, OVERLOAD) for e in picked]
+
+    def _returned_type(self, ctx: Ctx, value: str) -> str | None:
+        """``GetOpenConnection()``, ``Provider.Open()``, ``new SqlConnection()`` -> the type
+        text the value has, as the repository declares it; None where not known."""
+        if value.startswith("new "):
+            return value[4:-2].strip() or None
+        callee = value[:-2]
+        found = self.lookup(ctx, callee) if callee.isidentifier() else None
+        if callee.isidentifier() and ctx.cls is not None and found is None:
+            hit = self.index.find_member(ctx.cls, callee)[0]
+            found = (SYM, hit) if hit is not None else None
+        if found is None and "." in callee:
+            head, _, name = callee.rpartition(".")
+            t = self.lookup(ctx, head) if head.isidentifier() else None
+            found = self.member(t, name) if t is not None and t != EXTERNAL else None
+        if found is None or found[0] != SYM or found[1] not in self.index.by_id:
+            return None
+        sym = self.index.by_id[found[1]]
+        return sym.return_type if sym.kind in FUNCTION_KINDS and sym.return_type else None
 
     def _overload_params(self, sid: str) -> tuple[Parameter, ...]:
         params = super()._overload_params(sid)
@@ -442,9 +474,18 @@ class CSharpResolver(OverloadChooser, NamespacedResolver):
 
 
 _CS_RECEIVER = re.compile(
-    r"(?:\((?P<var>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)?): (?P<type>[^()]+)\)|(?P<recv>[^()].*?))"
+    r"(?:\((?P<var>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)?): (?P<type>[^()]+)\)|(?P<recv>.+?))"
     r"\.(?P<name>[A-Za-z_]\w*)(?:<(?P<targs>[^()]*)>)?"
 )
+
+
+_CS_ASSIGNED = re.compile(r"\([A-Za-z_]\w* = ((?:new )?[A-Za-z_][\w.]*\(\))\)")
+
+
+def _last_word(name: str | None) -> str:
+    """``NpgsqlConnection`` -> ``Connection``: the last word of a camel-case name."""
+    words = re.findall(r"[A-Z][a-z0-9]+", name or "")
+    return words[-1] if words else ""
 
 
 def _this_type(sym: Symbol) -> str | None:
