@@ -405,6 +405,8 @@ class CSharpResolver(OverloadChooser, NamespacedResolver):
         if m["targs"] is not None:  # `Query<Post, User, Post>(..)`: three type parameters
             n = _type_arity(m["targs"])
             exts = [e for e in exts if _type_arity(_generics(self.index.by_id[e])) == n]
+        else:  # none written: a generic method only if its arguments tell every type parameter
+            exts = [e for e in exts if _inferable(self.index.by_id[e])]
         if not exts:
             return None
         self._on_receiver = True
@@ -520,6 +522,15 @@ def _type_arity(args: str) -> int:
         elif ch == "," and depth == 0:
             n += 1
     return n
+
+
+def _inferable(sym: Symbol) -> bool:
+    """Whether a call without type arguments can reach a method: it is not generic, or each
+    type parameter appears in a parameter's type (``Query<T>(this IDbConnection cnn, string
+    sql)`` needs ``Query<T>(..)`` written; ``Slug<T>(this T value)`` does not)."""
+    names = [t.strip().split()[-1] for t in _generics(sym).split(",") if t.strip()]
+    types = " ".join(p.type or "" for p in sym.parameters)
+    return all(re.search(rf"\b{re.escape(n)}\b", types) for n in names)
 
 
 def _is_type_parameter(sym: Symbol) -> bool:
