@@ -424,6 +424,8 @@ DAPPER = {
 
             public static IEnumerable<dynamic> Query(this IDbConnection cnn, string sql, object? param = null) => null;
 
+            public static IEnumerable<TReturn> Query<TFirst, TReturn>(this IDbConnection cnn, string sql, Func<TFirst, TReturn> map) => null;
+
             [SuppressMessage("ApiDesign", "RS0026")]
             public static IEnumerable<TReturn> Query<TFirst, TSecond, TReturn>(this IDbConnection cnn, string sql, Func<TFirst, TSecond, TReturn> map) => null;
 
@@ -458,6 +460,7 @@ DAPPER = {
                 connection.Execute("create table #t (i int)");
                 connection.Query<int>("select 1");
                 connection.Query("select 1");
+                connection.Query("select @a", args);
                 cnn.Query<Post, User, Post>("select *", (p, u) => p);
                 reader.Parse<Post>();
                 other.Execute("x");
@@ -477,10 +480,13 @@ def test_extension_methods_on_a_receiver_of_their_this_type(resolved):
     # `Query<int>`: one type argument, the one-parameter Query; `Query<Post, User, Post>`: the
     # three-parameter one (after an attribute with parentheses in its signature)
     assert calls[(run, f"{mapper}.Query")] == "exact"
-    assert calls[(run, f"{mapper}.Query#3")] == "exact"
+    assert calls[(run, f"{mapper}.Query#4")] == "exact"
     # `Query("select 1")`: no type argument written, and Query<T> cannot infer T from its
-    # arguments: the non-generic Query (its dynamic rows), not an `overload` of both
+    # arguments: the non-generic Query (its dynamic rows), not an `overload` of both;
+    # `Query(sql, args)`: `args` might be a Func for Query<TFirst, TReturn>, but C# prefers the
+    # non-generic member that fits as well
     assert calls[(run, f"{mapper}.Query#2")] == "exact"
+    assert (run, f"{mapper}.Query#3") not in calls
     assert calls[(run, f"{mapper}.Parse")] == "exact"  # `reader: IDataReader`
     # `other.Execute`: of unknown type, and `Database` has an instance `Execute`: no guess
     assert (run, "Dapper.Rainbow.Database.Dapper.Rainbow.Database.Execute") not in calls

@@ -416,6 +416,9 @@ class CSharpResolver(OverloadChooser, NamespacedResolver):
             self._on_receiver = False
         if not picked:
             return None
+        if len(picked) > 1:  # C#: of members that fit alike, a non-generic one is better
+            plain = [e for e in picked if not _generics(self.index.by_id[e])]
+            picked = plain or picked
         if len(picked) == 1:
             return [(picked[0], resolution)]
         return [(e, OVERLOAD) for e in picked]
