@@ -955,9 +955,8 @@ class SwiftResolver(NamespacedResolver):
             )
             if not group:
                 chosen.setdefault(dst, res)
-            elif not fits:  # none seems to fit (a default value the parser missed): the set
-                for g in group:
-                    chosen.setdefault(g, OVERLOAD)
+            elif not fits:  # none seems to fit (a default value the parser missed): the one
+                chosen.setdefault(dst, OVERLOAD)  # found, marked unsure
             elif len(fits) == 1:
                 chosen.setdefault(fits[0], res)
             else:
@@ -988,8 +987,8 @@ def _takes(params: tuple[Parameter, ...], labels: list[str]) -> bool:
             p = params[i]
             written = p.name.split()[0] if p.name else "_"
             variadic = (p.type or "").rstrip().endswith("...")
-            if label == "{}" and "->" in (p.type or ""):
-                break  # a trailing closure: the function-typed parameter
+            if label == "{}" and ("->" in (p.type or "") or i == len(params) - 1):
+                break  # a trailing closure: a function-typed parameter, or the last one
             if label != "{}" and written == label:
                 break
             if p.default is None and not variadic:
