@@ -176,9 +176,25 @@ def _loop(node: Node) -> Bindings:
     return {text(item): None} if item is not None and item.type == "simple_identifier" else {}
 
 
+def _implicit_member(value: Node | None) -> str:
+    """``.default``, ``.status(401)`` as an argument: ``.default``/``.status``, the member of
+    the parameter's type it names (what tells ``request(_: Endpoint)`` from ``request(_: any
+    URLConvertible)``); "" for any other value."""
+    if value is not None and value.type == "call_expression" and value.named_children:
+        value = value.named_children[0]
+    if value is None or value.type != "prefix_expression":
+        return ""
+    target = value.child_by_field_name("target")
+    operation = value.child_by_field_name("operation")
+    if operation is None or text(operation) != "." or target is None:
+        return ""
+    return f".{text(target)}" if target.type == "simple_identifier" else ""
+
+
 def _arguments(node: Node, bound: Callable[[Node, str], str | None]) -> str | None:
-    """``(rootQueue, _, {})``: the argument labels of the call whose callee is ``node``
-    (``_`` an unlabeled argument, ``{}`` a trailing closure), for the resolver to choose among
+    """``(rootQueue, _.default, {})``: the argument labels of the call whose callee is ``node``
+    (``_`` an unlabeled argument, ``{}`` a trailing closure; ``.name`` after a label: the
+    argument is the implicit member ``.name``), for the resolver to choose among
     overloads (``init(session:)`` or ``init(configuration: = .default, rootQueue:)``)."""
     call = node.parent
     for _ in range(4):  # the callee, an operator's operand, a navigation's suffix
@@ -196,7 +212,8 @@ def _arguments(node: Node, bound: Callable[[Node, str], str | None]) -> str | No
             for a in part.named_children:
                 if a.type == "value_argument":
                     label = a.child_by_field_name("name")
-                    labels.append(text(label).strip() if label is not None else "_")
+                    written = text(label).strip() if label is not None else "_"
+                    labels.append(written + _implicit_member(a.child_by_field_name("value")))
         elif part.type == "lambda_literal":
             labels.append("{}")
     return f"({', '.join(labels)})"

@@ -444,6 +444,21 @@ OVERLOADS = {
             func stream(_ url: String, handler: @escaping (Int) -> Void) {}
             func upload(_ data: Data, to url: String, modifier: RequestModifier? = nil) {}
             func upload(_ file: URL, with url: String) {}
+            func fetch(_ convertible: any URLConvertible) {}
+            func validate<S: Sequence>(contentType types: @autoclosure () -> S) {}
+            func validate(_ validation: @escaping (Int) -> Bool) {}
+        }
+
+        public protocol URLConvertible {
+            func asURL() -> String
+        }
+
+        struct Endpoint {
+            static let `default` = Endpoint()
+        }
+
+        extension Session {
+            func fetch(_ endpoint: Endpoint) {}
             func log(_ items: String..., separator: String = " ") {}
         }
     """,
@@ -471,6 +486,8 @@ OVERLOADS = {
                 session.write(data, to: stream)
                 session.stream("/") { value in }
                 session.upload(data, to: "/") { $0.timeout = 1 }
+                session.fetch(.default)
+                session.validate { code in true }
                 session.log("a", "b", "c")
             }
         }
@@ -498,6 +515,13 @@ def test_overloads_are_told_apart_by_argument_labels(resolved):
     # a trailing closure for a last parameter of a type alias (`RequestModifier`)
     assert calls[(test, f"{session}.upload")] == "exact"
     assert (test, f"{session}.upload#2") not in calls
+    # `.default` as the argument: not `any URLConvertible` (a protocol without that member),
+    # so the extension's `fetch(_: Endpoint)`
+    assert calls[(test, f"{session}.fetch#2")] == "exact"
+    assert (test, f"{session}.fetch") not in calls
+    # a trailing closure never fills an `@autoclosure` parameter
+    assert calls[(test, f"{session}.validate#2")] == "exact"
+    assert (test, f"{session}.validate") not in calls
     assert calls[(test, f"{session}.log")] == "exact"  # variadic
     # a function local to another is no overload of one local to a third
     tests = "Tests.SessionTests.SessionTests"

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+from collections.abc import Callable
 
 from codebot.core.model import FUNCTION_KINDS, FileResult, Parameter, Symbol
 from codebot.graph.resolvers.base import (
@@ -948,11 +949,7 @@ class SwiftResolver(NamespacedResolver):
         chosen: dict[str, str] = {}
         for dst, res in out:
             group = self.overloads.get(dst)
-            fits = (
-                [g for g in group if _takes(self.index.by_id[g].parameters, labels)]
-                if group
-                else []
-            )
+            fits = [g for g in group if self._takes(g, labels)] if group else []
             if not group:
                 chosen.setdefault(dst, res)
             elif not fits:  # none seems to fit (a default value the parser missed): the one
@@ -963,6 +960,24 @@ class SwiftResolver(NamespacedResolver):
                 for g in fits:
                     chosen.setdefault(g, OVERLOAD)
         return list(chosen.items())
+
+    def _takes(self, sid: str, labels: list[str]) -> bool:
+        """Whether function ``sid`` takes arguments so labelled, an implicit member argument
+        (``.default``) only where the parameter's type may have that member (a repository
+        type lacking it, its hierarchy closed, does not: ``any URLConvertible``)."""
+        sym = self.index.by_id[sid]
+        file = self.index.file_of[sid]
+
+        def has(type_text: str | None, member: str) -> bool:
+            name = (type_text or "").replace("any ", "").replace("some ", "").strip()
+            name = name.split("<", 1)[0].rstrip("?!").strip()
+            t = self._type_name(file, self._nest(sym), name) if name.isidentifier() else None
+            if t is None or self.index.by_id[t].kind != "interface":
+                return True  # a library's type; a struct's, class's, enum's static properties
+                # and cases are no symbols
+            return self.index.find_member(t, member)[0] is not None
+
+        return _takes(sym.parameters, labels, has)
 
     def _resolve_swift(self, ctx: Ctx, text: str) -> Outcome:
         out = super().resolve_call(ctx, text)
@@ -977,19 +992,28 @@ class SwiftResolver(NamespacedResolver):
         return out
 
 
-def _takes(params: tuple[Parameter, ...], labels: list[str]) -> bool:
+def _takes(
+    params: tuple[Parameter, ...],
+    labels: list[str],
+    has: Callable[[str | None, str], bool] = lambda t, m: True,
+) -> bool:
     """Whether a Swift function whose parameters are ``params`` (``with id``, ``_ value``,
-    ``name``) takes a call's argument labels (``_`` none, ``{}`` a trailing closure): each
-    argument in order, a parameter left out only when it has a default value."""
+    ``name``) takes a call's argument labels (``_`` none, ``{}`` a trailing closure, ``_.x``
+    the implicit member ``.x``, which the parameter's type must ``has``): each argument in
+    order, a parameter left out only when it has a default value."""
     i = 0
-    for label in labels:
+    for written_label in labels:
+        label, _, member = written_label.partition(".")
         while i < len(params):
             p = params[i]
             written = p.name.split()[0] if p.name else "_"
             variadic = (p.type or "").rstrip().endswith("...")
-            if label == "{}" and ("->" in (p.type or "") or i == len(params) - 1):
+            closure = "->" in (p.type or "") or i == len(params) - 1
+            if label == "{}" and closure and "@autoclosure" not in (p.type or ""):
                 break  # a trailing closure: a function-typed parameter, or the last one
             if label != "{}" and written == label:
+                if member and not has(p.type, member):
+                    return False
                 break
             if p.default is None and not variadic:
                 return False  # a parameter without default left out
