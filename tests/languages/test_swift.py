@@ -445,6 +445,8 @@ OVERLOADS = {
             func upload(_ data: Data, to url: String, modifier: RequestModifier? = nil) {}
             func upload(_ file: URL, with url: String) {}
             func fetch(_ convertible: any URLConvertible) {}
+            func encode(_ value: any Encodable) -> String { "" }
+            func encode(_ value: any Encodable) -> Data { Data() }
             func validate<S: Sequence>(contentType types: @autoclosure () -> S) {}
             func validate(_ validation: @escaping (Int) -> Bool) {}
         }
@@ -487,6 +489,7 @@ OVERLOADS = {
                 session.stream("/") { value in }
                 session.upload(data, to: "/") { $0.timeout = 1 }
                 session.fetch(.default)
+                let text: String = session.encode(1)
                 session.validate { code in true }
                 session.log("a", "b", "c")
             }
@@ -519,6 +522,9 @@ def test_overloads_are_told_apart_by_argument_labels(resolved):
     # so the extension's `fetch(_: Endpoint)`
     assert calls[(test, f"{session}.fetch#2")] == "exact"
     assert (test, f"{session}.fetch") not in calls
+    # `encode(_:)` -> String and -> Data: the arguments cannot tell; no edge, not both
+    assert (test, f"{session}.encode") not in calls
+    assert (test, f"{session}.encode#2") not in calls
     # a trailing closure never fills an `@autoclosure` parameter
     assert calls[(test, f"{session}.validate#2")] == "exact"
     assert (test, f"{session}.validate") not in calls

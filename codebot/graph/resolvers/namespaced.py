@@ -956,10 +956,12 @@ class SwiftResolver(NamespacedResolver):
                 chosen.setdefault(dst, OVERLOAD)  # found, marked unsure
             elif len(fits) == 1:
                 chosen.setdefault(fits[0], res)
+            elif len({self.index.by_id[g].parameters for g in fits}) == 1:
+                continue  # members alike but for what they return: only the context tells
             else:
                 for g in fits:
                     chosen.setdefault(g, OVERLOAD)
-        return list(chosen.items())
+        return list(chosen.items()) if chosen else AMBIGUOUS
 
     def _takes(self, sid: str, labels: list[str]) -> bool:
         """Whether function ``sid`` takes arguments so labelled, an implicit member argument
