@@ -126,6 +126,9 @@ def _binding(node: Node) -> tuple[str | None, str | None]:
         type_ = annotation.child_by_field_name("name")
         return name, declared(text(type_)) if type_ is not None else None
     value = node.child_by_field_name("value")
+    literal = _LITERALS.get(value.type) if value is not None else None
+    if literal is not None:
+        return name, f": {literal}"  # `let url = "https://.."`: a String
     if value is not None and value.type == "call_expression" and value.named_children:
         callee = value.named_children[0]
         if callee.type in ("simple_identifier", "navigation_expression"):
@@ -176,6 +179,30 @@ def _loop(node: Node) -> Bindings:
     return {text(item): None} if item is not None and item.type == "simple_identifier" else {}
 
 
+_LITERALS = {
+    "line_string_literal": "String",
+    "multi_line_string_literal": "String",
+    "integer_literal": "Int",
+    "real_literal": "Double",
+    "boolean_literal": "Bool",
+}
+
+
+def _argument_type(value: Node | None, bound: Callable[[Node, str], str | None]) -> str:
+    """``:String`` for a string literal or a name declared (or assigned) one, ``:T`` for a
+    name of declared simple type ``T``; "" where a reader cannot tell at a glance."""
+    if value is None:
+        return ""
+    literal = _LITERALS.get(value.type)
+    if literal is not None:
+        return f":{literal}"
+    if value.type == "simple_identifier":
+        what = bound(value, text(value)) or ""
+        t = what[2:].strip() if what.startswith(": ") else ""
+        return f":{t}" if t.isidentifier() else ""
+    return ""
+
+
 def _implicit_member(value: Node | None) -> str:
     """``.default``, ``.status(401)`` as an argument: ``.default``/``.status``, the member of
     the parameter's type it names (what tells ``request(_: Endpoint)`` from ``request(_: any
@@ -194,7 +221,8 @@ def _implicit_member(value: Node | None) -> str:
 def _arguments(node: Node, bound: Callable[[Node, str], str | None]) -> str | None:
     """``(rootQueue, _.default, {})``: the argument labels of the call whose callee is ``node``
     (``_`` an unlabeled argument, ``{}`` a trailing closure; ``.name`` after a label: the
-    argument is the implicit member ``.name``), for the resolver to choose among
+    argument is the implicit member ``.name``; ``:T``: a value of type ``T``, a literal's or a
+    name's declared type), for the resolver to choose among
     overloads (``init(session:)`` or ``init(configuration: = .default, rootQueue:)``)."""
     call = node.parent
     for _ in range(4):  # the callee, an operator's operand, a navigation's suffix
@@ -213,7 +241,9 @@ def _arguments(node: Node, bound: Callable[[Node, str], str | None]) -> str | No
                 if a.type == "value_argument":
                     label = a.child_by_field_name("name")
                     written = text(label).strip() if label is not None else "_"
-                    labels.append(written + _implicit_member(a.child_by_field_name("value")))
+                    value = a.child_by_field_name("value")
+                    written += _implicit_member(value) or _argument_type(value, bound)
+                    labels.append(written)
         elif part.type == "lambda_literal":
             labels.append("{}")
     return f"({', '.join(labels)})"

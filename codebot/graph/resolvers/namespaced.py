@@ -952,8 +952,8 @@ class SwiftResolver(NamespacedResolver):
             fits = [g for g in group if self._takes(g, labels)] if group else []
             if not group:
                 chosen.setdefault(dst, res)
-            elif not fits:  # none seems to fit (a default value the parser missed): the one
-                chosen.setdefault(dst, OVERLOAD)  # found, marked unsure
+            elif not fits:
+                continue  # the arguments fit no member: not this name's (`"s".write(to:)`)
             elif len(fits) == 1:
                 chosen.setdefault(fits[0], res)
             elif len({self.index.by_id[g].parameters for g in fits}) == 1:
@@ -979,7 +979,18 @@ class SwiftResolver(NamespacedResolver):
                 # and cases are no symbols
             return self.index.find_member(t, member)[0] is not None
 
-        return _takes(sym.parameters, labels, has)
+        def takes(type_text: str | None, arg: str) -> bool:
+            """A value of type ``arg`` for a parameter of a repository's struct, class or enum
+            type: that type or one of its subclasses (`String` is no `Endpoint`)."""
+            name = (type_text or "").replace("any ", "").replace("some ", "").strip()
+            name = name.split("<", 1)[0].rstrip("?!").strip()
+            t = self._type_name(file, self._nest(sym), name) if name.isidentifier() else None
+            if t is None or self.index.by_id[t].kind == "interface" or arg == name:
+                return True
+            a = self._type_name(file, self._nest(sym), arg)
+            return a is not None and t in self.index.mro(a)
+
+        return _takes(sym.parameters, labels, has, takes)
 
     def _resolve_swift(self, ctx: Ctx, text: str) -> Outcome:
         out = super().resolve_call(ctx, text)
@@ -998,6 +1009,7 @@ def _takes(
     params: tuple[Parameter, ...],
     labels: list[str],
     has: Callable[[str | None, str], bool] = lambda t, m: True,
+    takes: Callable[[str | None, str], bool] = lambda t, a: True,
 ) -> bool:
     """Whether a Swift function whose parameters are ``params`` (``with id``, ``_ value``,
     ``name``) takes a call's argument labels (``_`` none, ``{}`` a trailing closure, ``_.x``
@@ -1005,7 +1017,8 @@ def _takes(
     order, a parameter left out only when it has a default value."""
     i = 0
     for written_label in labels:
-        label, _, member = written_label.partition(".")
+        head, _, arg_type = written_label.partition(":")  # `_:String`: a value of that type
+        label, _, member = head.partition(".")
         while i < len(params):
             p = params[i]
             written = p.name.split()[0] if p.name else "_"
@@ -1015,6 +1028,8 @@ def _takes(
                 break  # a trailing closure: a function-typed parameter, or the last one
             if label != "{}" and written == label:
                 if member and not has(p.type, member):
+                    return False
+                if arg_type and not takes(p.type, arg_type):
                     return False
                 break
             if p.default is None and not variadic:
