@@ -351,7 +351,12 @@ class CSharpResolver(OverloadChooser, NamespacedResolver):
             if not self.fits_none(ctx, chosen, args):
                 return list(chosen.items())
             out = UNRESOLVED  # (a name guess whose parameters take none of these arguments)
-        ext = self._extension_call(ctx, text[: m.start()], args) if self.extensions else None
+        base = text[: m.start()]
+        if out not in (UNRESOLVED, AMBIGUOUS) or base.rsplit(".", 1)[-1].split("<", 1)[0] not in (
+            self.extensions
+        ):
+            return out  # (external, dynamic: decided; no extension method of that name)
+        ext = self._extension_call(ctx, base, args)
         return ext if ext is not None else out
 
     def _extension_call(self, ctx: Ctx, text: str, args: list[str]) -> Outcome | None:
@@ -937,6 +942,7 @@ class SwiftResolver(NamespacedResolver):
                     owner = self.canonical.get(owner, owner) if owner else f"{f.module}\0"
                     groups.setdefault((owner, s.name), []).append(s.id)
         self.overloads = {sid: ids for ids in groups.values() if len(ids) > 1 for sid in ids}
+        self._fits: dict[tuple[str, ...], bool] = {}  # (function, *labels) -> takes them
 
     def resolve_call(self, ctx: Ctx, text: str) -> Outcome:
         m = ARGS.search(text) if text[-1:] == ")" else None
@@ -967,6 +973,13 @@ class SwiftResolver(NamespacedResolver):
         """Whether function ``sid`` takes arguments so labelled, an implicit member argument
         (``.default``) only where the parameter's type may have that member (a repository
         type lacking it, its hierarchy closed, does not: ``any URLConvertible``)."""
+        key = (sid, *labels)
+        found = self._fits.get(key)
+        if found is None:
+            found = self._fits[key] = self._takes_labels(sid, labels)
+        return found
+
+    def _takes_labels(self, sid: str, labels: list[str]) -> bool:
         sym = self.index.by_id[sid]
         file = self.index.file_of[sid]
 
