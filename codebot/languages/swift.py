@@ -13,10 +13,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from tree_sitter import Node
 
 from codebot.core.model import Import, Parameter
 from codebot.languages.base import LanguageSpec, default_signature_end, query_file, squash, text
+from codebot.languages.receivers import Bindings, Receivers, declared, valued
 
 
 def _owner(node: Node, name: str) -> tuple[tuple[str, ...], str]:
@@ -107,6 +110,159 @@ def _imports(node: Node) -> list[Import]:
     return [Import(module, line=line)]
 
 
+# --- receivers: local types ------------------------------------------------------------------
+
+
+def _binding(node: Node) -> tuple[str | None, str | None]:
+    """``let x: T = ...`` -> (x, ": T"); ``var x = T(...)``/``= make()`` -> (x, "= T()");
+    another pattern or value -> (name or None, None)."""
+    pattern = node.child_by_field_name("name")
+    ids = [c for c in pattern.named_children] if pattern is not None else []
+    if len(ids) != 1 or ids[0].type != "simple_identifier":
+        return None, None  # `let (a, b) = ...`
+    name = text(ids[0])
+    annotation = next((c for c in node.named_children if c.type == "type_annotation"), None)
+    if annotation is not None:
+        type_ = annotation.child_by_field_name("name")
+        return name, declared(text(type_)) if type_ is not None else None
+    value = node.child_by_field_name("value")
+    literal = _LITERALS.get(value.type) if value is not None else None
+    if literal is not None:
+        return name, f": {literal}"  # `let url = "https://.."`: a String
+    if value is not None and value.type == "call_expression" and value.named_children:
+        callee = value.named_children[0]
+        if callee.type in ("simple_identifier", "navigation_expression"):
+            return name, valued(text(callee))
+    return name, None
+
+
+def _statements(node: Node) -> Bindings:
+    out: Bindings = {}
+    for c in node.named_children:
+        if c.type == "property_declaration":
+            name, what = _binding(c)
+            if name is not None:
+                out.setdefault(name, what)
+    return out
+
+
+def _function(node: Node) -> Bindings:
+    out: Bindings = {}
+    for p in node.named_children:
+        if p.type == "parameter":
+            names: list[str] = []
+            type_ = None
+            for c in p.named_children:
+                if c.type == "simple_identifier" and type_ is None:
+                    names.append(text(c))  # the argument label, then the parameter's name
+                elif names:
+                    type_ = type_ or c
+            if names:
+                out.setdefault(names[-1], declared(text(type_)) if type_ is not None else None)
+    return out
+
+
+def _closure(node: Node) -> Bindings:
+    out: Bindings = {}
+    kind = next((c for c in node.named_children if c.type == "lambda_function_type"), None)
+    params = kind.named_children[0] if kind is not None and kind.named_children else None
+    for p in params.named_children if params is not None else ():
+        if p.type == "lambda_parameter":
+            name = p.child_by_field_name("name")
+            if name is not None:
+                out.setdefault(text(name), None)  # untyped: it shadows what is further out
+    return out
+
+
+def _loop(node: Node) -> Bindings:
+    item = node.child_by_field_name("item")
+    return {text(item): None} if item is not None and item.type == "simple_identifier" else {}
+
+
+_LITERALS = {
+    "line_string_literal": "String",
+    "multi_line_string_literal": "String",
+    "integer_literal": "Int",
+    "real_literal": "Double",
+    "boolean_literal": "Bool",
+}
+
+
+def _argument_type(value: Node | None, bound: Callable[[Node, str], str | None]) -> str:
+    """``:String`` for a string literal or a name declared (or assigned) one, ``:T`` for a
+    name of declared simple type ``T``; "" where a reader cannot tell at a glance."""
+    if value is None:
+        return ""
+    literal = _LITERALS.get(value.type)
+    if literal is not None:
+        return f":{literal}"
+    if value.type == "simple_identifier":
+        what = bound(value, text(value)) or ""
+        t = what[2:].strip() if what.startswith(": ") else ""
+        return f":{t}" if t.isidentifier() else ""
+    return ""
+
+
+def _implicit_member(value: Node | None) -> str:
+    """``.default``, ``.status(401)`` as an argument: ``.default``/``.status``, the member of
+    the parameter's type it names (what tells ``request(_: Endpoint)`` from ``request(_: any
+    URLConvertible)``); "" for any other value."""
+    if value is not None and value.type == "call_expression" and value.named_children:
+        value = value.named_children[0]
+    if value is None or value.type != "prefix_expression":
+        return ""
+    target = value.child_by_field_name("target")
+    operation = value.child_by_field_name("operation")
+    if operation is None or text(operation) != "." or target is None:
+        return ""
+    return f".{text(target)}" if target.type == "simple_identifier" else ""
+
+
+def _arguments(node: Node, bound: Callable[[Node, str], str | None]) -> str | None:
+    """``(rootQueue, _.default, {})``: the argument labels of the call whose callee is ``node``
+    (``_`` an unlabeled argument, ``{}`` a trailing closure; ``.name`` after a label: the
+    argument is the implicit member ``.name``; ``:T``: a value of type ``T``, a literal's or a
+    name's declared type), for the resolver to choose among
+    overloads (``init(session:)`` or ``init(configuration: = .default, rootQueue:)``)."""
+    call = node.parent
+    for _ in range(4):  # the callee, an operator's operand, a navigation's suffix
+        if call is None or call.type == "call_expression":
+            break
+        call = call.parent
+    if call is None or call.type != "call_expression":
+        return None
+    suffix = call.named_children[-1] if call.named_children else None
+    if suffix is None or suffix.type != "call_suffix":
+        return None
+    labels: list[str] = []
+    for part in suffix.named_children:
+        if part.type == "value_arguments":
+            for a in part.named_children:
+                if a.type == "value_argument":
+                    label = a.child_by_field_name("name")
+                    written = text(label).strip() if label is not None else "_"
+                    value = a.child_by_field_name("value")
+                    written += _implicit_member(value) or _argument_type(value, bound)
+                    labels.append(written)
+        elif part.type == "lambda_literal":
+            labels.append("{}")
+    return f"({', '.join(labels)})"
+
+
+_RECEIVERS = Receivers(
+    scopes={
+        "statements": _statements,
+        "function_declaration": _function,
+        "init_declaration": _function,
+        "lambda_literal": _closure,
+        "for_statement": _loop,
+        "class_body": _statements,  # the type's stored properties (`session.x`, `self.session.x`)
+    },
+    self_names=frozenset({"self"}),
+    member_scopes=frozenset({"class_body"}),
+    arguments=_arguments,
+)
+
 SPEC = LanguageSpec(
     name="swift",
     grammar="swift",
@@ -118,4 +274,5 @@ SPEC = LanguageSpec(
     bases=_bases,
     imports=_imports,
     signature_end=_signature_end,
+    receivers=_RECEIVERS,
 )

@@ -1,4 +1,8 @@
+import textwrap
+
 from codebot.core.model import Import, Parameter
+from codebot.graph.resolve import resolve
+from codebot.parse.extract import module_id, parse_source
 
 PATH = "src/Acme.Orders/OrderService.cs"
 M = "src.Acme.Orders.OrderService"
@@ -404,3 +408,119 @@ def test_overloads_by_arity_and_argument_types(resolved):
         "Ledger.Post#2": "exact",  # Post(250)
         "Ledger.Post#3": "exact",  # Post(order, params string[])
     }
+
+
+# --- extension methods (issue 21, Dapper) --------------------------------------------------------
+
+DAPPER = {
+    "Dapper/SqlMapper.cs": """
+        namespace Dapper;
+
+        public static partial class SqlMapper
+        {
+            public static int Execute(this IDbConnection cnn, string sql, object? param = null) => 0;
+
+            public static IEnumerable<T> Query<T>(this IDbConnection cnn, string sql, object? param = null) => null;
+
+            public static IEnumerable<dynamic> Query(this IDbConnection cnn, string sql, object? param = null) => null;
+
+            public static IEnumerable<TReturn> Query<TFirst, TReturn>(this IDbConnection cnn, string sql, Func<TFirst, TReturn> map) => null;
+
+            [SuppressMessage("ApiDesign", "RS0026")]
+            public static IEnumerable<TReturn> Query<TFirst, TSecond, TReturn>(this IDbConnection cnn, string sql, Func<TFirst, TSecond, TReturn> map) => null;
+
+            public static T Parse<T>(this IDataReader reader) => default;
+
+            public static string Slug(this string text) => text;
+        }
+    """,
+    "Dapper.Rainbow/Database.cs": """
+        namespace Dapper.Rainbow;
+
+        public class Database
+        {
+            public int Execute(string sql) => 0;
+        }
+    """,
+    "tests/Dapper.Tests/TestBase.cs": """
+        namespace Dapper.Tests;
+
+        public abstract class TestBase
+        {
+            protected DbConnection connection => Open();
+        }
+    """,
+    "tests/Dapper.Tests/QueryTests.cs": """
+        namespace Dapper.Tests;
+
+        public class QueryTests : TestBase
+        {
+            public void Run(IDataReader reader, IDbConnection cnn)
+            {
+                connection.Execute("create table #t (i int)");
+                connection.Query<int>("select 1");
+                connection.Query("select 1");
+                connection.Query("select @a", args);
+                cnn.Query<Post, User, Post>("select *", (p, u) => p);
+                reader.Parse<Post>();
+                other.Execute("x");
+                "Hello".Slug();
+            }
+        }
+    """,
+}
+
+
+def test_extension_methods_on_a_receiver_of_their_this_type(resolved):
+    calls = resolved("csharp", DAPPER)
+    run = "tests.Dapper.Tests.QueryTests.Dapper.Tests.QueryTests.Run"
+    mapper = "Dapper.SqlMapper.Dapper.SqlMapper"
+    # `connection` is the base class's property of type DbConnection (an IDbConnection)
+    assert calls[(run, f"{mapper}.Execute")] == "exact"
+    # `Query<int>`: one type argument, the one-parameter Query; `Query<Post, User, Post>`: the
+    # three-parameter one (after an attribute with parentheses in its signature)
+    assert calls[(run, f"{mapper}.Query")] == "exact"
+    assert calls[(run, f"{mapper}.Query#4")] == "exact"
+    # `Query("select 1")`: no type argument written, and Query<T> cannot infer T from its
+    # arguments: the non-generic Query (its dynamic rows), not an `overload` of both;
+    # `Query(sql, args)`: `args` might be a Func for Query<TFirst, TReturn>, but C# prefers the
+    # non-generic member that fits as well
+    assert calls[(run, f"{mapper}.Query#2")] == "exact"
+    assert (run, f"{mapper}.Query#3") not in calls
+    assert calls[(run, f"{mapper}.Parse")] == "exact"  # `reader: IDataReader`
+    # `other.Execute`: of unknown type, and `Database` has an instance `Execute`: no guess
+    assert (run, "Dapper.Rainbow.Database.Dapper.Rainbow.Database.Execute") not in calls
+
+
+def test_an_extension_of_another_type_is_not_taken():
+    # `cnn.Execute` where cnn is a `Database` (a repository type with its own `Execute`): the
+    # instance method, never SqlMapper's extension of IDbConnection
+    files = {
+        **DAPPER,
+        "tests/Dapper.Tests/DbTests.cs": """
+            namespace Dapper.Tests;
+            using Dapper.Rainbow;
+
+            public class DbTests
+            {
+                public void Run(Database db, Stream stream, NpgsqlConnection pg)
+                {
+                    db.Execute("x");
+                    stream.Execute("y");
+                    pg.Execute("z");
+                }
+            }
+        """,
+    }
+    parsed = [
+        parse_source(p, textwrap.dedent(c).lstrip("\n").encode(), "csharp", module=module_id(p))
+        for p, c in files.items()
+    ]
+    res = resolve(parsed)
+    calls = {(e.src, e.dst): e.resolution for e in res.edges if e.kind == "calls"}
+    run = "tests.Dapper.Tests.DbTests.Dapper.Tests.DbTests.Run"
+    assert calls[(run, "Dapper.Rainbow.Database.Dapper.Rainbow.Database.Execute")] == "exact"
+    # `pg: NpgsqlConnection`, a library's type named as a connection: SqlMapper's extension of
+    # IDbConnection, a guess (`unique_name`); `stream: Stream`: nothing says it is one
+    assert calls[(run, "Dapper.SqlMapper.Dapper.SqlMapper.Execute")] == "unique_name"
+    assert res.external.get(run, 0) + res.unresolved.get(run, 0) == 1  # stream.Execute

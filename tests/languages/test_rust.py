@@ -1,4 +1,8 @@
+import textwrap
+
 from codebot.core.model import Import, Parameter
+from codebot.graph.resolve import resolve
+from codebot.parse.extract import module_id, parse_source
 
 SOURCE = """
 //! Item storage.
@@ -319,3 +323,148 @@ def test_constants_and_statics(parse):
     }
     assert p["src.limit.DEFAULT_LIMIT"].docstring == "The most bytes a body may have."
     assert p["src.limit.Limit.ID"].class_name == "Limit"
+
+
+# --- paths from the crate root, re-exports, other crates, derives (issue 21, axum) ---------------
+
+WORKSPACE = {
+    "axum/src/lib.rs": """
+        mod serve;
+        pub mod routing;
+        pub mod test_helpers;
+        pub use self::serve::serve;
+    """,
+    "axum/src/serve.rs": """
+        pub struct Serve {}
+        pub fn serve(app: u32) -> Serve { Serve {} }
+    """,
+    "axum/src/routing/mod.rs": """
+        #[derive(Clone, Debug)]
+        pub struct Router {}
+
+        #[derive(Debug)]
+        pub struct Plain {}
+
+        impl Router {
+            pub fn new() -> Self { Router {} }
+        }
+
+        pub fn check() {}
+
+        #[cfg(test)]
+        mod tests {
+            fn local_check() {
+                super::check();
+            }
+
+            mod deep {
+                fn deeper() {
+                    super::super::check();
+                }
+            }
+        }
+
+        fn copies(router: Router, plain: Plain) {
+            router.clone();
+            let again = Router::new();
+            again.clone();
+            plain.clone();
+        }
+    """,
+    "axum/src/routing/tests/mod.rs": """
+        use crate::{routing::Router, test_helpers::*};
+
+        mod nest;
+    """,
+    "axum/src/routing/tests/nest.rs": """
+        use super::*;
+
+        fn nested() {
+            let client = TestClient::new();
+            Router::new();
+        }
+    """,
+    "axum/src/test_helpers/mod.rs": """
+        mod test_client;
+        pub use self::test_client::*;
+    """,
+    "axum/src/test_helpers/test_client.rs": """
+        pub struct TestClient {}
+
+        impl TestClient {
+            pub fn new() -> Self { TestClient {} }
+        }
+    """,
+    "axum-macros/src/lib.rs": """
+        mod attr_parsing;
+
+        fn expand() {
+            crate::attr_parsing::parse_attrs();
+            attr_parsing::parse_attrs();
+        }
+    """,
+    "axum-macros/src/attr_parsing.rs": """
+        pub(crate) fn parse_attrs() {}
+
+        pub fn layer() {}
+    """,
+    "examples/hello/src/main.rs": """
+        fn main() {
+            axum::serve(1);
+            tracing_subscriber::fmt::layer();
+            attr_parsing::layer();
+        }
+    """,
+}
+
+
+def resolution(files: dict[str, str]):
+    parsed = [
+        parse_source(p, textwrap.dedent(c).lstrip("\n").encode(), "rust", module=module_id(p))
+        for p, c in files.items()
+    ]
+    return resolve(parsed)
+
+
+def test_paths_from_the_crate_root_and_super(resolved):
+    calls = resolved("rust", WORKSPACE)
+    parse_attrs = "axum-macros.src.attr_parsing.parse_attrs"
+    assert calls[("axum-macros.src.lib.expand", parse_attrs)] == "exact"  # `crate::a::f()`
+    check = "axum.src.routing.mod.check"
+    # `super` inside an inline module is the file's module; twice, out of two
+    assert calls[("axum.src.routing.mod.tests.local_check", check)] == "exact"
+    assert calls[("axum.src.routing.mod.tests.deep.deeper", check)] == "exact"
+
+
+def test_a_glob_brings_the_parents_glob_imports(resolved):
+    # `use super::*` in nest.rs; the parent has `test_helpers::*`, which has `pub use
+    # self::test_client::*`
+    calls = resolved("rust", WORKSPACE)
+    nested = "axum.src.routing.tests.nest.nested"
+    assert calls[(nested, "axum.src.test_helpers.test_client.TestClient.new")] == "exact"
+    assert calls[(nested, "axum.src.routing.mod.Router.new")] == "exact"
+
+
+def test_a_call_names_the_function_not_the_module_of_that_name(resolved):
+    # `mod serve;` and `pub use self::serve::serve;` in lib.rs: `axum::serve(..)` is the function
+    calls = resolved("rust", WORKSPACE)
+    assert calls[("examples.hello.src.main.main", "axum.src.serve.serve")] == "exact"
+
+
+def test_another_crates_path_is_external_but_not_a_module_of_ours():
+    res = resolution(WORKSPACE)
+    # `tracing_subscriber::fmt::layer()`: no crate nor module of the repository is named so
+    # (the repository's only `layer` is not taken); `attr_parsing::layer()` from the example
+    # names a module of ours that the example cannot reach: unknown, not external
+    assert res.external.get("examples.hello.src.main.main") == 1
+    assert res.unresolved.get("examples.hello.src.main.main") == 1
+    edges = {(e.src, e.dst) for e in res.edges}
+    assert ("examples.hello.src.main.main", "axum-macros.src.attr_parsing.layer") not in edges
+
+
+def test_a_derived_method_is_external_only_when_derived():
+    res = resolution(WORKSPACE)
+    # `router.clone()`, `again.clone()`: Router derives Clone; `plain.clone()`: Plain does not
+    # (a method we cannot find: unknown, not external)
+    assert res.external.get("axum.src.routing.mod.copies") == 2
+    assert res.unresolved.get("axum.src.routing.mod.copies") == 1

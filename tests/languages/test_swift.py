@@ -1,4 +1,8 @@
+import textwrap
+
 from codebot.core.model import Import, Parameter
+from codebot.graph.resolve import resolve
+from codebot.parse.extract import module_id, parse_source
 
 SOURCE = """
 import Foundation
@@ -207,23 +211,26 @@ def test_extensions_add_methods_to_their_type(parse):
 
 def test_calls(parse):
     p = parse("swift", PATH, SOURCE)
-    assert p.calls(f"{S}.init") == ["super.init"]
-    # Callees as written; on a receiver that is itself a call, the member name.
+    assert p.calls(f"{S}.init") == ["super.init/()"]
+    # Callees as written; on a receiver that is itself a call, the member name. After `/`, the
+    # argument labels (`_` none, `{}` a trailing closure; `:T` a literal's or a declared name's
+    # type): what tells overloads apart.
+    # a receiver of a declared type says so (the stored properties `repo` and `users`)
     assert p.calls(f"{S}.load") == [
-        "repo.fetch",
-        "users.append",
-        "Logger.shared.info",
-        "print",
-        "fresh.map",
-        "sorted",
-        "User.sorted",
+        "(repo: UserRepository).fetch/(id:Int)",
+        "(users: [User]).append/(contentsOf)",
+        "Logger.shared.info/(_:String)",
+        "print/(_)",
+        "fresh.map/({})",
+        "sorted/()",
+        "User.sorted/(_)",
     ]
     assert [c.line for c in p[f"{S}.load"].calls] == [21, 22, 23, 24, 25, 25, 26]
-    assert p.calls(f"{S}.Config.validate") == ["check"]
-    assert p.calls(f"{S}.deinit") == ["cancel"]
-    assert p.calls(f"{S}.reset") == ["users.removeAll"]
-    assert p.calls(f"{M}.makeStore") == ["UserStore"]  # an initializer
-    assert p.calls(f"{M}.Array.names") == ["map"]
+    assert p.calls(f"{S}.Config.validate") == ["check/(_:Int)"]
+    assert p.calls(f"{S}.deinit") == ["cancel/()"]
+    assert p.calls(f"{S}.reset") == ["users.removeAll/()"]
+    assert p.calls(f"{M}.makeStore") == ["UserStore/(repo:R)"]  # an initializer
+    assert p.calls(f"{M}.Array.names") == ["map/({})"]
 
 
 def test_imports(parse):
@@ -256,7 +263,7 @@ def test_nested_extension_and_operators(parse):
         "Double",
         "subscript(index: Int) -> Double",
     )
-    assert p.calls(f"{V}.+") == ["Self"]
+    assert p.calls(f"{V}.+") == ["Self/(x)"]
 
 
 def test_calls_inside_operator_expressions(parse):
@@ -279,11 +286,11 @@ def test_calls_inside_operator_expressions(parse):
         """,
     )
     C = "Sources.Geometry.Circle.Circle"
-    assert p.calls(f"{C}.area") == ["square"]
+    assert p.calls(f"{C}.area") == ["square/(_:Double)"]
     # `a - inner.area()` parses as `(a - inner).area`: the member name alone, as on any
     # receiver that is an expression
-    assert p.calls(f"{C}.ring") == ["area", "area", "border"]
-    assert p.calls(f"{C}.isEmpty") == ["isPositive", "offset"]
+    assert p.calls(f"{C}.ring") == ["area/()", "area/()", "border/(width:Int)"]
+    assert p.calls(f"{C}.isEmpty") == ["isPositive/(_:Double)", "offset/(_:Double)"]
 
 
 # --- module-level names (issue 21) ---------------------------------------------------------------
@@ -311,3 +318,240 @@ def test_module_names(parse):
         f"{m}.DEFAULT_NAME": "constant",
         f"{m}.Session.shared": "constant",
     }
+
+
+# --- typed receivers, library types (issue 21, alamofire) ----------------------------------------
+
+LIBRARY = {
+    "Source/Session.swift": """
+        import Foundation
+
+        open class Session {
+            let queue: DispatchQueue
+            let store = Store()
+
+            init(queue: DispatchQueue) {
+                self.queue = queue
+            }
+
+            func request() {
+                store.save()
+                self.store.save()
+                queue.async { }
+                queue.after()
+            }
+        }
+
+        final class Store {
+            func save() {}
+            func fulfill() {}
+        }
+
+        final class Archive {
+            func save() {}
+        }
+
+        extension String {
+            func slug() -> String { self }
+        }
+
+        extension DispatchQueue {
+            func after() {}
+        }
+
+        extension URLRequest {
+            init(path: String) { self.init(url: URL(string: path)!) }
+        }
+
+        func boundary() -> String {
+            let names: [String] = []
+            names.append("x")
+            let request = URLRequest(path: "/")
+            return String(format: "%08x", 1)
+        }
+    """,
+    "Tests/SessionTests.swift": """
+        import XCTest
+
+        final class SessionTests: XCTestCase {
+            func testRequest() {
+                let done = expectation(description: "done")
+                let session = Session(queue: .main)
+                session.request()
+                done.fulfill()
+            }
+        }
+    """,
+}
+
+
+def library_resolution():
+    parsed = [
+        parse_source(p, textwrap.dedent(c).lstrip("\n").encode(), "swift", module=module_id(p))
+        for p, c in LIBRARY.items()
+    ]
+    res = resolve(parsed)
+    return res, {(e.src, e.dst): e.resolution for e in res.edges if e.kind == "calls"}
+
+
+def test_typed_receivers_resolve_through_their_type():
+    _, calls = library_resolution()
+    request = "Source.Session.Session.request"
+    # `let store = Store()` (a stored property) and `self.store`: Store's save, not Archive's
+    assert calls[(request, "Source.Session.Store.save")] == "exact"
+    assert (request, "Source.Session.Archive.save") not in calls
+    test = "Tests.SessionTests.SessionTests.testRequest"
+    assert calls[(test, "Source.Session.Session.request")] == "exact"  # `let session = Session()`
+
+
+def test_a_library_value_is_external_unless_the_repository_extends_its_type():
+    res, calls = library_resolution()
+    test = "Tests.SessionTests.SessionTests.testRequest"
+    # `expectation(description:)` is XCTestCase's: `done.fulfill()` is XCTest's, never the
+    # repository's only `fulfill`
+    assert (test, "Source.Session.Store.fulfill") not in calls
+    assert res.external[test] == 2  # expectation, fulfill
+    request = "Source.Session.Session.request"
+    # `queue: DispatchQueue`: `async` is the library's; `after` is the repository's extension
+    # method, which an external verdict must not hide
+    assert res.external[request] == 1
+    assert calls[(request, "Source.Session.DispatchQueue.after")] == "unique_name"
+
+
+def test_calling_an_extended_library_type_is_its_initializer():
+    res, calls = library_resolution()
+    # `String(format:)` where the repository has `extension String`: the library's
+    # initializer; `URLRequest(path:)` where an extension adds an `init`: not known which
+    # (neither external nor an edge); `names.append` on `[String]`: the library's
+    assert res.external["Source.Session.boundary"] == 2
+    assert res.unresolved["Source.Session.boundary"] == 1
+
+
+OVERLOADS = {
+    "Source/Session.swift": """
+        open class Session {
+            public init(session: URLSession, rootQueue: DispatchQueue) {}
+
+            public convenience init(configuration: Configuration = .default,
+                                    rootQueue: DispatchQueue = .main,
+                                    startRequestsImmediately: Bool = true) {
+                self.init(session: URLSession(configuration: configuration), rootQueue: rootQueue)
+            }
+
+            func request(_ url: String, method: String = "GET") {}
+            func request(_ url: String, interceptor: Interceptor?) {}
+            func write(_ data: Data, to stream: Stream) {}
+            func write(_ text: String, to stream: Stream) {}
+            func stream(_ url: String, handler: @escaping (Int) -> Void) {}
+            func upload(_ data: Data, to url: String, modifier: RequestModifier? = nil) {}
+            func upload(_ file: URL, with url: String) {}
+            func fetch(_ convertible: any URLConvertible) {}
+            func encode(_ value: any Encodable) -> String { "" }
+            func encode(_ value: any Encodable) -> Data { Data() }
+            func validate<S: Sequence>(contentType types: @autoclosure () -> S) {}
+            func validate(_ validation: @escaping (Int) -> Bool) {}
+        }
+
+        public protocol URLConvertible {
+            func asURL() -> String
+        }
+
+        struct Endpoint {
+            static let `default` = Endpoint()
+        }
+
+        extension Session {
+            func fetch(_ endpoint: Endpoint) {}
+            func load(_ endpoint: Endpoint) {}
+            func load(_ url: any URLConvertible) {}
+            func log(_ items: String..., separator: String = " ") {}
+        }
+    """,
+    "Tests/SessionTests.swift": """
+        final class SessionTests {
+            func testInit() {
+                let a = Session()
+                let b = Session(startRequestsImmediately: false)
+                let c = Session(session: .shared, rootQueue: .main)
+            }
+
+            func testFirst() async {
+                func fulfill() {}
+                fulfill()
+            }
+
+            func testSecond() async {
+                func fulfill() {}
+                fulfill()
+            }
+
+            func testRequest(session: Session) {
+                session.request("/")
+                session.request("/", interceptor: nil)
+                session.write(data, to: stream)
+                session.stream("/") { value in }
+                session.upload(data, to: "/") { $0.timeout = 1 }
+                session.fetch(.default)
+                let address = "https://example.com"
+                session.load(address)
+                let text: String = session.encode(1)
+                session.validate { code in true }
+                session.log("a", "b", "c")
+            }
+        }
+    """,
+}
+
+
+def test_overloads_are_told_apart_by_argument_labels(resolved):
+    calls = resolved("swift", OVERLOADS)
+    session = "Source.Session.Session"
+    init = "Tests.SessionTests.SessionTests.testInit"
+    # `Session()` and `Session(startRequestsImmediately:)`: the convenience init, whose
+    # parameters all have defaults; `Session(session:rootQueue:)`: the designated one
+    assert calls[(init, f"{session}.init#2")] == "exact"
+    assert calls[(init, f"{session}.init")] == "exact"
+    assert calls[(f"{session}.init#2", f"{session}.init")] == "exact"  # `self.init(session:)`
+    test = "Tests.SessionTests.SessionTests.testRequest"
+    # `request("/")` fits only the first (`method` has a default, `interceptor` not)
+    assert calls[(test, f"{session}.request")] == "exact"
+    assert calls[(test, f"{session}.request#2")] == "exact"  # `request(_:interceptor:)`
+    # `write(_:to:)` twice, by type: labels cannot tell; both, marked so
+    assert calls[(test, f"{session}.write")] == "overload"
+    assert calls[(test, f"{session}.write#2")] == "overload"
+    assert calls[(test, f"{session}.stream")] == "exact"  # a trailing closure
+    # a trailing closure for a last parameter of a type alias (`RequestModifier`)
+    assert calls[(test, f"{session}.upload")] == "exact"
+    assert (test, f"{session}.upload#2") not in calls
+    # `.default` as the argument: not `any URLConvertible` (a protocol without that member),
+    # so the extension's `fetch(_: Endpoint)`
+    assert calls[(test, f"{session}.fetch#2")] == "exact"
+    assert (test, f"{session}.fetch") not in calls
+    # `load(address)`, address a String: not `load(_: Endpoint)` (a struct a String is not)
+    assert calls[(test, f"{session}.load#2")] == "exact"
+    assert (test, f"{session}.load") not in calls
+    # `encode(_:)` -> String and -> Data: the arguments cannot tell; no edge, not both
+    assert (test, f"{session}.encode") not in calls
+    assert (test, f"{session}.encode#2") not in calls
+    # a trailing closure never fills an `@autoclosure` parameter
+    assert calls[(test, f"{session}.validate#2")] == "exact"
+    assert (test, f"{session}.validate") not in calls
+    assert calls[(test, f"{session}.log")] == "exact"  # variadic
+    # a function local to another is no overload of one local to a third
+    tests = "Tests.SessionTests.SessionTests"
+    assert calls[(f"{tests}.testFirst", f"{tests}.testFirst.fulfill")] == "exact"
+    assert (f"{tests}.testFirst", f"{tests}.testSecond.fulfill") not in calls
+    assert calls[(f"{tests}.testSecond", f"{tests}.testSecond.fulfill")] == "exact"
+
+
+def test_arguments_that_fit_no_overload_make_no_edge():
+    # `request(path:)` fits neither `request`; `"s".write(to:)` (a String's, the receiver
+    # dropped as a literal's) is not the repository's `write(_:to:)`: no edge, not a guess
+    labels = {"Tests/T.swift": 'func t(session: Session) { session.request(path: "/") }'}
+    parsed = [
+        parse_source(p, textwrap.dedent(c).encode(), "swift", module=module_id(p))
+        for p, c in {**OVERLOADS, **labels}.items()
+    ]
+    edges = {(e.src, e.dst): e.resolution for e in resolve(parsed).edges if e.kind == "calls"}
+    assert ("Tests.T.t", "Source.Session.Session.request") not in edges
+    assert ("Tests.T.t", "Source.Session.Session.request#2") not in edges

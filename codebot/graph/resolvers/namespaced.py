@@ -20,8 +20,9 @@ from __future__ import annotations
 
 import posixpath
 import re
+from collections.abc import Callable
 
-from codebot.core.model import FUNCTION_KINDS, FileResult, Symbol
+from codebot.core.model import FUNCTION_KINDS, FileResult, Parameter, Symbol
 from codebot.graph.resolvers.base import (
     AMBIGUOUS,
     CLS,
@@ -32,6 +33,7 @@ from codebot.graph.resolvers.base import (
     INST,
     MOD,
     NOT_LOCAL,
+    OVERLOAD,
     PLAIN,
     SYM,
     UNIQUE,
@@ -327,6 +329,13 @@ class CSharpResolver(OverloadChooser, NamespacedResolver):
                 elif s.kind in TYPES and f.path not in self._file_nest:
                     self._file_nest[f.path] = self._nest(s)
         self.overloads = {sid: ids for ids in groups.values() if len(ids) > 1 for sid in ids}
+        # Extension methods (`static int Execute(this IDbConnection cnn, ...)`) by name
+        self.extensions: dict[str, list[str]] = {}
+        for f in self.files:
+            for s in f.symbols:
+                if s.kind == "method" and s.parameters and _this_type(s) is not None:
+                    self.extensions.setdefault(s.name, []).append(s.id)
+        self._on_receiver = False  # choosing an extension method: its `this` is the receiver
 
     def repo_type(self, file: FileResult, text: str) -> str | None:
         return self._type_name(file, self._file_nest.get(file.path, []), text)
@@ -337,10 +346,113 @@ class CSharpResolver(OverloadChooser, NamespacedResolver):
             return super().resolve_call(ctx, text)
         args = [a.strip() for a in m[1].split(",")] if m[1].strip() else []
         out = super().resolve_call(ctx, text[: m.start()])
-        if not isinstance(out, list):
-            return out
-        chosen = self.choose(ctx, out, args)
-        return UNRESOLVED if self.fits_none(ctx, chosen, args) else list(chosen.items())
+        if isinstance(out, list):
+            chosen = self.choose(ctx, out, args)
+            if not self.fits_none(ctx, chosen, args):
+                return list(chosen.items())
+            out = UNRESOLVED  # (a name guess whose parameters take none of these arguments)
+        base = text[: m.start()]
+        if out not in (UNRESOLVED, AMBIGUOUS) or base.rsplit(".", 1)[-1].split("<", 1)[0] not in (
+            self.extensions
+        ):
+            return out  # (external, dynamic: decided; no extension method of that name)
+        ext = self._extension_call(ctx, base, args)
+        return ext if ext is not None else out
+
+    def _extension_call(self, ctx: Ctx, text: str, args: list[str]) -> Outcome | None:
+        """``connection.Execute(sql)``, ``(cnn: IDbConnection).Query<T>(sql)``: the repository's
+        extension methods of that name whose ``this`` takes the receiver, chosen by the other
+        arguments. A receiver of a declared type must match the ``this`` type (by name, or a
+        type parameter); one of unknown type only when every definition of the name is an
+        extension method (``unique_name``)."""
+        m = _CS_RECEIVER.fullmatch(text)
+        if m is None:
+            return None
+        name = m["name"]
+        exts = self.extensions.get(name)
+        if not exts:
+            return None
+        declared = m["type"]
+        recv = m["recv"]
+        value = _CS_ASSIGNED.fullmatch(recv) if recv and recv[0] == "(" else None
+        if value is not None:
+            # `(conn = GetOpenConnection()).Execute(..)`: the type the callee declares it
+            # returns (`new T()`: T)
+            declared = self._returned_type(ctx, value[1])
+            if declared is None:
+                return None
+        elif declared is None and recv and recv.isidentifier() and ctx.cls is not None:
+            # `connection.Execute(..)` in a test whose base class has the property
+            # `protected DbConnection connection => ...`: the property's type
+            prop = self.index.find_member(ctx.cls, recv)[0]
+            sym = self.index.by_id.get(prop) if prop is not None else None
+            if sym is not None and sym.return_type and "(" not in sym.signature:
+                declared = sym.return_type
+        every = exts
+        resolution = EXACT
+        if declared is not None:
+            want = _simple_type(declared)
+            fits = (want, f"I{want}", "object")  # `DbConnection` is an `IDbConnection`
+            exts = [e for e in every if _this_type(self.index.by_id[e]) in fits]
+            exts = exts or [e for e in every if _is_type_parameter(self.index.by_id[e])]
+            if not exts and self.repo_type(ctx.file, want) is None:
+                # a library type whose interfaces we cannot see: the extensions of a type its
+                # name ends as (`NpgsqlConnection`, `SqlConnection` for `IDbConnection`)
+                tail = _last_word(want)
+                exts = [e for e in every if _last_word(_this_type(self.index.by_id[e])) == tail]
+                resolution = UNIQUE
+        else:
+            resolution = UNIQUE
+        if declared is None and (
+            recv.startswith("(")  # a value we could not type
+            or set(self.index.names.get((self.family, name), ())) - set(every)
+        ):
+            return None  # another type's method of that name may be the one
+        if m["targs"] is not None:  # `Query<Post, User, Post>(..)`: three type parameters
+            n = _type_arity(m["targs"])
+            exts = [e for e in exts if _type_arity(_generics(self.index.by_id[e])) == n]
+        else:  # none written: a generic method only if its arguments tell every type parameter
+            exts = [e for e in exts if _inferable(self.index.by_id[e])]
+        if not exts:
+            return None
+        self._on_receiver = True
+        try:
+            picked = self._overload_pick(ctx, exts, args)
+        finally:
+            self._on_receiver = False
+        if not picked:
+            return None
+        if len(picked) > 1:  # C#: of members that fit alike, a non-generic one is better
+            plain = [e for e in picked if not _generics(self.index.by_id[e])]
+            picked = plain or picked
+        if len(picked) == 1:
+            return [(picked[0], resolution)]
+        return [(e, OVERLOAD) for e in picked]
+
+    def _returned_type(self, ctx: Ctx, value: str) -> str | None:
+        """``GetOpenConnection()``, ``Provider.Open()``, ``new SqlConnection()`` -> the type
+        text the value has, as the repository declares it; None where not known."""
+        if value.startswith("new "):
+            return value[4:-2].strip() or None
+        callee = value[:-2]
+        found = self.lookup(ctx, callee) if callee.isidentifier() else None
+        if callee.isidentifier() and ctx.cls is not None and found is None:
+            hit = self.index.find_member(ctx.cls, callee)[0]
+            found = (SYM, hit) if hit is not None else None
+        if found is None and "." in callee:
+            head, _, name = callee.rpartition(".")
+            t = self.lookup(ctx, head) if head.isidentifier() else None
+            found = self.member(t, name) if t is not None and t != EXTERNAL else None
+        if found is None or found[0] != SYM or found[1] not in self.index.by_id:
+            return None
+        sym = self.index.by_id[found[1]]
+        return sym.return_type if sym.kind in FUNCTION_KINDS and sym.return_type else None
+
+    def _overload_params(self, sid: str) -> tuple[Parameter, ...]:
+        params = super()._overload_params(sid)
+        if self._on_receiver and params and (params[0].type or "").startswith("this "):
+            return params[1:]
+        return params
 
     def declared_type(self, ctx: Ctx, text: str) -> Target | None:
         """A local's, a field's, a property's or a parameter's type: the repository's, a
@@ -370,6 +482,70 @@ class CSharpResolver(OverloadChooser, NamespacedResolver):
             ctor = self.constructor(ctx.cls)
             return [(ctor, EXACT)] if ctor != ctx.sym.id else UNRESOLVED
         return super().head(ctx, name, how, alone)
+
+
+_CS_RECEIVER = re.compile(
+    r"(?:\((?P<var>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)?): (?P<type>[^()]+)\)|(?P<recv>.+?))"
+    r"\.(?P<name>[A-Za-z_]\w*)(?:<(?P<targs>[^()]*)>)?"
+)
+
+
+_CS_ASSIGNED = re.compile(r"\([A-Za-z_]\w* = ((?:new )?[A-Za-z_][\w.]*\(\))\)")
+
+
+def _last_word(name: str | None) -> str:
+    """``NpgsqlConnection`` -> ``Connection``: the last word of a camel-case name."""
+    words = re.findall(r"[A-Z][a-z0-9]+", name or "")
+    return words[-1] if words else ""
+
+
+def _this_type(sym: Symbol) -> str | None:
+    """The simple type of an extension method's ``this`` parameter, or None (no extension)."""
+    first = sym.parameters[0].type if sym.parameters else None
+    if not first or not first.startswith("this "):
+        return None
+    return _simple_type(first[5:])
+
+
+def _simple_type(text: str) -> str:
+    """``IEnumerable<T>?`` -> ``IEnumerable``; ``System.Data.IDbConnection`` -> ``IDbConnection``."""
+    return text.split("<", 1)[0].strip().rstrip("?").rsplit(".", 1)[-1]
+
+
+def _generics(sym: Symbol) -> str:
+    """``Query<TFirst, TSecond>`` in a method's signature -> ``TFirst, TSecond`` ("" if none)."""
+    m = re.search(rf"\b{re.escape(sym.name)}<([^()]*)>\s*\(", sym.signature)
+    return m[1] if m else ""  # (after any attributes: `[SuppressMessage(..)] public ..`)
+
+
+def _type_arity(args: str) -> int:
+    """How many type arguments a (possibly nested) list holds: ``A, B<C, D>`` -> 2."""
+    if not args.strip():
+        return 0
+    depth, n = 0, 1
+    for ch in args:
+        if ch in "<([":
+            depth += 1
+        elif ch in ">)]":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            n += 1
+    return n
+
+
+def _inferable(sym: Symbol) -> bool:
+    """Whether a call without type arguments can reach a method: it is not generic, or each
+    type parameter appears in a parameter's type (``Query<T>(this IDbConnection cnn, string
+    sql)`` needs ``Query<T>(..)`` written; ``Slug<T>(this T value)`` does not)."""
+    names = [t.strip().split()[-1] for t in _generics(sym).split(",") if t.strip()]
+    types = " ".join(p.type or "" for p in sym.parameters)
+    return all(re.search(rf"\b{re.escape(n)}\b", types) for n in names)
+
+
+def _is_type_parameter(sym: Symbol) -> bool:
+    """``Foo<T>(this T value)``: an extension of any type."""
+    t = _this_type(sym)
+    return t is not None and f"<{t}>" in sym.signature.replace(" ", "")
 
 
 class PhpResolver(NamespacedResolver):
@@ -716,6 +892,168 @@ class SwiftResolver(NamespacedResolver):
         filter reduce compactMap flatMap forEach sorted sort joined split count isEmpty index
         description encode decode resume cancel async sync""".split()
     )
+
+    def declared_type(self, ctx: Ctx, text: str) -> Target | None:
+        """``let q: DispatchQueue``, ``(request: URLRequest)``: the repository's type, a
+        library's (defined nowhere here, or only extended: ``extension URLRequest``), or None."""
+        t = self.param_type(ctx, ctx.sym, text)
+        if t is not None:
+            return (DECL, t)
+        name = text.strip().rstrip("?!").split("<", 1)[0].strip()
+        if name[:1] == "[" and name[-1:] == "]":
+            return EXTERNAL  # `[User]`, `[String: Int]`: an Array, a Dictionary
+        if not name.isidentifier() or not name[:1].isupper():
+            return None
+        found = self.lookup(ctx, name)
+        return EXTERNAL if found == EXTERNAL or (found and found[0] == MOD) else None
+
+    def value_of(self, ctx: Ctx, text: str) -> Target | None:
+        """``let done = expectation(description:)`` in a test case: a method of the library
+        base class (``XCTestCase``) the repository's hierarchy does not define returns a
+        library's value."""
+        found = super().value_of(ctx, text)
+        name = text[:-2] if text.endswith("()") else ""
+        if found is None and name.isidentifier() and ctx.cls is not None:
+            hit, open_ = self.index.find_member(ctx.cls, name)
+            if hit is None and open_ and self.lookup(ctx, name) is None:
+                return EXTERNAL
+        return found
+
+    def external_member(self, ctx: Ctx, type_text: str | None, rest: str) -> Outcome | None:
+        """A library type's method, unless the repository extends a library type with a method
+        of that name (``extension DispatchQueue { func after(..) }``)."""
+        if not rest.isidentifier():
+            return None
+        for sid in self.index.names.get((self.family, rest), ()):
+            if self.index.by_id[sid].class_name and self.owner_type(sid) is None:
+                return None  # (a function local to another, also named so, is no method)
+        return EXTERNAL_CALL
+
+    def prepare(self) -> None:
+        super().prepare()
+        # Overloads: the functions of one name in one type (its extensions too) or one file
+        groups: dict[tuple[str, str], list[str]] = {}
+        for f in self.files:
+            for s in f.symbols:
+                if s.kind in FUNCTION_KINDS:
+                    if s.parent is not None and not self.index.is_type(s.parent):
+                        continue  # a function local to another: its scope picks it
+                    owner = self.owner_type(s.id)
+                    owner = self.canonical.get(owner, owner) if owner else f"{f.module}\0"
+                    groups.setdefault((owner, s.name), []).append(s.id)
+        self.overloads = {sid: ids for ids in groups.values() if len(ids) > 1 for sid in ids}
+        self._fits: dict[tuple[str, ...], bool] = {}  # (function, *labels) -> takes them
+
+    def resolve_call(self, ctx: Ctx, text: str) -> Outcome:
+        m = ARGS.search(text) if text[-1:] == ")" else None
+        if m is None:
+            return self._resolve_swift(ctx, text)
+        out = self._resolve_swift(ctx, text[: m.start()])
+        if not isinstance(out, list) or not self.overloads:
+            return out
+        labels = [a.strip() for a in m[1].split(",")] if m[1].strip() else []
+        chosen: dict[str, str] = {}
+        for dst, res in out:
+            group = self.overloads.get(dst)
+            fits = [g for g in group if self._takes(g, labels)] if group else []
+            if not group:
+                chosen.setdefault(dst, res)
+            elif not fits:
+                continue  # the arguments fit no member: not this name's (`"s".write(to:)`)
+            elif len(fits) == 1:
+                chosen.setdefault(fits[0], res)
+            elif len({self.index.by_id[g].parameters for g in fits}) == 1:
+                continue  # members alike but for what they return: only the context tells
+            else:
+                for g in fits:
+                    chosen.setdefault(g, OVERLOAD)
+        return list(chosen.items()) if chosen else AMBIGUOUS
+
+    def _takes(self, sid: str, labels: list[str]) -> bool:
+        """Whether function ``sid`` takes arguments so labelled, an implicit member argument
+        (``.default``) only where the parameter's type may have that member (a repository
+        type lacking it, its hierarchy closed, does not: ``any URLConvertible``)."""
+        key = (sid, *labels)
+        found = self._fits.get(key)
+        if found is None:
+            found = self._fits[key] = self._takes_labels(sid, labels)
+        return found
+
+    def _takes_labels(self, sid: str, labels: list[str]) -> bool:
+        sym = self.index.by_id[sid]
+        file = self.index.file_of[sid]
+
+        def has(type_text: str | None, member: str) -> bool:
+            name = (type_text or "").replace("any ", "").replace("some ", "").strip()
+            name = name.split("<", 1)[0].rstrip("?!").strip()
+            t = self._type_name(file, self._nest(sym), name) if name.isidentifier() else None
+            if t is None or self.index.by_id[t].kind != "interface":
+                return True  # a library's type; a struct's, class's, enum's static properties
+                # and cases are no symbols
+            return self.index.find_member(t, member)[0] is not None
+
+        def takes(type_text: str | None, arg: str) -> bool:
+            """A value of type ``arg`` for a parameter of a repository's struct, class or enum
+            type: that type or one of its subclasses (`String` is no `Endpoint`)."""
+            name = (type_text or "").replace("any ", "").replace("some ", "").strip()
+            name = name.split("<", 1)[0].rstrip("?!").strip()
+            t = self._type_name(file, self._nest(sym), name) if name.isidentifier() else None
+            if t is None or self.index.by_id[t].kind == "interface" or arg == name:
+                return True
+            a = self._type_name(file, self._nest(sym), arg)
+            return a is not None and t in self.index.mro(a)
+
+        return _takes(sym.parameters, labels, has, takes)
+
+    def _resolve_swift(self, ctx: Ctx, text: str) -> Outcome:
+        out = super().resolve_call(ctx, text)
+        if out == UNRESOLVED and text[:1].isupper() and text.isidentifier():
+            # `String(format:)`, `URLRequest(url:)`, `Result { }`: a library type the
+            # repository extends (`extension String`) is a namespace here, not a type; called,
+            # it is the library's initializer unless an extension adds one (then: not known
+            # which)
+            found = self.lookup(ctx, text)
+            if found is not None and found[0] == MOD and f"{text}.init" not in self.qnames:
+                return EXTERNAL_CALL
+        return out
+
+
+def _takes(
+    params: tuple[Parameter, ...],
+    labels: list[str],
+    has: Callable[[str | None, str], bool] = lambda t, m: True,
+    takes: Callable[[str | None, str], bool] = lambda t, a: True,
+) -> bool:
+    """Whether a Swift function whose parameters are ``params`` (``with id``, ``_ value``,
+    ``name``) takes a call's argument labels (``_`` none, ``{}`` a trailing closure, ``_.x``
+    the implicit member ``.x``, which the parameter's type must ``has``): each argument in
+    order, a parameter left out only when it has a default value."""
+    i = 0
+    for written_label in labels:
+        head, _, arg_type = written_label.partition(":")  # `_:String`: a value of that type
+        label, _, member = head.partition(".")
+        while i < len(params):
+            p = params[i]
+            written = p.name.split()[0] if p.name else "_"
+            variadic = (p.type or "").rstrip().endswith("...")
+            closure = "->" in (p.type or "") or i == len(params) - 1
+            if label == "{}" and closure and "@autoclosure" not in (p.type or ""):
+                break  # a trailing closure: a function-typed parameter, or the last one
+            if label != "{}" and written == label:
+                if member and not has(p.type, member):
+                    return False
+                if arg_type and not takes(p.type, arg_type):
+                    return False
+                break
+            if p.default is None and not variadic:
+                return False  # a parameter without default left out
+            i += 1
+        else:
+            return False
+        p = params[i]
+        if not ((p.type or "").rstrip().endswith("...") and label == "_"):
+            i += 1  # (a variadic parameter takes the unlabeled arguments that follow)
+    return all(p.default is not None or (p.type or "").rstrip().endswith("...") for p in params[i:])
 
 
 _CONSTANT = re.compile(r"(?:::)?[A-Z]\w*(?:::[A-Z]\w*)*")

@@ -12,15 +12,20 @@ an instance of the impl's type and ``Self`` the type.
 from __future__ import annotations
 
 import posixpath
+import re
 
 from codebot.core.model import FileResult, Import, Symbol
 from codebot.graph.resolvers.base import (
+    AMBIGUOUS,
     DECL,
+    EXACT,
     EXTERNAL,
     EXTERNAL_CALL,
+    INST,
     MOD,
     NOT_LOCAL,
     SYM,
+    UNRESOLVED,
     Ctx,
     Dialect,
     Outcome,
@@ -74,6 +79,9 @@ class RustResolver(Resolver):
                 package = posixpath.basename(posixpath.dirname(root))
                 if package:
                     self.crates.setdefault(package.replace("-", "_"), root)
+        # every module name of the repository's files: a path head none of them is, which no
+        # scope binds, is another crate's (`tracing_subscriber::fmt::layer()`)
+        self.module_names = {p for _, path in self.mods for p in path}
         self.inline: dict[str, set[str]] = {}  # file module -> qualified prefixes inside it
         for f in self.files:
             prefixes: set[str] = set()
@@ -85,6 +93,7 @@ class RustResolver(Resolver):
         self._attach()
         self._scopes: dict[str, tuple[dict[str, object], list[Import]]] = {}
         self._resolving: set[tuple[str, str, int]] = set()
+        self._names: dict[tuple[str, str, str], Target | None] = {}  # (module, name, nest)
         for f in self.files:
             for s in f.symbols:
                 if s.kind in TYPES:
@@ -184,11 +193,19 @@ class RustResolver(Resolver):
         key = (file.module, name, len(nest))
         if key in self._resolving or len(self._resolving) > 64:
             return None  # `use a::*` inside `a`, a cycle or a very long chain of re-exports
+        outermost = not self._resolving
+        if outermost:  # (a result inside a chain may be one a cycle guard cut short)
+            memo = (file.module, name, ".".join(nest))
+            if memo in self._names:
+                return self._names[memo]
         self._resolving.add(key)
         try:
-            return self._find_name(file, name, nest)
+            found = self._find_name(file, name, nest)
         finally:
             self._resolving.discard(key)
+        if outermost:
+            self._names[memo] = found
+        return found
 
     def _find_name(self, file: FileResult, name: str, nest: list[str]) -> Target | None:
         local = self.index.local.get(file.module, {})
@@ -235,6 +252,11 @@ class RustResolver(Resolver):
 
     def module_member(self, target: Target, name: str) -> Target | None:
         module, _, prefix = target[1].partition("\0")
+        if name == "super":  # `super::super::f()`: out of an inline module, or the file's
+            if prefix:
+                return (MOD, f"{module}\0{prefix.rpartition('.')[0]}")
+            root, path = self.place.get(module, ("", ()))
+            return self._module(root, path[:-1]) if path else None
         q = f"{prefix}.{name}" if prefix else name
         hit = self.index.local.get(module, {}).get(q)
         if hit is not None:
@@ -247,8 +269,13 @@ class RustResolver(Resolver):
             if child is not None:
                 return child
             file = self.index.modules.get(module)
-            if file is not None and name in self._scope(file)[0]:
-                return self._name(file, name, [])  # a `pub use` re-export
+            if file is not None:
+                names, globs = self._scope(file)
+                if name in names or globs:
+                    # a `pub use` re-export, or a name a glob brings in (`pub use self::a::*`,
+                    # `use super::*` in a child module: the parent's imports as well)
+                    found = self._name(file, name, [])
+                    return found if found != EXTERNAL or name in names else None
         return None
 
     # --- calls ----------------------------------------------------------------------------------
@@ -292,8 +319,90 @@ class RustResolver(Resolver):
         local = self.local(ctx, name)
         if local is not NOT_LOCAL:
             return local
+        if name == "crate":
+            return self._path(ctx.file, [name])  # `crate::a::f()`
+        if name == "super" or (name == "self" and ctx.cls is None):
+            return self._relative(ctx, name)  # `super::f()`, `self::f()`
         nest = self.index.local_name[ctx.sym.id].split(".")[:-1]
-        return self._name(ctx.file, name, nest)
+        found = self._name(ctx.file, name, nest)
+        if found is None and name in self.crates:
+            return self._module(self.crates[name], ())  # `axum::serve(...)` from an example
+        return found
+
+    def _relative(self, ctx: Ctx, name: str) -> Target | None:
+        """``self``/``super`` in a path, from inside the inline modules of a file (``mod tests
+        { fn t() { super::f() } }``: ``super`` is the file's module) or from its top."""
+        module = ctx.file.module
+        nest = self.index.local_name[ctx.sym.id].split(".")[:-1]
+        local = self.index.local.get(module, {})
+        depth = 0  # how many of the outer names are inline modules (not types, not functions)
+        while depth < len(nest) and local.get(".".join(nest[: depth + 1])) is None:
+            depth += 1
+        if depth == 0:
+            return self._path(ctx.file, [name])
+        keep = depth - 1 if name == "super" else depth
+        return (MOD, f"{module}\0{'.'.join(nest[:keep])}")
+
+    def resolve_call(self, ctx: Ctx, text: str) -> Outcome:
+        out = super().resolve_call(ctx, text)
+        if out == UNRESOLVED and _PATH.fullmatch(text):
+            value = self._value_path(ctx, text.split("::"))
+            if value is not None:
+                return value
+        if out == UNRESOLVED or out == AMBIGUOUS:
+            m = _CRATE_PATH.match(text)
+            if (
+                m is not None
+                and m[1] not in self.module_names
+                and m[1] not in self.crates
+                and self.lookup(ctx, m[1]) is None
+            ):
+                return EXTERNAL_CALL  # `tracing_subscriber::fmt::layer()`: another crate's
+        return out
+
+    def _value_path(self, ctx: Ctx, segs: list[str]) -> Outcome | None:
+        """``axum::serve(..)`` where the crate root has both ``mod serve`` and ``pub use
+        self::serve::serve``: a call names the function (values and modules are two
+        namespaces; the walk took the module)."""
+        target = self.member_path(self.lookup(ctx, segs[0]), segs[1:-1])
+        if target is None or target[0] != MOD or "\0" in target[1].rstrip("\0"):
+            return None
+        file = self.index.modules.get(target[1].split("\0")[0])
+        if file is None or segs[-1] not in self._scope(file)[0]:
+            return None
+        found = self._name(file, segs[-1], [])
+        if found is not None and found[0] == SYM and self.index.is_callable(found[1]):
+            return [(found[1], EXACT)]
+        return None
+
+    def member(self, target: Target, name: str) -> Target | None:
+        found = super().member(target, name)
+        if found is None and target[0] in (SYM, INST, DECL) and self._derives(target[1], name):
+            return EXTERNAL  # `#[derive(Clone)]`: the compiler writes `clone`
+        return found
+
+    def _typed(self, ctx: Ctx, typed: tuple[str, str, str, str]) -> Outcome | None:
+        out = super()._typed(ctx, typed)
+        if out is None and typed[3] in _DERIVED_METHODS:
+            _, op, what, name = typed
+            t = self.declared_type(ctx, what) if op == ": " else self.value_of(ctx, what)
+            if t is not None and t[0] in (INST, DECL) and self._derives(t[1], name):
+                return EXTERNAL_CALL  # `(s = State::default()).clone`, State deriving Clone
+        return out
+
+    def _derives(self, type_id: str, name: str) -> bool:
+        """Whether a repository type lacking method ``name`` has it by ``#[derive(..)]``."""
+        traits = _DERIVED_METHODS.get(name)
+        if traits is None or not self.index.is_type(type_id):
+            return False
+        if self.index.find_member(type_id, name)[0] is not None:
+            return False
+        for d in self.index.by_id[type_id].decorators:
+            if d.startswith("derive("):
+                derived = {t.strip().rsplit("::", 1)[-1] for t in d[7:].rstrip(")").split(",")}
+                if derived & traits:
+                    return True
+        return False
 
     def returns(self, sym_id: str) -> Target | None:
         sym = self.index.by_id[sym_id]
@@ -308,6 +417,22 @@ class RustResolver(Resolver):
         return []
 
 
+# The methods a `#[derive(..)]` of these traits gives a type (the compiler's, or a library's)
+_DERIVED_METHODS: dict[str, frozenset[str]] = {
+    "clone": frozenset({"Clone"}),
+    "clone_from": frozenset({"Clone"}),
+    "default": frozenset({"Default"}),
+    "fmt": frozenset({"Debug"}),
+    "eq": frozenset({"PartialEq"}),
+    "ne": frozenset({"PartialEq"}),
+    "partial_cmp": frozenset({"PartialOrd"}),
+    "cmp": frozenset({"Ord"}),
+    "hash": frozenset({"Hash"}),
+    "serialize": frozenset({"Serialize"}),
+    "deserialize": frozenset({"Deserialize"}),
+}
+_PATH = re.compile(r"[A-Za-z_]\w*(?:::[A-Za-z_]\w*)+")
+_CRATE_PATH = re.compile(r"([a-z_][a-z0-9_]*)::[A-Za-z_]")
 _POINTERS = ("Arc<", "Rc<", "Box<", "std::sync::Arc<", "std::rc::Rc<")
 
 
