@@ -68,6 +68,7 @@ GRAMMAR_LANGUAGES: dict[str, str] = {
     "kotlin": "codebot.languages.kotlin",
     "swift": "codebot.languages.swift",
     "scala": "codebot.languages.scala",
+    "lua": "codebot.languages.lua",
 }
 
 _EXTENSIONS: dict[str, str] = {

@@ -3,7 +3,7 @@
 One module per language family, each a :class:`~codebot.graph.resolvers.base.Resolver` subclass:
 ``python``; ``ecmascript`` (JavaScript, TypeScript, TSX); ``golang``; ``jvm`` (Java, Kotlin,
 Scala); ``namespaced`` (C#, PHP, C, C++, Ruby, Swift: names looked up in nested namespaces that
-span files); ``rust``.
+span files); ``rust``; ``lua`` (module tables and ``require``).
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ _RESOLVERS: dict[str, str] = {
     "ruby": "namespaced:RubyResolver",
     "swift": "namespaced:SwiftResolver",
     "rust": "rust:RustResolver",
+    "lua": "lua:LuaResolver",
 }
 
 

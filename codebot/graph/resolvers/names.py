@@ -38,6 +38,7 @@ FAMILY: dict[str, str] = {
     "ruby": "ruby",
     "php": "php",
     "swift": "swift",
+    "lua": "lua",
 }
 
 CALLABLE_KINDS = frozenset(FUNCTION_KINDS)
