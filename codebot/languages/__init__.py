@@ -69,6 +69,7 @@ GRAMMAR_LANGUAGES: dict[str, str] = {
     "swift": "codebot.languages.swift",
     "scala": "codebot.languages.scala",
     "lua": "codebot.languages.lua",
+    "elixir": "codebot.languages.elixir",
 }
 
 _EXTENSIONS: dict[str, str] = {

@@ -3,7 +3,7 @@
 One module per language family, each a :class:`~codebot.graph.resolvers.base.Resolver` subclass:
 ``python``; ``ecmascript`` (JavaScript, TypeScript, TSX); ``golang``; ``jvm`` (Java, Kotlin,
 Scala); ``namespaced`` (C#, PHP, C, C++, Ruby, Swift: names looked up in nested namespaces that
-span files); ``rust``; ``lua`` (module tables and ``require``).
+span files); ``rust``; ``lua`` (module tables and ``require``); ``elixir`` (namespaced, with ``alias``).
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ _RESOLVERS: dict[str, str] = {
     "swift": "namespaced:SwiftResolver",
     "rust": "rust:RustResolver",
     "lua": "lua:LuaResolver",
+    "elixir": "elixir:ElixirResolver",
 }
 
 

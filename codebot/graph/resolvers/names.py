@@ -39,6 +39,7 @@ FAMILY: dict[str, str] = {
     "php": "php",
     "swift": "swift",
     "lua": "lua",
+    "elixir": "elixir",
 }
 
 CALLABLE_KINDS = frozenset(FUNCTION_KINDS)
