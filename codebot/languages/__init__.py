@@ -70,6 +70,7 @@ GRAMMAR_LANGUAGES: dict[str, str] = {
     "scala": "codebot.languages.scala",
     "lua": "codebot.languages.lua",
     "elixir": "codebot.languages.elixir",
+    "shell": "codebot.languages.bash",
 }
 
 _EXTENSIONS: dict[str, str] = {

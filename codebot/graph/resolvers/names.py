@@ -40,6 +40,7 @@ FAMILY: dict[str, str] = {
     "swift": "swift",
     "lua": "lua",
     "elixir": "elixir",
+    "shell": "shell",
 }
 
 CALLABLE_KINDS = frozenset(FUNCTION_KINDS)
