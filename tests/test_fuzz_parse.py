@@ -48,6 +48,9 @@ EXTENSION = {
     "kotlin": "kt",
     "swift": "swift",
     "scala": "scala",
+    "lua": "lua",
+    "elixir": "ex",
+    "shell": "sh",
 }
 NONE = Config(embedder="none")
 
