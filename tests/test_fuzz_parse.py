@@ -51,6 +51,7 @@ EXTENSION = {
     "lua": "lua",
     "elixir": "ex",
     "shell": "sh",
+    "haskell": "hs",
 }
 NONE = Config(embedder="none")
 

@@ -71,6 +71,7 @@ GRAMMAR_LANGUAGES: dict[str, str] = {
     "lua": "codebot.languages.lua",
     "elixir": "codebot.languages.elixir",
     "shell": "codebot.languages.bash",
+    "haskell": "codebot.languages.haskell",
 }
 
 _EXTENSIONS: dict[str, str] = {

@@ -41,6 +41,7 @@ FAMILY: dict[str, str] = {
     "lua": "lua",
     "elixir": "elixir",
     "shell": "shell",
+    "haskell": "haskell",
 }
 
 CALLABLE_KINDS = frozenset(FUNCTION_KINDS)

@@ -1,4 +1,4 @@
-"""Languages whose functions are called by their plain name, one space per program: Bash.
+"""Languages whose functions are called by their plain name: Bash, Haskell.
 
 A sourced Bash file's functions are global: ``nvm_echo`` is the function of that name in the
 caller's file, else the repository's one function of that name (``unique_name``: which files a
@@ -22,7 +22,7 @@ from codebot.graph.resolvers.base import (
 )
 from codebot.graph.resolvers.names import strip_duplicate
 
-__all__ = ["PlainResolver", "ShellResolver"]
+__all__ = ["HaskellResolver", "PlainResolver", "ShellResolver"]
 
 
 class PlainResolver(Resolver):
@@ -72,6 +72,72 @@ class ShellResolver(PlainResolver):
         chown touch basename dirname date sleep tee env curl wget git tar uname which mktemp
         printenv diff""".split()
     )
+
+
+class HaskellResolver(PlainResolver):
+    """Haskell: ``M.lookup`` is ``lookup`` of the module ``import``ed as ``M`` (or named so),
+    when that module is the repository's (``src/XMonad/Core.hs`` is ``XMonad.Core``), else a
+    library's; a plain name is the caller's module's, else that of a module it imports whole or
+    by that name, else the repository's one definition of it (``unique_name``)."""
+
+    family = "haskell"
+    builtins = frozenset(
+        """map filter foldr foldl foldl' foldMap fmap pure return show read print putStrLn
+        error undefined fst snd head tail null length reverse concat concatMap zip zipWith
+        lookup elem maybe either id const flip not otherwise mapM mapM_ forM forM_ when unless
+        sequence traverse fromIntegral toEnum fromEnum min max succ pred mempty mappend
+        fromMaybe catMaybes mapMaybe liftIO lift""".split()
+    )
+
+    def prepare(self) -> None:
+        super().prepare()
+        self._by_name: dict[str, list[str]] = {}  # `XMonad.Core`, `Core` -> module ids
+        for f in self.files:
+            parts = f.module.split(".")
+            for i in range(len(parts)):
+                self._by_name.setdefault(".".join(parts[i:]), []).append(f.module)
+        self._file_imports: dict[
+            str, tuple[dict[str, list[str]], list[tuple[str, str | None]]]
+        ] = {}
+
+    def _repo_module(self, name: str) -> str | None:
+        found = self._by_name.get(name)
+        return found[0] if found and len(found) == 1 else None
+
+    def _imports_of(self, file: FileResult):
+        """(qualifier -> modules, [(module, name or None for all)]) of a file's imports."""
+        found = self._file_imports.get(file.path)
+        if found is None:
+            quals: dict[str, list[str]] = {}
+            opened: list[tuple[str, str | None]] = []
+            for imp in file.imports:
+                quals.setdefault(imp.alias or imp.module, []).append(imp.module)
+                if imp.alias is None:
+                    opened.append((imp.module, None if imp.name == "*" else imp.name))
+            found = self._file_imports[file.path] = (quals, opened)
+        return found
+
+    def resolve_call(self, ctx: Ctx, text: str) -> Outcome:
+        qual, _, name = text.strip().rpartition(".")
+        quals, opened = self._imports_of(ctx.file)
+        if qual:
+            for module in quals.get(qual, [qual]):
+                repo = self._repo_module(module)
+                if repo is not None:
+                    hit = self.index.local.get(repo, {}).get(name)
+                    return [(hit, EXACT)] if hit is not None else EXTERNAL_CALL
+            return EXTERNAL_CALL  # a library's module
+        hit = self.index.local.get(ctx.file.module, {}).get(name)
+        if hit is not None and self.index.is_callable(hit):
+            return [(hit, EXACT)]
+        for module, only in opened:
+            if only is not None and only != name:
+                continue
+            repo = self._repo_module(module)
+            hit = self.index.local.get(repo, {}).get(name) if repo is not None else None
+            if hit is not None and self.index.is_callable(hit):
+                return [(hit, EXACT)]
+        return super().resolve_call(ctx, name)
 
 
 def _stem(path: str) -> str:
