@@ -48,6 +48,10 @@ EXTENSION = {
     "kotlin": "kt",
     "swift": "swift",
     "scala": "scala",
+    "lua": "lua",
+    "elixir": "ex",
+    "shell": "sh",
+    "haskell": "hs",
 }
 NONE = Config(embedder="none")
 

@@ -68,6 +68,10 @@ GRAMMAR_LANGUAGES: dict[str, str] = {
     "kotlin": "codebot.languages.kotlin",
     "swift": "codebot.languages.swift",
     "scala": "codebot.languages.scala",
+    "lua": "codebot.languages.lua",
+    "elixir": "codebot.languages.elixir",
+    "shell": "codebot.languages.bash",
+    "haskell": "codebot.languages.haskell",
 }
 
 _EXTENSIONS: dict[str, str] = {

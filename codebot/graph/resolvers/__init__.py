@@ -3,7 +3,8 @@
 One module per language family, each a :class:`~codebot.graph.resolvers.base.Resolver` subclass:
 ``python``; ``ecmascript`` (JavaScript, TypeScript, TSX); ``golang``; ``jvm`` (Java, Kotlin,
 Scala); ``namespaced`` (C#, PHP, C, C++, Ruby, Swift: names looked up in nested namespaces that
-span files); ``rust``.
+span files); ``rust``; ``lua`` (module tables and ``require``); ``elixir`` (namespaced, with
+``alias``); ``plain`` (Bash, Haskell: functions called by their plain name).
 """
 
 from __future__ import annotations
@@ -27,6 +28,10 @@ _RESOLVERS: dict[str, str] = {
     "ruby": "namespaced:RubyResolver",
     "swift": "namespaced:SwiftResolver",
     "rust": "rust:RustResolver",
+    "lua": "lua:LuaResolver",
+    "elixir": "elixir:ElixirResolver",
+    "shell": "plain:ShellResolver",
+    "haskell": "plain:HaskellResolver",
 }
 
 

@@ -38,6 +38,10 @@ FAMILY: dict[str, str] = {
     "ruby": "ruby",
     "php": "php",
     "swift": "swift",
+    "lua": "lua",
+    "elixir": "elixir",
+    "shell": "shell",
+    "haskell": "haskell",
 }
 
 CALLABLE_KINDS = frozenset(FUNCTION_KINDS)

@@ -1,0 +1,183 @@
+"""Elixir: modules (``defmodule``, kind ``module``; ``defprotocol``, ``interface``), their
+functions and macros (``def``/``defp``/``defmacro``/``defguard``/``defdelegate``, methods of the
+module), ``@doc``/``@moduledoc``, calls and ``alias``/``import``/``require``/``use``.
+
+- ``defmodule Shop.Cart`` is ``Cart`` under owner ``Shop``; a ``defmodule`` inside another nests.
+- a function's head (``add(cart, qty \\\\ 1)`` in ``def add(...)``) is no call: its text is
+  marked ``(def) add`` and the resolver ignores it.
+- parameters as written, ``qty \\\\ 1`` as ``qty`` with default ``1``; a pattern
+  (``%Item{} = item``) is kept whole.
+- imports: ``alias Shop.{Item, Price}`` is ``Import("Shop", "Item")`` and
+  ``Import("Shop", "Price")``; ``alias Shop.Cart, as: C`` is ``Import("Shop", "Cart", "C")``;
+  ``import Shop.Util`` is ``Import("Shop.Util", "*")``; ``require``/``use`` import the module.
+"""
+
+from __future__ import annotations
+
+from tree_sitter import Node
+
+from codebot.core.model import Import, Parameter
+from codebot.languages.base import LanguageSpec, leading_comment, query_file, squash, text
+from codebot.languages.receivers import Receivers
+
+_DEFS = frozenset(
+    """def defp defmacro defmacrop defguard defguardp defdelegate defn defnp""".split()
+)
+# Attributes between a `@doc` and its function: `@spec`, `@impl true`, `@deprecated`...
+_BETWEEN = frozenset("spec impl deprecated since dialyzer compile".split())
+
+
+def _owner(node: Node, name: str) -> tuple[tuple[str, ...], str]:
+    parts = name.split(".")
+    return tuple(parts[:-1]), parts[-1]
+
+
+def _head(node: Node) -> Node | None:
+    """``add(cart, qty)`` of ``def add(cart, qty) when ... do``; None for ``def name do``."""
+    args = node.child_by_field_name("arguments") or _arguments(node)
+    first = args.named_children[0] if args is not None and args.named_child_count else None
+    if first is not None and first.type == "binary_operator":
+        first = first.child_by_field_name("left")
+    return first if first is not None and first.type == "call" else None
+
+
+def _arguments(node: Node) -> Node | None:
+    for child in node.named_children:
+        if child.type == "arguments":
+            return child
+    return None
+
+
+def _parameters(node: Node) -> tuple[Parameter, ...]:
+    head = _head(node)
+    args = _arguments(head) if head is not None else None
+    out: list[Parameter] = []
+    for p in args.named_children if args is not None else ():
+        if p.type == "identifier":
+            out.append(Parameter(text(p)))
+        elif p.type == "binary_operator" and text(p.child_by_field_name("operator")) == "\\\\":
+            out.append(
+                Parameter(
+                    squash(text(p.child_by_field_name("left")), 80),
+                    None,
+                    squash(text(p.child_by_field_name("right")), 200),
+                )
+            )
+        elif p.type != "comment":
+            out.append(Parameter(squash(text(p), 80)))
+    return tuple(out)
+
+
+def _attribute(node: Node) -> tuple[str, Node | None] | None:
+    """``@doc "x"`` -> ("doc", the string node); None when ``node`` is no attribute."""
+    if node.type != "unary_operator" or text(node.child_by_field_name("operator")) != "@":
+        return None
+    call = node.child_by_field_name("operand")
+    if call is None or call.type != "call":
+        return None
+    name = text(call.child_by_field_name("target"))
+    args = _arguments(call)
+    return name, (args.named_children[0] if args is not None and args.named_child_count else None)
+
+
+def _string(node: Node | None) -> str | None:
+    """The text of a string literal (``"x"``, ``\"\"\"...\"\"\"``, ``~S\"\"\"...\"\"\"``)."""
+    if node is None or node.type not in ("string", "sigil"):
+        return None  # `@doc false`
+    parts = [text(c) for c in node.named_children if c.type == "quoted_content"]
+    doc = "\n".join(line.strip() for line in "".join(parts).strip().splitlines())
+    return doc or None
+
+
+def _docstring(node: Node) -> str | None:
+    kw = text(node.child_by_field_name("target"))
+    if kw in ("defmodule", "defprotocol"):
+        block = next((c for c in node.named_children if c.type == "do_block"), None)
+        for stmt in block.named_children if block is not None else ():
+            attr = _attribute(stmt)
+            if attr is not None and attr[0] == "moduledoc":
+                return _string(attr[1])
+        return leading_comment(node)
+    sib = node.prev_named_sibling
+    while sib is not None:
+        attr = _attribute(sib)
+        if attr is None:
+            break
+        if attr[0] == "doc":
+            return _string(attr[1])
+        if attr[0] not in _BETWEEN:
+            break
+        sib = sib.prev_named_sibling
+    return leading_comment(node)
+
+
+def _signature_end(node: Node) -> int:
+    args = _arguments(node)
+    if args is not None:
+        first = args.named_children[0] if args.named_child_count else None
+        if first is not None:
+            return first.end_byte
+    nl = node.text.find(b"\n")
+    return node.end_byte if nl < 0 else node.start_byte + nl
+
+
+def _imports(node: Node) -> list[Import]:
+    kw = text(node.child_by_field_name("target"))
+    args = _arguments(node)
+    target = args.named_children[0]
+    line = node.start_point[0] + 1
+    if target.type == "dot":  # `alias Shop.{Item, Price}`
+        left, right = target.child_by_field_name("left"), target.child_by_field_name("right")
+        if left is None or right is None or right.type != "tuple" or kw != "alias":
+            return []
+        return [
+            Import(text(left), text(a), line=line)
+            for a in right.named_children
+            if a.type == "alias"
+        ]
+    module = text(target)
+    if kw == "alias":
+        alias = None
+        for kws in args.named_children[1:]:
+            for pair in kws.named_children if kws.type == "keywords" else ():
+                key = text(pair.child_by_field_name("key")).strip().rstrip(":").strip()
+                if key == "as":
+                    alias = text(pair.child_by_field_name("value"))
+        head, _, last = module.rpartition(".")
+        return [Import(head, last, alias, line=line)]
+    if kw == "import":
+        return [Import(module, "*", line=line)]
+    return [Import(module, line=line)]
+
+
+class ElixirReceivers(Receivers):
+    """Marks a definition's head: ``add`` in ``def add(cart)`` is written ``(def) add``."""
+
+    def annotate(self, node: Node, text_: str, cache: dict) -> str:
+        call = node.parent
+        args = call.parent if call is not None else None
+        if args is not None and args.type == "binary_operator":  # `def f(x) when g(x)`
+            if args.child_by_field_name("left") == call:
+                args = args.parent
+        if args is not None and args.type == "arguments":
+            definition = args.parent
+            if definition is not None and definition.type == "call":
+                kw = definition.child_by_field_name("target")
+                if kw is not None and kw.type == "identifier" and text(kw) in _DEFS:
+                    if args.named_children and args.named_children[0] in (call, call.parent):
+                        return f"(def) {text_}"
+        return text_
+
+
+SPEC = LanguageSpec(
+    name="elixir",
+    grammar="elixir",
+    query_path=query_file(__file__, "elixir"),
+    owner=_owner,
+    parameters=_parameters,
+    return_type=lambda node: None,
+    docstring=_docstring,
+    imports=_imports,
+    signature_end=_signature_end,
+    receivers=ElixirReceivers({}, frozenset({"__MODULE__"})),
+)

@@ -1,0 +1,128 @@
+from codebot.core.model import Import, Parameter
+
+SOURCE = '''
+defmodule Shop.Cart do
+  @moduledoc """
+  A shopping cart.
+  """
+  alias Shop.{Item, Price}
+  alias Shop.Tax.Rules, as: TaxRules
+  import Shop.Util
+  require Logger
+  use GenServer
+
+  @doc """
+  Adds `qty` of an item.
+  """
+  @spec add(map, Item.t(), integer) :: map
+  def add(cart, %Item{} = item, qty \\\\ 1) do
+    Price.total(cart) |> normalize()
+    TaxRules.apply(item)
+  end
+
+  @doc false
+  def reset(cart), do: cart
+
+  # Keeps totals positive.
+  defp normalize(x) when is_number(x), do: abs(x)
+
+  defmacro guarded(expr), do: expr
+
+  def empty, do: %{}
+
+  defmodule Line do
+    def new(item), do: {item, 1}
+  end
+end
+'''
+
+
+def test_definitions_ids_kinds_lines(parse):
+    p = parse("elixir", "lib/shop/cart.ex", SOURCE)
+    m = "lib.shop.cart.Shop.Cart"
+    # A module is a namespace: its functions are under its name, its own code is chunks.
+    assert p.ids == [
+        f"{m}.add",
+        f"{m}.reset",
+        f"{m}.normalize",
+        f"{m}.guarded",
+        f"{m}.empty",
+        f"{m}.Line.new",
+    ]
+    assert p[f"{m}.add"].kind == "function"
+    assert p[f"{m}.add"].class_name is None
+    assert (p[f"{m}.add"].start_line, p[f"{m}.add"].end_line) == (15, 18)
+    assert p[f"{m}.add"].signature == "def add(cart, %Item{} = item, qty \\\\ 1)"
+    assert p[f"{m}.normalize"].signature == "defp normalize(x) when is_number(x)"
+
+
+def test_parameters_and_docs(parse):
+    p = parse("elixir", "lib/shop/cart.ex", SOURCE)
+    m = "lib.shop.cart.Shop.Cart"
+    assert p[f"{m}.add"].parameters == (
+        Parameter("cart"),
+        Parameter("%Item{} = item"),
+        Parameter("qty", None, "1"),
+    )
+    assert p[f"{m}.empty"].parameters == ()
+    assert p[f"{m}.add"].docstring == "Adds `qty` of an item."  # past the @spec
+    assert p[f"{m}.reset"].docstring is None  # @doc false
+    assert p[f"{m}.normalize"].docstring == "Keeps totals positive."
+
+
+def test_calls_and_imports(parse):
+    p = parse("elixir", "lib/shop/cart.ex", SOURCE)
+    m = "lib.shop.cart.Shop.Cart"
+    # the head of the definition is marked, so that it is no call
+    assert p.calls(f"{m}.add") == ["(def) add", "Price.total", "normalize", "TaxRules.apply"]
+    assert p.calls(f"{m}.normalize") == ["(def) normalize", "is_number", "abs"]
+    assert p.imports == [
+        Import("Shop", "Item", line=5),
+        Import("Shop", "Price", line=5),
+        Import("Shop.Tax", "Rules", "TaxRules", line=6),
+        Import("Shop.Util", "*", line=7),
+        Import("Logger", line=8),
+        Import("GenServer", line=9),
+    ]
+
+
+def test_calls_resolve_through_modules_aliases_and_imports(resolved):
+    edges = resolved(
+        "elixir",
+        {
+            "lib/shop/price.ex": """
+            defmodule Shop.Price do
+              def total(cart), do: cart
+            end
+            """,
+            "lib/shop/util.ex": """
+            defmodule Shop.Util do
+              def round_up(x), do: x
+            end
+            """,
+            "lib/shop/cart.ex": """
+            defmodule Shop.Cart do
+              alias Shop.Price
+              import Shop.Util
+
+              def add(cart) do
+                Price.total(cart) |> normalize()
+                Shop.Price.total(cart)
+                __MODULE__.reset(cart)
+                round_up(1)
+                Enum.map(cart, & &1)
+              end
+
+              def reset(cart), do: cart
+              defp normalize(x), do: x
+            end
+            """,
+        },
+    )
+    c = "lib.shop.cart.Shop.Cart"
+    assert edges == {
+        (f"{c}.add", "lib.shop.price.Shop.Price.total"): "exact",
+        (f"{c}.add", f"{c}.normalize"): "exact",
+        (f"{c}.add", f"{c}.reset"): "exact",
+        (f"{c}.add", "lib.shop.util.Shop.Util.round_up"): "exact",
+    }
