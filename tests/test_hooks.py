@@ -661,7 +661,12 @@ def test_commits_in_a_burst_coalesce(make_repo, tmp_path):
     assert fired_hooks(fired).count("post-commit") == 12
     assert wait_for(settled(repo, 12)), log_of(repo)
     log = log_of(repo)
-    assert 1 <= log.count(": updated in") < 12
+    # A hook that starts after the others' update let its lock go finds the index at HEAD and
+    # logs "up-to-date": a check, not an update (on a loaded machine every hook may be one).
+    worked = [
+        line for line in log.splitlines() if ": updated in" in line and "up-to-date" not in line
+    ]
+    assert 1 <= len(worked) < 12, log
     assert "update failed" not in log
 
 
