@@ -152,6 +152,28 @@ def test_module_id_clash_keeps_the_extension(make_repo):
     assert ids == ["a.js.f", "a.py.f"]
 
 
+def test_module_ids_stay_unique_when_keeping_the_extension_clashes_again(make_repo):
+    """CPython's tests hold ``call_stack.d``, ``call_stack.stp`` and ``call_stack.d.expected``:
+    the first two keep their extensions, which makes ``call_stack.d`` twice; two symbols with
+    one id are one vector key twice, and the vector build of the standard library failed."""
+    from codebot.index.build import build_index
+    from codebot.index.overlay import open_index
+
+    from .fakes import HashingEmbedder
+
+    files = {
+        "t/call_stack.d": "probe begin { }\n",
+        "t/call_stack.stp": "probe end { }\n",
+        "t/call_stack.d.expected": "begin\n",
+        "t/call_stack.stp.expected": "end\n",
+    }
+    repo = make_repo(files)
+    ids = [s.id for f in parse_path(repo, Config()).files for s in f.symbols]
+    assert len(ids) == len(set(ids)) == 4, ids
+    build_index(repo, Config(), embedder=HashingEmbedder())
+    assert open_index(repo, Config()).manifest.counts["vectors"] == 4
+
+
 @pytest.mark.parametrize(
     "path,language,role",
     [

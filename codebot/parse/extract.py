@@ -597,12 +597,21 @@ def parse_file(
 
 
 def module_ids(paths: list[str]) -> dict[str, str]:
-    """Module ids for all paths, unique: a clash (``a.js`` and ``a.ts``) keeps the extension."""
+    """Module ids for all paths, unique: a clash (``a.js`` and ``a.ts``) keeps the extension;
+    a clash that keeping it makes (``a.d``, ``a.stp`` and ``a.d.expected``, as in CPython's
+    tests) takes the whole path. Two files with one id would give two symbols one key."""
     ids = {p: module_id(p) for p in paths}
-    seen: dict[str, int] = {}
-    for mid in ids.values():
-        seen[mid] = seen.get(mid, 0) + 1
-    for p, mid in ids.items():
-        if seen[mid] > 1:
-            ids[p] = f"{mid}.{os.path.splitext(p)[1].lstrip('.')}" if "." in p else mid
+    widen = (
+        lambda p, mid: f"{mid}.{os.path.splitext(p)[1].lstrip('.')}" if "." in p else mid,
+        lambda p, mid: p.replace("\\", "/"),  # paths are unique: the last word
+    )
+    for step in widen:
+        seen: dict[str, int] = {}
+        for mid in ids.values():
+            seen[mid] = seen.get(mid, 0) + 1
+        clashing = [p for p, mid in ids.items() if seen[mid] > 1]
+        if not clashing:
+            break
+        for p in clashing:
+            ids[p] = step(p, ids[p])
     return ids
