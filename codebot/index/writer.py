@@ -198,14 +198,13 @@ class GenerationWriter:
     def precise_edges(self) -> PreciseEdges | None:
         """The precise edges this generation merges: set by ``codebot precise``
         (``self.precise``), or the base's, carried (None when neither has any)."""
-        if self.precise is not None:
-            return self.precise
-        if self.base is None:
-            return None
-        from codebot.graph.precise import PRECISE_FILE, read_precise
+        if self.precise is None and self.base is not None:
+            from codebot.graph.precise import PRECISE_FILE, read_precise
 
-        path = self.base.gen_dir / PRECISE_FILE
-        return read_precise(path) if path.exists() else None
+            path = self.base.gen_dir / PRECISE_FILE
+            if path.exists():  # read once: an update asks before it resolves and again to merge
+                self.precise = read_precise(path)
+        return self.precise
 
     def save_precise(self, precise: PreciseEdges) -> None:
         from codebot.graph.precise import PRECISE_FILE, pack_precise
