@@ -1,3 +1,5 @@
+import textwrap
+
 from codebot.core.model import Import, Parameter
 
 SOURCE = """
@@ -224,3 +226,192 @@ def test_constants(parse):
         "src.depth.ns.counter": "variable",
         "src.depth.ns.add": "variable",
     }
+
+
+# --- macros the grammar cannot read (issue 21) ----------------------------------------------------
+
+# fmtlib's shape (include/fmt/format.h): a namespace opened by a macro defined in another
+# header, attribute-like macros before declarations and after declarators.
+MACROS = """
+#include "base.h"
+
+FMT_BEGIN_NAMESPACE
+namespace detail {
+
+/// Formats an integer.
+FMT_CONSTEXPR20
+auto format_int(int value) -> int { return value; }
+
+}  // namespace detail
+
+FMT_BEGIN_EXPORT
+// Formats `args` according to specifications in `fmt`.
+template <typename... T>
+FMT_NODISCARD FMT_INLINE auto format(format_string<T...> fmt, T&&... args) -> std::string {
+  return vformat(fmt.str, vargs<T...>{{args...}});
+}
+
+class FMT_API format_error : public std::runtime_error {
+ public:
+  int code() const FMT_NOEXCEPT { return code_; }
+  static FMT_CONSTEXPR auto make(int c) -> format_error { return format_error(c); }
+};
+FMT_END_EXPORT
+FMT_END_NAMESPACE
+"""
+
+
+def test_macro_namespace_symbols_keep_their_lines(parse):
+    p = parse("cpp", "include/fmt/format.h", MACROS)
+    # The namespace the macro opens is transparent; `detail` is read (the misparse hid it).
+    assert p.ids == [
+        "include.fmt.format.detail.format_int",
+        "include.fmt.format.format",
+        "include.fmt.format.format_error",
+        "include.fmt.format.format_error.code",
+        "include.fmt.format.format_error.make",
+    ]
+    lines = {s.name: (s.start_line, s.end_line) for s in p.result.symbols if s.kind != "chunk"}
+    source = textwrap.dedent(MACROS).lstrip("\n").splitlines()
+    assert lines == {
+        "format_int": (8, 8),
+        "format": (14, 17),
+        "format_error": (19, 23),
+        "code": (21, 21),
+        "make": (22, 22),
+    }
+    assert source[7].startswith("auto format_int(")  # the line of the file, not another
+    assert source[13:15] == [  # `template <...>` and the declaration: the symbol's first lines
+        "template <typename... T>",
+        "FMT_NODISCARD FMT_INLINE auto format(format_string<T...> fmt, T&&... args) -> std::string {",
+    ]
+    fmt = p["include.fmt.format.format"]
+    assert fmt.signature.startswith("template <typename... T> FMT_NODISCARD FMT_INLINE auto")
+    assert fmt.return_type == "std::string"
+    assert fmt.docstring == "Formats `args` according to specifications in `fmt`."
+    # A doc comment above a macro's own line stays the definition's.
+    assert p["include.fmt.format.detail.format_int"].docstring == "Formats an integer."
+    assert p["include.fmt.format.format_error"].bases == ("std::runtime_error",)
+    assert p.calls("include.fmt.format.format") == ["vformat"]
+
+
+def test_blank_macros_keeps_every_byte_offset():
+    from codebot.languages.cpp import blank_macros
+
+    data = textwrap.dedent(MACROS).lstrip("\n").encode()
+    out = blank_macros(data)
+    assert len(out) == len(data)
+    assert [i for i, b in enumerate(out) if b == 10] == [i for i, b in enumerate(data) if b == 10]
+    assert b"FMT_BEGIN_NAMESPACE" not in out and b"FMT_API" not in out
+    assert b"/*               */" in out  # FMT_BEGIN_NAMESPACE: a comment of its length
+
+
+def test_macros_that_are_not_attributes_stay(parse):
+    # An ALL_CAPS type (Windows' HANDLE) before a function's name, an ALL_CAPS type of a
+    # local, a macro call, and macros in comments, strings and `#define`s are left alone.
+    code = """
+    #define API_EXPORT FMT_API void
+    HANDLE create_thing(int x) { DWORD n; LOG_INFO("FMT_API void x"); return open(x); }
+    // FMT_API void in a comment
+    """
+    from codebot.languages.cpp import blank_macros
+
+    data = textwrap.dedent(code).lstrip("\n").encode()
+    assert blank_macros(data) == data
+    p = parse("cpp", "src/win.cpp", code)
+    fn = p["src.win.create_thing"]
+    assert (fn.return_type, fn.start_line) == ("HANDLE", 2)
+    assert p.calls(fn.id) == ["LOG_INFO", "open"]
+
+
+# --- receivers: the types of locals, parameters, fields ---------------------------------------------
+
+RECEIVERS = """
+struct Widget { void run(); void go() {} };
+struct Pool { Widget *make(); };
+void f(const Widget &w, Pool *p) {
+  Widget a; a.run();
+  auto d = Widget(3); d.run();
+  auto e = new Widget(4); e->run();
+  Widget *g = new Widget; g->go();
+  auto h = std::make_unique<Widget>(); h->run();
+  std::vector<int> v; v.push_back(1);
+  w.run(); p->make();
+  for (const Widget &y : ws) { y.go(); }
+  for (auto &x : v) { x.go(); }
+  auto k = other; k.go();
+}
+struct S { Widget m_; void run() { m_.go(); this->m_.go(); } };
+"""
+
+
+def test_receiver_types(parse):
+    p = parse("cpp", "src/r.cpp", RECEIVERS)
+    assert p.calls("src.r.f") == [
+        "(a: Widget).run",
+        "Widget",
+        "(d = Widget()).run",
+        "Widget",
+        "(e = new Widget()).run",
+        "Widget",
+        "(g: Widget).go",
+        "std::make_unique<Widget>",
+        "(h: Widget).run",
+        "(v: std::vector<int>).push_back",
+        "(w: Widget).run",
+        "(p: Pool).make",
+        "(y: Widget).go",
+        "x.go",  # `auto &x` of a range: no type
+        "k.go",  # `auto k = other`: no type
+    ]
+    assert p.calls("src.r.S.run") == ["(m_: Widget).go", "(this.m_: Widget).go"]
+
+
+def test_resolution_through_types_namespaces_and_std(resolved):
+    edges = resolved(
+        "cpp",
+        {
+            "include/fmt/base.h": """
+            FMT_BEGIN_NAMESPACE
+            class memory_buffer { public: void append(const char *s) {} };
+            namespace detail { inline int count(int n) { return n; } }
+            FMT_END_NAMESPACE
+            """,
+            "include/fmt/format.h": """
+            #include "base.h"
+            FMT_BEGIN_NAMESPACE
+            FMT_NODISCARD FMT_INLINE auto format(int n) -> int { return detail::count(n); }
+            FMT_END_NAMESPACE
+            """,
+            "src/use.cc": """
+            #include "fmt/format.h"
+            namespace std { template <> struct hash<int> {}; }
+            void use() {
+              fmt::memory_buffer buf;
+              buf.append("x");
+              fmt::format(1);
+              fmt::detail::count(2);
+              std::move(buf);
+              std::vector<int> v;
+              v.size();
+            }
+            """,
+            "src/other.cc": """
+            int format(int n) { return n; }
+            void call() { boost::format(1); }
+            """,
+        },
+    )
+    base, fmt = "include.fmt.base", "include.fmt.format"
+    assert edges[("src.use.use", f"{base}.memory_buffer.append")] == "exact"
+    assert edges[("src.use.use", f"{fmt}.format")] == "exact"
+    assert edges[("src.use.use", f"{base}.detail.count")] == "exact"
+    assert edges[(f"{fmt}.format", f"{base}.detail.count")] == "exact"
+    assert {d for s, d in edges if s == "src.use.use"} == {
+        f"{base}.memory_buffer.append",
+        f"{fmt}.format",
+        f"{base}.detail.count",
+    }
+    # A namespace the caller includes nothing of is not stripped: `boost::format` is no
+    # `format` of this repository.
+    assert not {d for s, d in edges if s == "src.other.call"}

@@ -27,6 +27,7 @@ from codebot.graph.resolvers.base import (
     AMBIGUOUS,
     CLS,
     DECL,
+    DYNAMIC,
     EXACT,
     EXTERNAL,
     EXTERNAL_CALL,
@@ -616,6 +617,124 @@ class CResolver(NamespacedResolver):
 
     def fallback_candidate(self, sid: str) -> bool:
         return self.index.by_id[sid].kind == "method"  # `x.f()`, `p->f()`: a method
+
+    # --- C++: namespaces opened by macros, `std`, declared types -----------------------------
+
+    def prepare(self) -> None:
+        self._by_base: dict[str, list[FileResult]] = {}
+        for f in self.files:
+            self._by_base.setdefault(posixpath.basename(f.path), []).append(f)
+        self._closures: dict[str, frozenset[str]] = {}
+        super().prepare()  # (bases are resolved there: through `_find`)
+
+    def _includes(self, file: FileResult) -> list[FileResult]:
+        """The repository's files an `#include` names: the one next to the includer, else
+        those whose path ends as written (`fmt/format.h`)."""
+        out: list[FileResult] = []
+        for imp in file.imports:
+            if imp.name is not None or imp.alias is not None:
+                continue  # `using std::string;`, `namespace fs = ...`: no file
+            candidates = self._by_base.get(posixpath.basename(imp.module))
+            if not candidates:
+                continue
+            near = posixpath.normpath(posixpath.join(posixpath.dirname(file.path), imp.module))
+            hit = [c for c in candidates if c.path == near]
+            out += hit or [
+                c for c in candidates if c.path == imp.module or c.path.endswith("/" + imp.module)
+            ]
+        return out
+
+    def _closure(self, file: FileResult) -> frozenset[str]:
+        """The paths of the file and of every repository file it includes, transitively."""
+        found = self._closures.get(file.path)
+        if found is None:
+            seen = {file.path}
+            todo = [file]
+            while todo:
+                for inc in self._includes(todo.pop()):
+                    if inc.path not in seen:
+                        seen.add(inc.path)
+                        todo.append(inc)
+            found = self._closures[file.path] = frozenset(seen)
+        return found
+
+    def _transparent(self, file: FileResult, parts: list[str], types_only: bool) -> str | None:
+        """``fmt::format`` where no ``fmt.format`` is defined: a namespace opened by a macro
+        (`FMT_BEGIN_NAMESPACE`), which the parser reads as transparent (languages/cpp.py).
+        The name with its leading namespaces dropped, one at a time (``format``), defined in
+        the caller's file or a file it includes (transitively) under a directory named as the
+        namespace (`include/fmt/format.h`: a library's headers live so); never under ``std``
+        (`boost::format` is no `format` of the repository)."""
+        if len(parts) < 2 or parts[0] in ("", "std"):
+            return None
+        closure = None
+        folder = f"/{parts[0]}/"
+        for k in range(1, len(parts)):
+            ids = self.qnames.get(".".join(parts[k:]))
+            if not ids:
+                continue
+            if closure is None:
+                closure = self._closure(file)
+            ids = [
+                i
+                for i in ids
+                if (path := self.index.file_of[i].path) in closure and folder in f"/{path}"
+            ]
+            if types_only:
+                ids = [i for i in ids if self.index.is_type(i)]
+            hit = self._pick(ids, file)
+            if hit is not None:
+                return hit
+        return None
+
+    def _find(self, file: FileResult, nest: list[str], name: str, types_only: bool) -> str | None:
+        hit = super()._find(file, nest, name, types_only)
+        if hit is None and "." in name and file.language == "cpp":
+            hit = self._transparent(file, name.split("."), types_only)
+        return hit
+
+    def resolve_call(self, ctx: Ctx, text: str) -> Outcome:
+        out = super().resolve_call(ctx, text)
+        if "::" not in text or out == EXTERNAL_CALL or out == DYNAMIC:
+            return out
+        if isinstance(out, list) and any(r != UNIQUE for _, r in out):
+            return out
+        m = _CPP_PATH.fullmatch(text)
+        if m is None:
+            return out
+        parts = [p.split("<", 1)[0].strip() for p in m[1].split("::")]
+        hit = self._transparent(ctx.file, parts, False)
+        if hit is None:
+            return out
+        if self.index.is_type(hit):
+            return [(self.constructor(self.canonical.get(hit, hit)), EXACT)]
+        if self.index.is_callable(hit):
+            return [(hit, EXACT)]
+        return out
+
+    def module_member(self, target: Target, name: str) -> Target | None:
+        hit = super().module_member(target, name)
+        if hit is None and target[1].split(".", 1)[0] == "std":
+            return EXTERNAL  # `std::move` where the repository's `namespace std` specializes
+        return hit
+
+    def declared_type(self, ctx: Ctx, text: str) -> Target | None:
+        """A local's, a parameter's or a field's type (`const Widget &`, `fmt::memory_buffer`,
+        `std::unique_ptr<Pool>`): the repository's type; a standard library's type (EXTERNAL;
+        a smart pointer: the type it points to); None where unknown."""
+        t = _CPP_QUALIFIERS.sub("", text).strip().rstrip("*&").strip()
+        m = _SMART_POINTER.fullmatch(t)
+        if m is not None:
+            t = m[1].strip()
+        if t.startswith(("std::", "::std::")):
+            return EXTERNAL
+        found = self.param_type(ctx, ctx.sym, t)
+        return (DECL, found) if found is not None else None
+
+
+_CPP_PATH = re.compile(r"((?:[A-Za-z_]\w*(?:<[^()]*>)?::)+[A-Za-z_]\w*(?:<[^()]*>)?)")
+_CPP_QUALIFIERS = re.compile(r"\b(?:const|volatile|typename|struct|class|enum|constexpr|static)\b")
+_SMART_POINTER = re.compile(r"(?:::)?std::(?:unique_ptr|shared_ptr)<([\w:]+)\s*(?:,[^<>]*)?>")
 
 
 class RubyResolver(NamespacedResolver):
