@@ -415,3 +415,15 @@ def test_resolution_through_types_namespaces_and_std(resolved):
     # A namespace the caller includes nothing of is not stripped: `boost::format` is no
     # `format` of this repository.
     assert not {d for s, d in edges if s == "src.other.call"}
+
+
+def test_header_language_from_its_code():
+    from codebot.languages import language_for_path
+
+    license = b"/*\n * Copyright (c) 2012 - present. A class of errors; see std::error.\n */\n"
+    cpp = license + b'#include "base.h"\n\nFMT_BEGIN_NAMESPACE\nnamespace detail {\n}\n'
+    assert language_for_path("include/fmt/format.h", cpp) == "cpp"
+    assert language_for_path("absl/strings/str_cat.h", b"#pragma once\nstd::string f();\n") == "cpp"
+    # C: structs, `extern "C"` for C++ callers, C++ words only in comments.
+    c = license + b'#ifdef __cplusplus\nextern "C" {\n#endif\nstruct uv_loop_s {\n  int n;\n};\n'
+    assert language_for_path("include/uv.h", c) == "c"
