@@ -267,9 +267,13 @@ class NamespacedResolver(Resolver):
             funcs = self._global_functions.get(name)
             if funcs is None:
                 local = self.index.local_name
+                by_id = self.index.by_id
                 funcs = self._global_functions[name] = [
-                    i for i in ids if self.index.by_id[i].kind == "function" and "." not in local[i]
-                ]
+                    i
+                    for i in ids
+                    if by_id[i].kind == "function"
+                    and ("." not in local[i] or by_id[i].signature.startswith("#"))
+                ]  # (a macro is global wherever it is defined: `#define EXPECT_EQ` in a namespace)
             hit = self._pick(funcs, ctx.file) if funcs else None
             if hit is not None:
                 return [(hit, EXACT if self._included(ctx.file, hit) else UNIQUE)]
@@ -689,9 +693,49 @@ class CResolver(NamespacedResolver):
 
     def _find(self, file: FileResult, nest: list[str], name: str, types_only: bool) -> str | None:
         hit = super()._find(file, nest, name, types_only)
-        if hit is None and "." in name and file.language == "cpp":
-            hit = self._transparent(file, name.split("."), types_only)
-        return hit
+        if hit is not None or file.language != "cpp":
+            return hit
+        aliases, opened = self._usings_of(file)
+        first, _, rest = name.partition(".")
+        paths = [name] if "." in name else []
+        if first in aliases:  # `using fmt::memory_buffer;`
+            paths.append(aliases[first] + (f".{rest}" if rest else ""))
+        paths += [f"{o}.{name}" for o in opened]  # `using namespace fmt;`
+        for path in paths:
+            hit = self._transparent(file, path.split("."), types_only)
+            if hit is not None:
+                return hit
+        return None
+
+    def _pick(self, ids: list[str] | None, file: FileResult) -> str | None:
+        """C++: of several definitions, those in the files the caller's file includes first
+        (nlohmann-json's `include/` and its amalgamated `single_include/` copy)."""
+        if ids and len(ids) > 1 and file.language == "cpp":
+            closure = self._closure(file)
+            near = [i for i in ids if self.index.file_of[i].path in closure]
+            if near:
+                ids = near
+        return super()._pick(ids, file)
+
+    def _included(self, file: FileResult, sid: str) -> bool:
+        if file.language != "cpp":
+            return super()._included(file, sid)
+        return self.index.file_of[sid].path in self._closure(file)  # (transitively)
+
+    def bare_fallback(self, ctx: Ctx, name: str) -> Outcome:
+        """C++: of the free functions of one name in several files, those the caller's file
+        includes (transitively): one is the callee, several an overload set."""
+        out = super().bare_fallback(ctx, name)
+        if out not in (AMBIGUOUS, UNRESOLVED) or ctx.file.language != "cpp":
+            return out
+        funcs = self._global_functions.get(name)
+        if not funcs:
+            return out
+        closure = self._closure(ctx.file)
+        near = [i for i in funcs if self.index.file_of[i].path in closure]
+        if len(near) == 1:
+            return [(near[0], EXACT)]
+        return [(i, OVERLOAD) for i in near] if near else out
 
     def resolve_call(self, ctx: Ctx, text: str) -> Outcome:
         out = super().resolve_call(ctx, text)
