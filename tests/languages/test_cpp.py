@@ -427,3 +427,19 @@ def test_header_language_from_its_code():
     # C: structs, `extern "C"` for C++ callers, C++ words only in comments.
     c = license + b'#ifdef __cplusplus\nextern "C" {\n#endif\nstruct uv_loop_s {\n  int n;\n};\n'
     assert language_for_path("include/uv.h", c) == "c"
+
+
+def test_a_constructor_never_calls_itself_and_enum_names(resolved, parse):
+    edges = resolved(
+        "cpp",
+        {
+            "src/os.cc": """
+            class pipe { public: pipe(); };
+            pipe::pipe() { int fds[2]; FMT_POSIX_CALL(pipe(fds)); }
+            """
+        },
+    )
+    assert not [e for e in edges if e[0] == "src.os.pipe.pipe"]
+    # `enum : ullong {..}` is anonymous (tree-sitter reads `ullong` as its name after an error)
+    p = parse("cpp", "src/e.cpp", "enum : ullong { bit = 1 };\nenum class Mode : int { Fast };\n")
+    assert p.ids == ["src.e.Mode"]
