@@ -212,7 +212,8 @@ def blank_macros(data: bytes) -> bytes:
     - one among the leading words of a line, right before a declaration's word (`FMT_API
       void f()`, `FMT_CONSTEXPR20 auto g()`, `static FMT_INLINE int h()`) or a type's name
       (`class FMT_API format_error`);
-    - one after a declarator (`int size() const FMT_NOEXCEPT {`).
+    - one after a declarator (`int size() const FMT_NOEXCEPT {`, or on the next line:
+      `iterator insert(const value_type &v)` / `ABSL_ATTRIBUTE_LIFETIME_BOUND {`).
 
     Comments, literals and preprocessor lines are left as they are."""
     if _CAPS.search(data) is None:
@@ -239,8 +240,8 @@ def blank_macros(data: bytes) -> bytes:
                 blank = True
             elif words and words[-1] in _TYPE_KEYS and re.match(rb"\s+[A-Za-z_]\w*", after):
                 blank = True  # `class FMT_API format_error`
-        if not blank:
-            prev = before.rstrip()
+        if not blank:  # (the declarator may end on the line above)
+            prev = data[max(0, start - 200) : start].rstrip()
             last = re.search(rb"(\w+|\))$", prev)
             nxt = _next_word(data, end, line_end)
             if (

@@ -443,3 +443,47 @@ def test_a_constructor_never_calls_itself_and_enum_names(resolved, parse):
     # `enum : ullong {..}` is anonymous (tree-sitter reads `ullong` as its name after an error)
     p = parse("cpp", "src/e.cpp", "enum : ullong { bit = 1 };\nenum class Mode : int { Fast };\n")
     assert p.ids == ["src.e.Mode"]
+
+
+def test_attribute_macro_after_a_declarator_on_its_own_line(parse):
+    p = parse(
+        "cpp",
+        "absl/container/btree_container.h",
+        """
+        namespace absl {
+        class btree_set_container {
+         public:
+          std::pair<iterator, bool> insert(const value_type &v)
+              ABSL_ATTRIBUTE_LIFETIME_BOUND {
+            return this->tree_.insert_unique(v);
+          }
+          iterator insert(const_iterator hint, const value_type &v)
+              ABSL_ATTRIBUTE_LIFETIME_BOUND {
+            return this->tree_.insert_hint_unique(hint, v);
+          }
+        };
+        }  // namespace absl
+        """,
+    )
+    ids = "absl.container.btree_container.absl.btree_set_container"
+    assert p.ids == [ids, f"{ids}.insert", f"{ids}.insert#2"]
+    assert [(s.start_line, s.end_line) for s in p.result.symbols if s.name == "insert"] == [
+        (4, 7),
+        (8, 11),
+    ]
+
+
+def test_a_template_call_in_a_plain_function_is_not_itself(resolved):
+    edges = resolved(
+        "cpp",
+        {
+            "absl/strings/str_replace.cc": """
+            namespace absl {
+            std::string StrReplaceAll(absl::string_view s, FixedMapping replacements) {
+              return StrReplaceAll<FixedMapping>(s, replacements);
+            }
+            }
+            """
+        },
+    )
+    assert not edges

@@ -739,10 +739,15 @@ class CResolver(NamespacedResolver):
 
     def resolve_call(self, ctx: Ctx, text: str) -> Outcome:
         out = super().resolve_call(ctx, text)
-        if isinstance(out, list) and out[0][0] == ctx.sym.id and ctx.sym.name == ctx.sym.class_name:
-            # `pipe(fds)` in `pipe::pipe()`: a constructor never calls itself (the C function
-            # of the class's name, through a macro: `FMT_POSIX_CALL(pipe(fds))`)
-            return UNRESOLVED
+        if isinstance(out, list) and out[0][0] == ctx.sym.id:
+            if ctx.sym.name == ctx.sym.class_name:
+                # `pipe(fds)` in `pipe::pipe()`: a constructor never calls itself (the C
+                # function of the class's name, through a macro: `FMT_POSIX_CALL(pipe(fds))`)
+                return UNRESOLVED
+            if text.endswith(">") and not ctx.sym.signature.startswith("template"):
+                # `StrReplaceAll<FixedMapping>(s, r)` in the plain `StrReplaceAll`: the
+                # template of that name, not itself
+                return UNRESOLVED
         if "::" not in text or out == EXTERNAL_CALL or out == DYNAMIC:
             return out
         if isinstance(out, list) and any(r != UNIQUE for _, r in out):
