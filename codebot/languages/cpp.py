@@ -135,6 +135,21 @@ class _Holder:
         self.named_children = [node]
 
 
+def _arguments(node: Node, bound: object = None) -> str | None:
+    """``(?, ?)``: how many arguments the call at ``node`` passes (for the resolver to choose
+    among overloads by number); None where a pack expansion (`args...`) hides the number."""
+    call = node.parent
+    if call is None or call.type not in ("call_expression", "new_expression"):
+        return None
+    args = call.child_by_field_name("arguments")
+    if args is None:
+        return "()" if call.type == "new_expression" else None  # `new Widget`
+    values = [c for c in args.named_children if c.type != "comment"]
+    if any(c.type == "parameter_pack_expansion" for c in values):
+        return None
+    return "(" + ", ".join("?" * len(values)) + ")"
+
+
 class _CppReceivers(Receivers):
     """C++ writes `p->f()`: the receiver's type is looked up as for `p.f()`; the text keeps
     its arrow where no type is found."""
@@ -147,7 +162,8 @@ class _CppReceivers(Receivers):
             typed = super().annotate(node, f"{head}.{rest}", cache)
             if typed.startswith("("):
                 return typed
-        return text
+        args = _arguments(node)
+        return f"{text}/{args}" if args is not None else text
 
 
 _RECEIVERS = _CppReceivers(
@@ -160,6 +176,7 @@ _RECEIVERS = _CppReceivers(
         "field_declaration_list": _block,
     },
     member_scopes=frozenset({"field_declaration_list"}),
+    arguments=_arguments,
 )
 
 

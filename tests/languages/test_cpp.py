@@ -116,7 +116,8 @@ def test_inline_methods(parse):
     )
     assert (ctor.parameters, ctor.return_type) == ((Parameter("size", "int"),), None)
     dtor = p[f"{pool}.~Pool"]
-    assert (dtor.kind, dtor.class_name, p.calls(dtor.id)) == ("method", "Pool", ["drain"])
+    # A C++ call records how many arguments it passes, for choosing among overloads.
+    assert (dtor.kind, dtor.class_name, p.calls(dtor.id)) == ("method", "Pool", ["drain/()"])
     size = p[f"{pool}.size"]
     assert (size.kind, size.return_type, size.decorators) == ("method", "int", ("nodiscard",))
     eq = p[f"{pool}.operator=="]
@@ -126,7 +127,7 @@ def test_inline_methods(parse):
     # A method of a nested struct belongs to it.
     release = p[f"{pool}.Slot.release"]
     assert (release.kind, release.class_name, release.parent) == ("method", "Slot", f"{pool}.Slot")
-    assert p.calls(release.id) == ["owner->put"]
+    assert p.calls(release.id) == ["owner->put/(?)"]
     # A declaration without a body is not a symbol: its out-of-line definition is.
     assert f"{pool}.create" not in p.by_id
 
@@ -142,12 +143,12 @@ def test_out_of_line_methods(parse):
     # Sorted: the engine's order of two calls starting at one byte (`Registry::instance` in
     # `Registry::instance().add`) may vary. `new Pool<Conn>(size)` calls the constructor.
     assert sorted(p.calls(create.id)) == [
-        "Pool<Conn>",
-        "Registry::instance",
-        "Registry::instance().add",
-        "pool->configure",
-        "std::make_unique<Pool<Conn>>",
-        "this->log",
+        "Pool<Conn>/(?)",
+        "Registry::instance().add/(?)",
+        "Registry::instance/()",
+        "pool->configure/(?)",
+        "std::make_unique<Pool<Conn>>/(?)",
+        "this->log/()",
     ]
     dtor = p["src.pool.app.net.Pool.~Pool"]
     assert (dtor.kind, dtor.class_name, dtor.start_line) == ("method", "Pool", 45)
@@ -292,7 +293,7 @@ def test_macro_namespace_symbols_keep_their_lines(parse):
     # A doc comment above a macro's own line stays the definition's.
     assert p["include.fmt.format.detail.format_int"].docstring == "Formats an integer."
     assert p["include.fmt.format.format_error"].bases == ("std::runtime_error",)
-    assert p.calls("include.fmt.format.format") == ["vformat"]
+    assert p.calls("include.fmt.format.format") == ["vformat/(?, ?)"]
 
 
 def test_blank_macros_keeps_every_byte_offset():
@@ -321,7 +322,7 @@ def test_macros_that_are_not_attributes_stay(parse):
     p = parse("cpp", "src/win.cpp", code)
     fn = p["src.win.create_thing"]
     assert (fn.return_type, fn.start_line) == ("HANDLE", 2)
-    assert p.calls(fn.id) == ["LOG_INFO", "open"]
+    assert p.calls(fn.id) == ["LOG_INFO/(?)", "open/(?)"]
 
 
 # --- receivers: the types of locals, parameters, fields ---------------------------------------------
@@ -348,23 +349,23 @@ struct S { Widget m_; void run() { m_.go(); this->m_.go(); } };
 def test_receiver_types(parse):
     p = parse("cpp", "src/r.cpp", RECEIVERS)
     assert p.calls("src.r.f") == [
-        "(a: Widget).run",
-        "Widget",
-        "(d = Widget()).run",
-        "Widget",
-        "(e = new Widget()).run",
-        "Widget",
-        "(g: Widget).go",
-        "std::make_unique<Widget>",
-        "(h: Widget).run",
-        "(v: std::vector<int>).push_back",
-        "(w: Widget).run",
-        "(p: Pool).make",
-        "(y: Widget).go",
-        "x.go",  # `auto &x` of a range: no type
-        "k.go",  # `auto k = other`: no type
+        "(a: Widget).run/()",
+        "Widget/(?)",
+        "(d = Widget()).run/()",
+        "Widget/(?)",
+        "(e = new Widget()).run/()",
+        "Widget/()",  # `new Widget`: no arguments
+        "(g: Widget).go/()",
+        "std::make_unique<Widget>/()",
+        "(h: Widget).run/()",
+        "(v: std::vector<int>).push_back/(?)",
+        "(w: Widget).run/()",
+        "(p: Pool).make/()",
+        "(y: Widget).go/()",
+        "x.go/()",  # `auto &x` of a range: no type
+        "k.go/()",  # `auto k = other`: no type
     ]
-    assert p.calls("src.r.S.run") == ["(m_: Widget).go", "(this.m_: Widget).go"]
+    assert p.calls("src.r.S.run") == ["(m_: Widget).go/()", "(this.m_: Widget).go/()"]
 
 
 def test_resolution_through_types_namespaces_and_std(resolved):
@@ -487,3 +488,76 @@ def test_a_template_call_in_a_plain_function_is_not_itself(resolved):
         },
     )
     assert not edges
+
+
+def test_overloads_chosen_by_the_number_of_arguments(resolved, parse):
+    code = {
+        "absl/crc/crc_cord_state.h": """
+        namespace absl {
+        struct PrefixCrc {
+          PrefixCrc() = default;
+          PrefixCrc(size_t length, uint32_t crc) : length(length), crc(crc) {}
+        };
+        struct HashState {
+          static HashState combine(HashState state) { return state; }
+          template <typename T, typename... Ts>
+          static HashState combine(HashState state, const T &value, const Ts &...values) {
+            return state;
+          }
+          void insert(const int &v) {}
+          void insert(int &&v) {}
+          void insert(int hint, const int &v) {}
+        };
+        void use(HashState s) {
+          PrefixCrc(42, 7);
+          HashState::combine(s, 1, 2);
+          HashState::combine(s);
+          s.insert(3);
+          s.insert(1, 3);
+        }
+        template <typename... Args> void forward(HashState s, Args &&...args) {
+          s.insert(args...);  // the number is not known: as found
+        }
+        }
+        """
+    }
+    edges = resolved("cpp", code)
+    h = "absl.crc.crc_cord_state.absl"
+    assert {(d, r) for (s, d), r in edges.items() if s == f"{h}.use"} == {
+        (f"{h}.PrefixCrc.PrefixCrc#2", "exact"),
+        (f"{h}.HashState.combine#2", "exact"),
+        (f"{h}.HashState.combine", "exact"),
+        (f"{h}.HashState.insert", "overload"),  # `const int &` or `int &&`: not told by number
+        (f"{h}.HashState.insert#2", "overload"),
+        (f"{h}.HashState.insert#3", "exact"),
+    }
+    assert {d for (s, d) in edges if s == f"{h}.forward"} == {f"{h}.HashState.insert"}
+    p = parse("cpp", "absl/crc/crc_cord_state.h", code["absl/crc/crc_cord_state.h"])
+    assert p.calls(f"{h}.forward") == ["(s: HashState).insert"]
+
+
+def test_no_name_guess_on_a_type_we_cannot_follow(resolved):
+    edges = resolved(
+        "cpp",
+        {
+            "absl/container/linked_hash_map.h": """
+            namespace absl {
+            class linked_hash_map {
+              using ListType = std::list<int>;
+             public:
+              void splice(int pos, linked_hash_map &other) {}
+              void extract(int position) {
+                ListType extracted;
+                extracted.splice(extracted.end(), list_, position);
+                other_.splice(1, *this);
+              }
+              ListType list_;
+              linked_hash_map other_;
+            };
+            }
+            """
+        },
+    )
+    m = "absl.container.linked_hash_map.absl.linked_hash_map"
+    # `extracted` is a `ListType` (std::list): no edge; `other_` is a linked_hash_map: its splice
+    assert {d for (s, d) in edges if s == f"{m}.extract"} == {f"{m}.splice"}

@@ -630,6 +630,14 @@ class CResolver(NamespacedResolver):
             self._by_base.setdefault(posixpath.basename(f.path), []).append(f)
         self._closures: dict[str, frozenset[str]] = {}
         super().prepare()  # (bases are resolved there: through `_find`)
+        sets: dict[tuple[str, str], list[str]] = {}  # C++ overloads: `f`, `f#2` of one file
+        local = self.index.local_name
+        for f in self.files:
+            if f.language == "cpp":
+                for s in f.symbols:
+                    if s.kind in FUNCTION_KINDS and s.id in local:
+                        sets.setdefault((f.path, strip_duplicate(local[s.id])), []).append(s.id)
+        self._overloads = {i: ids for ids in sets.values() if len(ids) > 1 for i in ids}
 
     def _includes(self, file: FileResult) -> list[FileResult]:
         """The repository's files an `#include` names: the one next to the includer, else
@@ -738,6 +746,28 @@ class CResolver(NamespacedResolver):
         return [(i, OVERLOAD) for i in near] if near else out
 
     def resolve_call(self, ctx: Ctx, text: str) -> Outcome:
+        """C++ writes how many arguments a call passes (`insert/(?)`, languages/cpp.py): of an
+        overload set, the members that take that many; several: each an ``overload`` edge."""
+        m = ARGS.search(text) if text[-1:] == ")" else None
+        if m is None:
+            return self._resolve_cpp(ctx, text)
+        out = self._resolve_cpp(ctx, text[: m.start()])
+        if not isinstance(out, list) or not self._overloads:
+            return out
+        n = m[1].count(",") + 1 if m[1].strip() else 0
+        chosen: list[tuple[str, str]] = []
+        for sid, res in out:
+            members = self._overloads.get(sid)
+            fit = [i for i in members if _takes_count(self.index.by_id[i], n)] if members else []
+            if len(fit) == 1:
+                chosen.append((fit[0], res))
+            elif fit:
+                chosen += [(i, OVERLOAD) for i in fit]
+            else:
+                chosen.append((sid, res))  # none fits as read (a macro's arguments): as found
+        return list(dict.fromkeys(chosen))
+
+    def _resolve_cpp(self, ctx: Ctx, text: str) -> Outcome:
         out = super().resolve_call(ctx, text)
         if isinstance(out, list) and out[0][0] == ctx.sym.id:
             if ctx.sym.name == ctx.sym.class_name:
@@ -765,6 +795,15 @@ class CResolver(NamespacedResolver):
             return [(hit, EXACT)]
         return out
 
+    def _typed(self, ctx: Ctx, typed: tuple[str, str, str, str]) -> Outcome | None:
+        """C++: a value declared of a type we cannot follow (a template parameter, an alias
+        such as `using ListType = std::list<..>`) makes no name guess: `splice` of a
+        `ListType` is `std::list`'s, not the repository's one `splice`."""
+        out = super()._typed(ctx, typed)
+        if out is None and typed[1] == ": " and ctx.file.language == "cpp":
+            return UNRESOLVED
+        return out
+
     def module_member(self, target: Target, name: str) -> Target | None:
         hit = super().module_member(target, name)
         if hit is None and target[1].split(".", 1)[0] == "std":
@@ -783,6 +822,15 @@ class CResolver(NamespacedResolver):
             return EXTERNAL
         found = self.param_type(ctx, ctx.sym, t)
         return (DECL, found) if found is not None else None
+
+
+def _takes_count(sym: Symbol, n: int) -> bool:
+    """Whether a function takes ``n`` arguments: its parameters without a default, up to all
+    of them (any number past a `...` or a pack `Args&&... args`)."""
+    params = sym.parameters
+    variadic = [p for p in params if p.name == "..." or "..." in (p.type or "")]
+    required = sum(1 for p in params if p.default is None and p not in variadic)
+    return required <= n and (bool(variadic) or n <= len(params))
 
 
 _CPP_PATH = re.compile(r"((?:[A-Za-z_]\w*(?:<[^()]*>)?::)+[A-Za-z_]\w*(?:<[^()]*>)?)")
