@@ -62,7 +62,7 @@ def _imports(node: Node) -> list[Import]:
 # --- receivers: the types of locals, parameters and fields -------------------------------------
 
 
-_MAKE_SMART = re.compile(r"(?:::)?(?:std::)?make_(?:unique|shared)<\s*([\w:]+)\s*>")
+_MAKE_SMART = re.compile(r"(?:::)?(?:std::)?make_(?:unique|shared)<\s*([\w:<>, ]+?)\s*>")
 
 
 def _declared_names(type_node: Node | None, decl: Node | None, out: Bindings) -> None:
@@ -155,15 +155,37 @@ class _CppReceivers(Receivers):
     its arrow where no type is found."""
 
     def annotate(self, node: Node, text: str, cache: dict) -> str:
-        if "->" not in text:
+        arrow = "->" in text
+        head, _, rest = text.partition("->") if arrow else text.partition(".")
+        if not rest or not (head.isidentifier() or head == "this"):
             return super().annotate(node, text, cache)
-        head, sep, rest = text.partition("->")
-        if head.isidentifier() or head == "this":
-            typed = super().annotate(node, f"{head}.{rest}", cache)
-            if typed.startswith("("):
-                return typed
+        typed = super().annotate(node, f"{head}.{rest}", cache)
+        if typed.startswith("("):
+            return typed
+        if head != "this" and self._local(node, head, cache):
+            # `auto &numpunct = std::use_facet<..>(loc); numpunct.thousands_sep()`: a local
+            # whose type is not written is no type or namespace of that name
+            typed = super().annotate(node, f"({head}: ?).{rest}", cache)
+            return typed
         args = _arguments(node)
-        return f"{text}/{args}" if args is not None else text
+        return f"{text}/{args}" if arrow and args is not None else typed
+
+    def _local(self, node: Node, name: str, cache: dict) -> bool:
+        """Whether a scope around ``node`` binds ``name`` (typed or not)."""
+        scope = node.parent
+        while scope is not None:
+            if scope.type in self.scopes:
+                key = (scope.start_byte, scope.end_byte, scope.type)
+                found = cache.get(key)
+                if found is None:
+                    try:
+                        found = cache[key] = self.scopes[scope.type](scope)
+                    except Exception:  # noqa: BLE001 - an odd tree (error recovery): no names
+                        found = cache[key] = {}
+                if name in found:
+                    return True
+            scope = scope.parent
+        return False
 
 
 _RECEIVERS = _CppReceivers(

@@ -143,10 +143,10 @@ def test_out_of_line_methods(parse):
     # Sorted: the engine's order of two calls starting at one byte (`Registry::instance` in
     # `Registry::instance().add`) may vary. `new Pool<Conn>(size)` calls the constructor.
     assert sorted(p.calls(create.id)) == [
+        "(pool: Pool<Conn>).configure/(?)",  # `auto pool = std::make_unique<Pool<Conn>>(..)`
         "Pool<Conn>/(?)",
         "Registry::instance().add/(?)",
         "Registry::instance/()",
-        "pool->configure/(?)",
         "std::make_unique<Pool<Conn>>/(?)",
         "this->log/()",
     ]
@@ -362,8 +362,8 @@ def test_receiver_types(parse):
         "(w: Widget).run/()",
         "(p: Pool).make/()",
         "(y: Widget).go/()",
-        "x.go/()",  # `auto &x` of a range: no type
-        "k.go/()",  # `auto k = other`: no type
+        "(x: ?).go/()",  # `auto &x` of a range: a local, of a type not written
+        "(k: ?).go/()",  # `auto k = other`: likewise (no name guess, and no type `k`)
     ]
     assert p.calls("src.r.S.run") == ["(m_: Widget).go/()", "(this.m_: Widget).go/()"]
 
@@ -561,3 +561,23 @@ def test_no_name_guess_on_a_type_we_cannot_follow(resolved):
     m = "absl.container.linked_hash_map.absl.linked_hash_map"
     # `extracted` is a `ListType` (std::list): no edge; `other_` is a linked_hash_map: its splice
     assert {d for (s, d) in edges if s == f"{m}.extract"} == {f"{m}.splice"}
+
+
+def test_a_local_of_unwritten_type_is_no_type_of_its_name(resolved):
+    edges = resolved(
+        "cpp",
+        {
+            "include/fmt/xchar.h": """
+            namespace detail {
+            struct numpunct { static char thousands_sep() { return ','; } };
+            }
+            using detail::numpunct;
+            void group(const std::locale &loc) {
+              auto &numpunct = std::use_facet<std::numpunct<wchar_t>>(loc);
+              numpunct.thousands_sep();
+            }
+            void plain() { numpunct::thousands_sep(); }
+            """
+        },
+    )
+    assert {s for (s, d) in edges} == {"include.fmt.xchar.plain"}
