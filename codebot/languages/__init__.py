@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import re
 
 from codebot.languages.base import LanguageSpec
 
@@ -188,9 +189,18 @@ def language_for_path(path: str, head: bytes = b"") -> str:
     return "text"
 
 
+# C++ written as code, not in a comment: a namespace or class opened, a template, an access
+# label, a qualified name (`std::string`, `absl::StrCat`).
+_CPP_CODE = re.compile(
+    rb"^[ \t]*(?:namespace(?:[ \t]+\w+(?:::\w+)*)?[ \t]*\{|template[ \t]*<|class[ \t]+\w+"
+    rb"[^;()\n]*\{|(?:public|private|protected)[ \t]*:(?!:))|^[^/*\n]*\b\w+::~?\w",
+    re.M,
+)
+
+
 def _looks_like_cpp(head: bytes) -> bool:
     # A .h file is C unless it plainly uses C++ constructs; the C++ grammar parses C well anyway.
-    return any(w in head for w in (b"class ", b"namespace ", b"template<", b"template <", b"::"))
+    return _CPP_CODE.search(head) is not None
 
 
 _loaded: dict[str, LanguageSpec] = {}

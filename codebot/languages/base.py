@@ -190,6 +190,10 @@ class LanguageSpec:
     receivers: Receivers | None = None
     # Node types that hold a type's members: a function directly inside one is a method.
     extra: dict = field(default_factory=dict)
+    # The bytes tree-sitter parses, rewritten from the file's (C++: macros the grammar cannot
+    # read blanked). The same length, with every newline where it was, so that every byte
+    # offset, line and column of the file holds; signatures and hashes read the file's bytes.
+    preprocess: Callable[[bytes], bytes] | None = None
 
     @cached_property
     def language(self):

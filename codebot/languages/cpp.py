@@ -1,12 +1,21 @@
-"""C++: namespaces, classes, out-of-line `Foo::bar` methods, templates (the shared parts: _cfamily)."""
+"""C++: namespaces, classes, out-of-line `Foo::bar` methods, templates (the shared parts: _cfamily).
+
+Macros the grammar cannot read are blanked before parsing (:func:`blank_macros`): a namespace
+opened by a macro (`FMT_BEGIN_NAMESPACE`, `ABSL_NAMESPACE_BEGIN`) and attribute-like macros in a
+declaration's head (`FMT_NODISCARD FMT_INLINE auto format(..)`, `class FMT_API format_error`)
+otherwise make tree-sitter misparse the definitions that follow.
+"""
 
 from __future__ import annotations
+
+import re
 
 from tree_sitter import Node
 
 from codebot.core.model import Import
 from codebot.languages import _cfamily
 from codebot.languages.base import LanguageSpec, query_file, squash, text
+from codebot.languages.receivers import Bindings, Receivers, declared, valued
 
 
 def _bases(node: Node) -> tuple[str, ...]:
@@ -50,6 +59,244 @@ def _imports(node: Node) -> list[Import]:
     return [Import("::".join(parts[:-1]), parts[-1], line=line)]
 
 
+# --- receivers: the types of locals, parameters and fields -------------------------------------
+
+
+_MAKE_SMART = re.compile(r"(?:::)?(?:std::)?make_(?:unique|shared)<\s*([\w:<>, ]+?)\s*>")
+
+
+def _declared_names(type_node: Node | None, decl: Node | None, out: Bindings) -> None:
+    """One declarator of a declaration: `Widget w;`, `Widget *p = new Widget;` (the declared
+    type), `auto w = Widget(3);`, `auto p = new Widget(4);`, `auto p =
+    std::make_unique<Widget>();` (the value); `auto x = y;` binds ``x`` with no type."""
+    value = (
+        decl.child_by_field_name("value")
+        if decl is not None and decl.type == "init_declarator"
+        else None
+    )
+    name = _cfamily.declarator_name(decl)
+    if name is None or name.type not in ("identifier", "field_identifier"):
+        return
+    auto = type_node is None or type_node.type == "placeholder_type_specifier"
+    if not auto:
+        out[text(name)] = declared(text(type_node))
+        return
+    what = None
+    if value is not None and value.type == "call_expression":
+        callee = text(value.child_by_field_name("function"))
+        smart = _MAKE_SMART.fullmatch(callee)
+        if smart is not None:  # `std::make_unique<Widget>(..)`: what `->` reaches
+            what = declared(smart[1])
+        elif "<" not in callee:
+            what = valued(callee)
+    elif value is not None and value.type == "new_expression":
+        what = valued(text(value.child_by_field_name("type")), construct=True)
+    out[text(name)] = what
+
+
+def _block(node: Node) -> Bindings:
+    out: Bindings = {}
+    for child in node.named_children:
+        if child.type in ("declaration", "field_declaration"):
+            type_node = child.child_by_field_name("type")
+            for decl in child.children_by_field_name("declarator"):
+                _declared_names(type_node, decl, out)
+    return out
+
+
+def _params(node: Node) -> Bindings:
+    """A function's or lambda's parameters."""
+    decl = _cfamily.function_declarator(node) if node.type == "function_definition" else None
+    if node.type == "lambda_expression":
+        decl = node.child_by_field_name("declarator")
+    params = decl.child_by_field_name("parameters") if decl is not None else None
+    out: Bindings = {}
+    for p in params.named_children if params is not None else ():
+        if p.type in ("parameter_declaration", "optional_parameter_declaration"):
+            _declared_names(p.child_by_field_name("type"), p.child_by_field_name("declarator"), out)
+    return out
+
+
+def _range_for(node: Node) -> Bindings:
+    out: Bindings = {}
+    _declared_names(node.child_by_field_name("type"), node.child_by_field_name("declarator"), out)
+    return out
+
+
+def _for(node: Node) -> Bindings:
+    init = node.child_by_field_name("initializer")
+    return _block(node) if init is None else _block(_Holder(init))
+
+
+class _Holder:
+    """One node seen as a block holding it (a `for` statement's initializer)."""
+
+    def __init__(self, node: Node) -> None:
+        self.named_children = [node]
+
+
+def _arguments(node: Node, bound: object = None) -> str | None:
+    """``(?, ?)``: how many arguments the call at ``node`` passes (for the resolver to choose
+    among overloads by number); None where a pack expansion (`args...`) hides the number."""
+    call = node.parent
+    if call is None or call.type not in ("call_expression", "new_expression"):
+        return None
+    args = call.child_by_field_name("arguments")
+    if args is None:
+        return "()" if call.type == "new_expression" else None  # `new Widget`
+    values = [c for c in args.named_children if c.type != "comment"]
+    if any(c.type == "parameter_pack_expansion" for c in values):
+        return None
+    return "(" + ", ".join("?" * len(values)) + ")"
+
+
+class _CppReceivers(Receivers):
+    """C++ writes `p->f()`: the receiver's type is looked up as for `p.f()`; the text keeps
+    its arrow where no type is found."""
+
+    def annotate(self, node: Node, text: str, cache: dict) -> str:
+        arrow = "->" in text
+        head, _, rest = text.partition("->") if arrow else text.partition(".")
+        if not rest or not (head.isidentifier() or head == "this"):
+            return super().annotate(node, text, cache)
+        typed = super().annotate(node, f"{head}.{rest}", cache)
+        if typed.startswith("("):
+            return typed
+        if head != "this" and self._local(node, head, cache):
+            # `auto &numpunct = std::use_facet<..>(loc); numpunct.thousands_sep()`: a local
+            # whose type is not written is no type or namespace of that name
+            typed = super().annotate(node, f"({head}: ?).{rest}", cache)
+            return typed
+        args = _arguments(node)
+        return f"{text}/{args}" if arrow and args is not None else typed
+
+    def _local(self, node: Node, name: str, cache: dict) -> bool:
+        """Whether a scope around ``node`` binds ``name`` (typed or not)."""
+        scope = node.parent
+        while scope is not None:
+            if scope.type in self.scopes:
+                key = (scope.start_byte, scope.end_byte, scope.type)
+                found = cache.get(key)
+                if found is None:
+                    try:
+                        found = cache[key] = self.scopes[scope.type](scope)
+                    except Exception:  # noqa: BLE001 - an odd tree (error recovery): no names
+                        found = cache[key] = {}
+                if name in found:
+                    return True
+            scope = scope.parent
+        return False
+
+
+_RECEIVERS = _CppReceivers(
+    scopes={
+        "compound_statement": _block,
+        "function_definition": _params,
+        "lambda_expression": _params,
+        "for_range_loop": _range_for,
+        "for_statement": _for,
+        "field_declaration_list": _block,
+    },
+    member_scopes=frozenset({"field_declaration_list"}),
+    arguments=_arguments,
+)
+
+
+# What the blanking never looks into: comments, string and character literals (raw strings too)
+# and preprocessor lines with their continuations. Outside them, an ALL_CAPS name of three or
+# more characters is a macro candidate.
+_TOKENS = re.compile(
+    rb"""(?P<skip>//[^\n]*|/\*.*?\*/|R"(?P<d>[^()\\\s"]{0,16})\(.*?\)(?P=d)"|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|^[ \t]*\#(?:[^\n\\]|\\.)*)|(?P<mac>\b[A-Z][A-Z0-9_]{2,}\b)""",
+    re.S | re.M,
+)
+# Words that start (or continue) a declaration's head: a macro right before one is an attribute.
+_DECL_WORDS = frozenset(
+    b"""auto void bool char wchar_t char8_t char16_t char32_t int long short unsigned signed float
+    double size_t const constexpr consteval constinit inline static virtual explicit friend extern
+    template typename class struct union enum typedef using operator mutable volatile
+    thread_local""".split()
+)
+_TYPE_KEYS = frozenset((b"class", b"struct", b"union", b"enum"))
+_AFTER_DECLARATOR = frozenset((b"const", b"override", b"final", b"noexcept", b")"))
+_WORD = re.compile(rb"[A-Za-z_]\w*|\[\[|\S")
+_HEAD = re.compile(rb"\s*(?:template\s*<.*>\s*)?(?:[A-Za-z_]\w*\s+)*")
+_CAPS = re.compile(rb"[A-Z][A-Z0-9_]{2,}")
+
+
+def _next_word(data: bytes, at: int, end: int) -> bytes:
+    m = _WORD.search(data, at, end)
+    return m[0] if m is not None else b""
+
+
+def _macro_before(data: bytes, at: int, end: int, depth: int = 0) -> bool:
+    """Whether the word at ``at`` starts a declaration: a keyword, `[[`, or another macro that
+    does (`FMT_NODISCARD FMT_INLINE auto`)."""
+    word = _next_word(data, at, end)
+    if word in _DECL_WORDS or word == b"[[":
+        return True
+    if depth < 4 and _CAPS.fullmatch(word):
+        return _macro_before(data, data.index(word, at) + len(word), end, depth + 1)
+    return False
+
+
+def blank_macros(data: bytes) -> bytes:
+    """The file with the macros tree-sitter would misparse replaced by a comment of their
+    length (`/*    */`; spaces for a three-letter name), byte for byte (the same length, no
+    newline moved: every offset, line and column stays the file's), so that a doc comment
+    above a macro's line still reads as the definition's:
+
+    - a macro alone on its line (`FMT_BEGIN_NAMESPACE`, `ABSL_NAMESPACE_END`,
+      `FMT_BEGIN_EXPORT`): a namespace it opens is transparent (its definitions are read as if
+      written outside it; the resolver looks `fmt::format` up that way);
+    - one among the leading words of a line, right before a declaration's word (`FMT_API
+      void f()`, `FMT_CONSTEXPR20 auto g()`, `static FMT_INLINE int h()`) or a type's name
+      (`class FMT_API format_error`);
+    - one after a declarator (`int size() const FMT_NOEXCEPT {`, or on the next line:
+      `iterator insert(const value_type &v)` / `ABSL_ATTRIBUTE_LIFETIME_BOUND {`).
+
+    Comments, literals and preprocessor lines are left as they are."""
+    if _CAPS.search(data) is None:
+        return data
+    out: bytearray | None = None
+    for m in _TOKENS.finditer(data):
+        start = m.start("mac")
+        if start < 0:
+            continue
+        end = m.end()
+        line_start = data.rfind(b"\n", 0, start) + 1
+        line_end = data.find(b"\n", end)
+        if line_end < 0:
+            line_end = len(data)
+        before = data[line_start:start]
+        after = data[end:line_end]
+        blank = False
+        rest = after.split(b"//", 1)[0].strip()
+        if not before.strip() and not rest:
+            blank = True  # alone on its line
+        elif _HEAD.fullmatch(before):
+            words = before.split()
+            if _macro_before(data, end, line_end):
+                blank = True
+            elif words and words[-1] in _TYPE_KEYS and re.match(rb"\s+[A-Za-z_]\w*", after):
+                blank = True  # `class FMT_API format_error`
+        if not blank:  # (the declarator may end on the line above)
+            prev = data[max(0, start - 200) : start].rstrip()
+            last = re.search(rb"(\w+|\))$", prev)
+            nxt = _next_word(data, end, line_end)
+            if (
+                last is not None
+                and last[0] in _AFTER_DECLARATOR
+                and nxt in (b"{", b";", b"=", b"-", b"override", b"final", b"const", b"noexcept")
+            ):
+                blank = True  # `int size() const FMT_NOEXCEPT {`
+        if blank:
+            if out is None:
+                out = bytearray(data)
+            n = end - start  # a comment, where it fits: a doc comment above stays attached
+            out[start:end] = b"/*" + b" " * (n - 4) + b"*/" if n >= 4 else b" " * n
+    return bytes(out) if out is not None else data
+
+
 SPEC = LanguageSpec(
     name="cpp",
     grammar="cpp",
@@ -57,5 +304,7 @@ SPEC = LanguageSpec(
     decorators=_decorators,
     bases=_bases,
     imports=_imports,
+    preprocess=blank_macros,
+    receivers=_RECEIVERS,
     **_cfamily.HOOKS,
 )

@@ -30,7 +30,9 @@
 (preproc_function_def name: (identifier) @name) @definition.function
 
 ; Types with a body. A name may be qualified or a specialization (`struct hash<Key>`). An
-; anonymous `enum : unsigned {}` parses with a zero-width MISSING name: `#match?` drops it.
+; anonymous `enum : unsigned {}` parses with a zero-width MISSING name: `#match?` drops it;
+; `enum : ullong {}` parses with an ERROR for its `:` and `ullong` as its name: the name must be
+; the first named child.
 (class_specifier
   name: [(type_identifier) (qualified_identifier) (template_type)] @name
   body: (field_declaration_list)) @definition.class
@@ -41,6 +43,7 @@
   name: [(type_identifier) (qualified_identifier) (template_type)] @name
   body: (field_declaration_list)) @definition.struct
 (enum_specifier
+  .
   name: [(type_identifier) (qualified_identifier)] @name
   body: (enumerator_list)
   (#match? @name ".")) @definition.enum

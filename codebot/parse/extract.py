@@ -124,6 +124,8 @@ def parse_source(
     # codebot's bug (QueryError is a ValueError) and must fail loudly, not turn every file of
     # the language into line chunks with a per-file note.
     spec.query  # noqa: B018
+    if spec.preprocess is not None:  # (C++: macros blanked; the same length, lines kept)
+        parsed_bytes = spec.preprocess(parsed_bytes)
     try:
         _extract(spec, path, data, parsed_bytes, role, module, limits, result)
     except ParseRefused:

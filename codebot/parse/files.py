@@ -315,6 +315,9 @@ class Selector:
         head = b""
         if "." not in rel.rsplit("/", 1)[-1]:  # no extension: the first line may say (#!)
             head = self.repo.blob(blob)[:256] if blob is not None else _head(abspath)
+        elif rel.endswith(".h"):  # C or C++: its first declarations say (past the license)
+            size = _HEADER_HEAD
+            head = self.repo.blob(blob)[:size] if blob is not None else _head(abspath, size)
         language = language_for_path(rel, head)
         role = role_for_path(rel, language)
         if role == "vendor" and not config.include_vendor:
@@ -362,10 +365,13 @@ def select_files(where: Workspace | str | Path, config: Config, at: str | None =
 _path_of = attrgetter("path")
 
 
-def _head(path: str) -> bytes:
+_HEADER_HEAD = 32_768  # what of a `.h` file tells C from C++ (languages.language_for_path)
+
+
+def _head(path: str, size: int = 256) -> bytes:
     try:
         with open(path, "rb") as f:
-            return f.read(256)
+            return f.read(size)
     except OSError:
         return b""
 

@@ -27,6 +27,7 @@ from codebot.graph.resolvers.base import (
     AMBIGUOUS,
     CLS,
     DECL,
+    DYNAMIC,
     EXACT,
     EXTERNAL,
     EXTERNAL_CALL,
@@ -266,9 +267,13 @@ class NamespacedResolver(Resolver):
             funcs = self._global_functions.get(name)
             if funcs is None:
                 local = self.index.local_name
+                by_id = self.index.by_id
                 funcs = self._global_functions[name] = [
-                    i for i in ids if self.index.by_id[i].kind == "function" and "." not in local[i]
-                ]
+                    i
+                    for i in ids
+                    if by_id[i].kind == "function"
+                    and ("." not in local[i] or by_id[i].signature.startswith("#"))
+                ]  # (a macro is global wherever it is defined: `#define EXPECT_EQ` in a namespace)
             hit = self._pick(funcs, ctx.file) if funcs else None
             if hit is not None:
                 return [(hit, EXACT if self._included(ctx.file, hit) else UNIQUE)]
@@ -616,6 +621,221 @@ class CResolver(NamespacedResolver):
 
     def fallback_candidate(self, sid: str) -> bool:
         return self.index.by_id[sid].kind == "method"  # `x.f()`, `p->f()`: a method
+
+    # --- C++: namespaces opened by macros, `std`, declared types -----------------------------
+
+    def prepare(self) -> None:
+        self._by_base: dict[str, list[FileResult]] = {}
+        for f in self.files:
+            self._by_base.setdefault(posixpath.basename(f.path), []).append(f)
+        self._closures: dict[str, frozenset[str]] = {}
+        super().prepare()  # (bases are resolved there: through `_find`)
+        sets: dict[tuple[str, str], list[str]] = {}  # C++ overloads: `f`, `f#2` of one file
+        local = self.index.local_name
+        for f in self.files:
+            if f.language == "cpp":
+                for s in f.symbols:
+                    if s.kind in FUNCTION_KINDS and s.id in local:
+                        sets.setdefault((f.path, strip_duplicate(local[s.id])), []).append(s.id)
+        self._overloads = {i: ids for ids in sets.values() if len(ids) > 1 for i in ids}
+
+    def _includes(self, file: FileResult) -> list[FileResult]:
+        """The repository's files an `#include` names: the one next to the includer, else
+        those whose path ends as written (`fmt/format.h`)."""
+        out: list[FileResult] = []
+        for imp in file.imports:
+            if imp.name is not None or imp.alias is not None:
+                continue  # `using std::string;`, `namespace fs = ...`: no file
+            candidates = self._by_base.get(posixpath.basename(imp.module))
+            if not candidates:
+                continue
+            near = posixpath.normpath(posixpath.join(posixpath.dirname(file.path), imp.module))
+            hit = [c for c in candidates if c.path == near]
+            out += hit or [
+                c for c in candidates if c.path == imp.module or c.path.endswith("/" + imp.module)
+            ]
+        return out
+
+    def _closure(self, file: FileResult) -> frozenset[str]:
+        """The paths of the file and of every repository file it includes, transitively."""
+        found = self._closures.get(file.path)
+        if found is None:
+            seen = {file.path}
+            todo = [file]
+            while todo:
+                for inc in self._includes(todo.pop()):
+                    if inc.path not in seen:
+                        seen.add(inc.path)
+                        todo.append(inc)
+            found = self._closures[file.path] = frozenset(seen)
+        return found
+
+    def _transparent(self, file: FileResult, parts: list[str], types_only: bool) -> str | None:
+        """``fmt::format`` where no ``fmt.format`` is defined: a namespace opened by a macro
+        (`FMT_BEGIN_NAMESPACE`), which the parser reads as transparent (languages/cpp.py).
+        The name with its leading namespaces dropped, one at a time (``format``), defined in
+        the caller's file or a file it includes (transitively) under a directory named as the
+        namespace (`include/fmt/format.h`: a library's headers live so); never under ``std``
+        (`boost::format` is no `format` of the repository)."""
+        if len(parts) < 2 or parts[0] in ("", "std"):
+            return None
+        closure = None
+        folder = f"/{parts[0]}/"
+        for k in range(1, len(parts)):
+            ids = self.qnames.get(".".join(parts[k:]))
+            if not ids:
+                continue
+            if closure is None:
+                closure = self._closure(file)
+            ids = [
+                i
+                for i in ids
+                if (path := self.index.file_of[i].path) in closure and folder in f"/{path}"
+            ]
+            if types_only:
+                ids = [i for i in ids if self.index.is_type(i)]
+            hit = self._pick(ids, file)
+            if hit is not None:
+                return hit
+        return None
+
+    def _find(self, file: FileResult, nest: list[str], name: str, types_only: bool) -> str | None:
+        hit = super()._find(file, nest, name, types_only)
+        if hit is not None or file.language != "cpp":
+            return hit
+        aliases, opened = self._usings_of(file)
+        first, _, rest = name.partition(".")
+        paths = [name] if "." in name else []
+        if first in aliases:  # `using fmt::memory_buffer;`
+            paths.append(aliases[first] + (f".{rest}" if rest else ""))
+        paths += [f"{o}.{name}" for o in opened]  # `using namespace fmt;`
+        for path in paths:
+            hit = self._transparent(file, path.split("."), types_only)
+            if hit is not None:
+                return hit
+        return None
+
+    def _pick(self, ids: list[str] | None, file: FileResult) -> str | None:
+        """C++: of several definitions, those in the files the caller's file includes first
+        (nlohmann-json's `include/` and its amalgamated `single_include/` copy)."""
+        if ids and len(ids) > 1 and file.language == "cpp":
+            closure = self._closure(file)
+            near = [i for i in ids if self.index.file_of[i].path in closure]
+            if near:
+                ids = near
+        return super()._pick(ids, file)
+
+    def _included(self, file: FileResult, sid: str) -> bool:
+        if file.language != "cpp":
+            return super()._included(file, sid)
+        return self.index.file_of[sid].path in self._closure(file)  # (transitively)
+
+    def bare_fallback(self, ctx: Ctx, name: str) -> Outcome:
+        """C++: of the free functions of one name in several files, those the caller's file
+        includes (transitively): one is the callee, several an overload set."""
+        out = super().bare_fallback(ctx, name)
+        if out not in (AMBIGUOUS, UNRESOLVED) or ctx.file.language != "cpp":
+            return out
+        funcs = self._global_functions.get(name)
+        if not funcs:
+            return out
+        closure = self._closure(ctx.file)
+        near = [i for i in funcs if self.index.file_of[i].path in closure]
+        if len(near) == 1:
+            return [(near[0], EXACT)]
+        return [(i, OVERLOAD) for i in near] if near else out
+
+    def resolve_call(self, ctx: Ctx, text: str) -> Outcome:
+        """C++ writes how many arguments a call passes (`insert/(?)`, languages/cpp.py): of an
+        overload set, the members that take that many; several: each an ``overload`` edge."""
+        m = ARGS.search(text) if text[-1:] == ")" else None
+        if m is None:
+            return self._resolve_cpp(ctx, text)
+        out = self._resolve_cpp(ctx, text[: m.start()])
+        if not isinstance(out, list) or not self._overloads:
+            return out
+        n = m[1].count(",") + 1 if m[1].strip() else 0
+        chosen: list[tuple[str, str]] = []
+        for sid, res in out:
+            members = self._overloads.get(sid)
+            fit = [i for i in members if _takes_count(self.index.by_id[i], n)] if members else []
+            if len(fit) == 1:
+                chosen.append((fit[0], res))
+            elif fit:
+                chosen += [(i, OVERLOAD) for i in fit]
+            else:
+                chosen.append((sid, res))  # none fits as read (a macro's arguments): as found
+        return list(dict.fromkeys(chosen))
+
+    def _resolve_cpp(self, ctx: Ctx, text: str) -> Outcome:
+        out = super().resolve_call(ctx, text)
+        if isinstance(out, list) and out[0][0] == ctx.sym.id:
+            if ctx.sym.name == ctx.sym.class_name:
+                # `pipe(fds)` in `pipe::pipe()`: a constructor never calls itself (the C
+                # function of the class's name, through a macro: `FMT_POSIX_CALL(pipe(fds))`)
+                return UNRESOLVED
+            if text.endswith(">") and not ctx.sym.signature.startswith("template"):
+                # `StrReplaceAll<FixedMapping>(s, r)` in the plain `StrReplaceAll`: the
+                # template of that name, not itself
+                return UNRESOLVED
+        if "::" not in text or out == EXTERNAL_CALL or out == DYNAMIC:
+            return out
+        if isinstance(out, list) and any(r != UNIQUE for _, r in out):
+            return out
+        m = _CPP_PATH.fullmatch(text)
+        if m is None:
+            return out
+        parts = [p.split("<", 1)[0].strip() for p in m[1].split("::")]
+        hit = self._transparent(ctx.file, parts, False)
+        if hit is None:
+            return out
+        if self.index.is_type(hit):
+            return [(self.constructor(self.canonical.get(hit, hit)), EXACT)]
+        if self.index.is_callable(hit):
+            return [(hit, EXACT)]
+        return out
+
+    def _typed(self, ctx: Ctx, typed: tuple[str, str, str, str]) -> Outcome | None:
+        """C++: a value declared of a type we cannot follow (a template parameter, an alias
+        such as `using ListType = std::list<..>`) makes no name guess: `splice` of a
+        `ListType` is `std::list`'s, not the repository's one `splice`."""
+        out = super()._typed(ctx, typed)
+        if out is None and typed[1] == ": " and ctx.file.language == "cpp":
+            return UNRESOLVED
+        return out
+
+    def module_member(self, target: Target, name: str) -> Target | None:
+        hit = super().module_member(target, name)
+        if hit is None and target[1].split(".", 1)[0] == "std":
+            return EXTERNAL  # `std::move` where the repository's `namespace std` specializes
+        return hit
+
+    def declared_type(self, ctx: Ctx, text: str) -> Target | None:
+        """A local's, a parameter's or a field's type (`const Widget &`, `fmt::memory_buffer`,
+        `std::unique_ptr<Pool>`): the repository's type; a standard library's type (EXTERNAL;
+        a smart pointer: the type it points to); None where unknown."""
+        t = _CPP_QUALIFIERS.sub("", text).strip().rstrip("*&").strip()
+        m = _SMART_POINTER.fullmatch(t)
+        if m is not None:
+            t = m[1].strip()
+        if t.startswith(("std::", "::std::")):
+            return EXTERNAL
+        found = self.param_type(ctx, ctx.sym, t)
+        return (DECL, found) if found is not None else None
+
+
+def _takes_count(sym: Symbol, n: int) -> bool:
+    """Whether a function takes ``n`` arguments: its parameters without a default, up to all
+    of them (any number past a `...` or a pack `Args&&... args`)."""
+    params = sym.parameters
+    variadic = [p for p in params if p.name == "..." or "..." in (p.type or "")]
+    required = sum(1 for p in params if p.default is None and p not in variadic)
+    return required <= n and (bool(variadic) or n <= len(params))
+
+
+_CPP_PATH = re.compile(r"((?:[A-Za-z_]\w*(?:<[^()]*>)?::)+[A-Za-z_]\w*(?:<[^()]*>)?)")
+_CPP_QUALIFIERS = re.compile(r"\b(?:const|volatile|typename|struct|class|enum|constexpr|static)\b")
+_SMART_POINTER = re.compile(r"(?:::)?std::(?:unique_ptr|shared_ptr)<([\w:]+)\s*(?:,[^<>]*)?>")
 
 
 class RubyResolver(NamespacedResolver):
