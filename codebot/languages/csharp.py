@@ -8,6 +8,7 @@ Constructors are named after their class, destructors ``~T``, operators ``operat
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from tree_sitter import Node
 
@@ -166,6 +167,15 @@ def _block(node: Node) -> Bindings:
     return out
 
 
+def _using(node: Node) -> Bindings:
+    """``using (var reader = cmd.ExecuteReader()) { .. }``: the names it declares."""
+    out: Bindings = {}
+    _declarators(
+        next((d for d in node.named_children if d.type == "variable_declaration"), None), out
+    )
+    return out
+
+
 def _members(node: Node) -> Bindings:
     out: Bindings = {}
     for c in node.named_children:
@@ -274,7 +284,54 @@ def _arguments(node: Node, bound) -> str | None:
     return f"({', '.join(types)})"
 
 
-_RECEIVERS = Receivers(
+# --- chains: a call on a call's value --------------------------------------------------------
+
+_CHAIN_MAX = 120
+
+
+def _chain(node: Node | None) -> str | None:
+    """``conn.Query<int>(sql, p).Single`` -> ``conn.Query<int>().Single``: a receiver made of
+    names, calls and ``new T(..)`` as the resolver follows it (arguments dropped), or None."""
+    if node is None:
+        return None
+    kind = node.type
+    if kind in ("identifier", "generic_name", "predefined_type", "this", "base"):
+        return squash(text(node), _CHAIN_MAX)
+    if kind == "member_access_expression":
+        head = _chain(node.child_by_field_name("expression"))
+        name = node.child_by_field_name("name")
+        return f"{head}.{squash(text(name), _CHAIN_MAX)}" if head and name is not None else None
+    if kind == "invocation_expression":
+        callee = _chain(node.child_by_field_name("function"))
+        return f"{callee}()" if callee else None
+    if kind == "object_creation_expression":
+        type_ = node.child_by_field_name("type")
+        if type_ is None or type_.type not in ("identifier", "generic_name", "qualified_name"):
+            return None
+        return f"new {squash(text(type_), _CHAIN_MAX)}()"
+    return None
+
+
+@dataclass(frozen=True)
+class _Receivers(Receivers):
+    """C#'s receivers, and chains: a method called on a call's value is recorded with the
+    calls before it (``conn.Query<int>().Single``), arguments dropped, for the resolver to follow
+    the declared return types; on any other expression (``(a as B).M``, ``a?.B()?.M``) as
+    ``(?).M``: not a method of ``this``."""
+
+    def annotate(self, node: Node, text: str, cache: dict) -> str:
+        parent = node.parent
+        if parent is not None and parent.type == "member_binding_expression":
+            text = f"(?).{text}"
+        elif parent is not None and parent.type == "member_access_expression":
+            name = parent.child_by_field_name("name")
+            if name is not None and name.start_byte == node.start_byte:
+                chain = _chain(parent)
+                text = chain if chain is not None and len(chain) <= _CHAIN_MAX else f"(?).{text}"
+        return super().annotate(node, text, cache)
+
+
+_RECEIVERS = _Receivers(
     scopes={
         "block": _block,
         "method_declaration": _params,
@@ -282,6 +339,7 @@ _RECEIVERS = Receivers(
         "local_function_statement": _params,
         "lambda_expression": _params,
         "foreach_statement": _foreach,
+        "using_statement": _using,
         "declaration_list": _members,
     },
     member_scopes=frozenset({"declaration_list"}),

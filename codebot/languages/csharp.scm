@@ -3,6 +3,10 @@
 ; before it), named by the namespace.
 (namespace_declaration name: (_) @name) @scope.namespace
 (compilation_unit (file_scoped_namespace_declaration name: (_) @name)) @scope.namespace
+; A namespace the grammar could not close (a method header split by `#if`/`#else`, as in
+; Newtonsoft.Json's TestFixtureBase.cs) is an ERROR node starting `namespace A.B {`: still the
+; scope of what it holds.
+(ERROR "namespace" . [(qualified_name) (identifier)] @name) @scope.namespace
 
 ; Types. `record struct` is a struct, any other record a class: the predicate keeps a record
 ; struct out of the class pattern by its header (attributes and modifiers, then `record struct`),

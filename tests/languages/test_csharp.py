@@ -225,14 +225,15 @@ def test_calls(parse):
     p = parse("csharp", PATH, SOURCE)
     # A receiver declared with a type (a field, a local, a parameter) carries it; a call ends
     # with its arguments' types, for choosing among overloads (none with `out`/`ref` ones).
+    # A method of an expression's value the text cannot follow (`a?.B(x).C()`) is `(?).C`.
     assert p.calls(f"{NS}.OrderService.PlaceAsync") == [
         "Order/(string, int)",
         "(this._repo: IOrderRepository).SaveAsync/(?)",
         "Log.Write<Order>/(?)",
         "(_repo: IOrderRepository).Find/(string)",
-        "Select/(lambda)",
+        "(?).Select/(lambda)",
         "o.Copy/()",
-        "First/()",
+        "(?).First/()",
     ]
     assert p.calls(f"{NS}.OrderService.OrderService") == [
         "base",

@@ -25,6 +25,7 @@ from collections.abc import Callable
 from codebot.core.model import FUNCTION_KINDS, FileResult, Parameter, Symbol
 from codebot.graph.resolvers.base import (
     AMBIGUOUS,
+    CALLED,
     CLS,
     DECL,
     EXACT,
@@ -33,6 +34,7 @@ from codebot.graph.resolvers.base import (
     INST,
     MOD,
     NOT_LOCAL,
+    OPAQUE,
     OVERLOAD,
     PLAIN,
     SYM,
@@ -43,6 +45,8 @@ from codebot.graph.resolvers.base import (
     Outcome,
     Resolver,
     Target,
+    split,
+    typed_head,
 )
 from codebot.graph.resolvers.names import TYPES, strip_duplicate
 from codebot.graph.resolvers.overloads import ARGS, OverloadChooser
@@ -343,9 +347,9 @@ class CSharpResolver(OverloadChooser, NamespacedResolver):
     def resolve_call(self, ctx: Ctx, text: str) -> Outcome:
         m = ARGS.search(text) if text[-1:] == ")" else None
         if m is None:
-            return super().resolve_call(ctx, text)
+            return self._resolve_base(ctx, text, None)
         args = [a.strip() for a in m[1].split(",")] if m[1].strip() else []
-        out = super().resolve_call(ctx, text[: m.start()])
+        out = self._resolve_base(ctx, text[: m.start()], args)
         if isinstance(out, list):
             chosen = self.choose(ctx, out, args)
             if not self.fits_none(ctx, chosen, args):
@@ -358,6 +362,201 @@ class CSharpResolver(OverloadChooser, NamespacedResolver):
             return out  # (external, dynamic: decided; no extension method of that name)
         ext = self._extension_call(ctx, base, args)
         return ext if ext is not None else out
+
+    def _resolve_base(self, ctx: Ctx, text: str, args: list[str] | None) -> Outcome:
+        """A call text without its arguments: a method of an expression's value the parser
+        could not follow (``(?).M``: only the repository's one method of that name), a chain
+        (``conn.Query<int>().Single``, ``(cmd: IDbCommand).Parameters.Add``) followed through
+        the declared types, or the walker's."""
+        if text.startswith("(?)."):
+            name = text[4:].split("<", 1)[0]
+            return self.member_fallback(name, ctx) if name.isidentifier() else UNRESOLVED
+        if "()." in text or text[:1] == "(":
+            out = self._chain_call(ctx, text, args)
+            if out is not None:
+                return out
+        return super().resolve_call(ctx, text)
+
+    # --- chains: the type of each value along a call text -------------------------------------
+
+    def _chain_call(self, ctx: Ctx, text: str, args: list[str] | None) -> Outcome | None:
+        """``conn.Query<int>().Single``: the value before the last name, typed through the
+        declared types along the chain (a repository type, a library's, a type's static
+        members), and the last name called on it; None where a value on the way is unknown."""
+        typed = typed_head(text) if text[:1] == "(" else None
+        if typed is not None:
+            _, op, what, rest = typed
+            value = self._typed_value(ctx, op, what)
+            pieces = split(rest, self.dialect, self._split)
+        else:
+            rest = text
+            pieces = split(text, self.dialect, self._split)
+            if not pieces or len(pieces) < 2:
+                return None
+            value = self._head_value(ctx, *pieces[0])
+            pieces = pieces[1:]
+        if value is None or not pieces:
+            return None
+        for name, how in pieces[:-1]:
+            if how == OPAQUE or not name:
+                return None
+            value = self._member_value(ctx, value, name, how == CALLED)
+            if value is None:
+                return None
+        name, how = pieces[-1]
+        if how != PLAIN or not name:
+            return None
+        last = _last_segment(rest)
+        kind, what = value
+        if kind == _LIB:
+            if name in self.extensions:
+                if what == "?":
+                    return None
+                ext = self._extension_call(ctx, f"(_: {what}).{last}", args or [])
+                return ext  # (None: as if untyped)
+            return EXTERNAL_CALL
+        target = (DECL, what) if kind == _REPO else (SYM, what)
+        out = self._walk(ctx, [("", PLAIN), (name, PLAIN)], target)
+        if isinstance(out, list) or kind != _REPO or name not in self.extensions:
+            return out
+        ext = self._extension_call(ctx, f"(_: {self.index.by_id[what].name}).{last}", args or [])
+        return ext if ext is not None else out
+
+    def _typed_value(self, ctx: Ctx, op: str, what: str) -> tuple[str, str] | None:
+        if op == ": ":
+            return self._declared_value(ctx, ctx.sym, ctx.file, what)
+        if what.startswith("new ") and what.endswith("()"):
+            return self._declared_value(ctx, ctx.sym, ctx.file, what[4:-2])
+        pieces = split(what, self.dialect, self._split)
+        if not pieces:
+            return None
+        value = self._head_value(ctx, *pieces[0])
+        for name, how in pieces[1:]:
+            if value is None or how == OPAQUE or not name:
+                return None
+            value = self._member_value(ctx, value, name, how == CALLED)
+        return value
+
+    def _declared_value(
+        self, ctx: Ctx, sym: Symbol, file: FileResult, type_text: str
+    ) -> tuple[str, str] | None:
+        """A type as written where ``sym`` is: the repository's (``repo``), a library's
+        (``lib``, with its text), or None (a type parameter, ``void``, not known)."""
+        t = type_text.strip()
+        if not t or t == "void" or "(" in t:
+            return None
+        found = self._type_name(file, self._nest(sym), t)
+        if found is not None:
+            return (_REPO, found)
+        name = _simple_type(t)
+        if name in _CSHARP_PREDEFINED or t.endswith("[]"):
+            return (_LIB, t)
+        if not name.isidentifier() or _type_parameter(name, sym, self.index):
+            return None
+        if name[:1].isupper() and not self.index.names.get((self.family, name)):
+            if name not in self.prefix_tails:
+                return (_LIB, t)
+        return None
+
+    def _head_value(self, ctx: Ctx, name: str, how: int) -> tuple[str, str] | None:
+        if how == OPAQUE:
+            return None
+        if name == "this":
+            return (_REPO, ctx.cls) if ctx.cls is not None and how == PLAIN else None
+        if name in _CSHARP_PREDEFINED:
+            return (_LIB, name) if how == PLAIN else None
+        if how == CALLED:  # `Open().Query(..)`: a method of this type, or one in scope
+            hit = self.index.find_member(ctx.cls, name)[0] if ctx.cls is not None else None
+            return self._result(ctx, hit) if hit is not None else None
+        for fn in ctx.chain:  # a parameter: its declared type, a library's too
+            for p in fn.parameters:
+                if p.name == name:
+                    t = (p.type or "").removeprefix("this ").removeprefix("params ")
+                    return self._declared_value(ctx, fn, ctx.file, t) if t else None
+        found = self.lookup(ctx, name)
+        if found == EXTERNAL:
+            return (_LIB, name)
+        if found is not None:
+            kind, value = found
+            if kind in (DECL, INST) and self.index.is_type(value):
+                return (_REPO, value)
+            if kind == SYM and self.index.is_type(value):
+                return (_STATIC, value)
+            return None
+        if ctx.cls is not None:  # a property of this type or a base's
+            hit = self.index.find_member(ctx.cls, name)[0]
+            if hit is not None:
+                return self._property_value(hit)
+        return None
+
+    def _member_value(
+        self, ctx: Ctx, value: tuple[str, str], name: str, called: bool
+    ) -> tuple[str, str] | None:
+        kind, what = value
+        if kind == _LIB:
+            if called and name in self.extensions:
+                return self._extension_result(ctx, what, name)
+            # a library's member: a library's value, unless the type's arguments may be ours
+            return (_LIB, "?") if "<" not in what and "[" not in what else None
+        hit = self.index.find_member(what, name)[0]
+        if hit is None:
+            if called and name in self.extensions:
+                return self._extension_result(ctx, self.index.by_id[what].name, name)
+            return None
+        if self.index.is_type(hit):
+            return (_STATIC, self.canonical.get(hit, hit)) if not called else None
+        if called:
+            return self._result(ctx, hit)
+        return self._property_value(hit)
+
+    def _extension_result(self, ctx: Ctx, type_text: str, name: str) -> tuple[str, str] | None:
+        """What a repository's extension method ``name`` called on a value of ``type_text``
+        gives, when every one that may be called says the same type (``Query`` on a connection:
+        an ``IEnumerable``)."""
+        if type_text == "?":
+            return None
+        want = _simple_type(type_text)
+        every = self.extensions.get(name, [])
+        fits = [e for e in every if _this_type(self.index.by_id[e]) in (want, f"I{want}")]
+        fits = fits or [e for e in every if _is_type_parameter(self.index.by_id[e])]
+        if not fits and self.repo_type(ctx.file, want) is None:
+            tail = _last_word(want)
+            fits = [e for e in every if _last_word(_this_type(self.index.by_id[e])) == tail]
+        found = set()
+        for e in fits:
+            sym = self.index.by_id[e]
+            value = (
+                self._declared_value(ctx, sym, self.index.file_of[e], sym.return_type)
+                if sym.return_type
+                else None
+            )
+            if value is None:
+                return None
+            found.add((value[0], _simple_type(value[1]) if value[0] == _LIB else value[1]))
+        if len(found) != 1:
+            return None
+        kind, what = found.pop()
+        return (kind, f"{what}<>" if kind == _LIB else what)  # (its type arguments: not known)
+
+    def _result(self, ctx: Ctx, sid: str) -> tuple[str, str] | None:
+        """What calling the method ``sid`` (or any member of its overload set) gives."""
+        sym = self.index.by_id.get(sid)
+        if sym is None or sym.kind not in FUNCTION_KINDS:
+            return None
+        found = {
+            self._declared_value(ctx, self.index.by_id[m], self.index.file_of[m], rt)
+            if (rt := self.index.by_id[m].return_type)
+            else None
+            for m in self.overloads.get(sid, (sid,))
+        }
+        return found.pop() if len(found) == 1 else None
+
+    def _property_value(self, sid: str) -> tuple[str, str] | None:
+        sym = self.index.by_id.get(sid)
+        if sym is None or sym.kind != "method" or not sym.return_type or "(" in sym.signature:
+            return None
+        file = self.index.file_of[sid]
+        return self._declared_value(Ctx(sym, file, None, []), sym, file, sym.return_type)
 
     def _extension_call(self, ctx: Ctx, text: str, args: list[str]) -> Outcome | None:
         """``connection.Execute(sql)``, ``(cnn: IDbConnection).Query<T>(sql)``: the repository's
@@ -477,6 +676,11 @@ class CSharpResolver(OverloadChooser, NamespacedResolver):
                 return None
         return EXTERNAL_CALL
 
+    def lookup(self, ctx: Ctx, name: str) -> Target | None:
+        if name in _CSHARP_PREDEFINED:  # `string.Join`, `int.Parse`: the language's types
+            return EXTERNAL
+        return super().lookup(ctx, name)
+
     def head(self, ctx: Ctx, name: str, how: int, alone: bool) -> Target | Outcome | None:
         if alone and name == "this" and ctx.cls is not None:
             ctor = self.constructor(ctx.cls)
@@ -491,6 +695,37 @@ _CS_RECEIVER = re.compile(
 
 
 _CS_ASSIGNED = re.compile(r"\([A-Za-z_]\w* = ((?:new )?[A-Za-z_][\w.]*\(\))\)")
+
+
+_REPO, _LIB, _STATIC = "repo", "lib", "static"  # a chain's value: of which type
+
+
+def _last_segment(text: str) -> str:
+    """``a.Query<int>().Read<A, B>`` -> ``Read<A, B>``: the last name, type arguments kept."""
+    depth = 0
+    for i in range(len(text) - 1, -1, -1):
+        ch = text[i]
+        if ch in ">)]":
+            depth += 1
+        elif ch in "<([":
+            depth -= 1
+        elif ch == "." and depth == 0:
+            return text[i + 1 :]
+    return text
+
+
+def _type_parameter(name: str, sym: Symbol, index) -> bool:
+    """Whether ``name`` is a type parameter where ``sym`` is: of the method, of a type around
+    it, or named as C# names them (``T``, ``TResult``)."""
+    if re.fullmatch(r"T(?:[A-Z0-9]\w*)?", name):
+        return True
+    cur: Symbol | None = sym
+    while cur is not None:
+        m = re.search(rf"\b{re.escape(cur.name)}<([^()]*)>", cur.signature)
+        if m and re.search(rf"\b{re.escape(name)}\b", m[1]):
+            return True
+        cur = index.by_id.get(cur.parent) if cur.parent else None
+    return False
 
 
 def _last_word(name: str | None) -> str:
