@@ -151,7 +151,9 @@ def _declarators(decl: Node | None, out: Bindings) -> None:
         value = d.named_children[-1] if d.named_child_count > 1 else None
         if what is None and value is not None:
             if value.type == "object_creation_expression":
-                what = valued(text(value.child_by_field_name("type")), construct=True)
+                type_text = text(value.child_by_field_name("type"))
+                # `new List<int>()`: of that type, as if declared so
+                what = valued(type_text, construct=True) or declared(type_text)
             elif value.type == "invocation_expression":
                 what = valued(text(value.child_by_field_name("function")))
         out[text(name)] = what
@@ -256,7 +258,7 @@ def _argument_type(node: Node, bound) -> str:
 
 def _arguments(node: Node, bound) -> str | None:
     """``(string, ?)``: the arguments of the call whose name is ``node``; a named argument
-    (``name: value``) as ``named``; None for ``out``/``ref``/``in`` ones."""
+    (``name: value``) as ``named:name``; None for ``out``/``ref``/``in`` ones."""
     call = node.parent
     for _ in range(3):  # the callee, `a.Name`, `a?.Name`
         if call is None or call.type in ("invocation_expression", "object_creation_expression"):
@@ -277,7 +279,8 @@ def _arguments(node: Node, bound) -> str | None:
         if any(c.type in ("ref", "out", "in") for c in a.children):
             return None
         if any(c.type == ":" for c in a.children):
-            types.append("named")
+            name = a.child_by_field_name("name")
+            types.append(f"named:{text(name)}" if name is not None else "named")
             continue
         value = a.named_children[-1] if a.named_children else None
         types.append(_argument_type(value, bound) if value is not None else "?")

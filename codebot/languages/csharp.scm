@@ -57,9 +57,9 @@
 ((invocation_expression
    function: (conditional_access_expression (member_binding_expression name: (_) @call)) @_callee)
  (#not-match? @_callee "^[A-Za-z0-9_@.?<>, ]+$"))
-; `new Order(id)`, `new List<int>()`, `new Acme.Order()`: a call to the constructor `Order`/`List`.
-(object_creation_expression type: [(identifier) (qualified_name)] @call)
-(object_creation_expression type: (generic_name (identifier) @call))
+; `new Order(id)`, `new List<int>()`, `new Acme.Order()`: a call to the constructor `Order`/`List`
+; (its type arguments kept: `Database<Db>` is another type than `Database`).
+(object_creation_expression type: [(identifier) (qualified_name) (generic_name)] @call)
 ; `: base(repo)` / `: this(...)` in a constructor.
 (constructor_initializer ["base" "this"] @call)
 

@@ -36,6 +36,7 @@ from codebot.graph.resolvers.base import (
     NOT_LOCAL,
     OPAQUE,
     OVERLOAD,
+    OVERRIDE,
     PLAIN,
     SYM,
     UNIQUE,
@@ -49,7 +50,7 @@ from codebot.graph.resolvers.base import (
     typed_head,
 )
 from codebot.graph.resolvers.names import TYPES, strip_duplicate
-from codebot.graph.resolvers.overloads import ARGS, OverloadChooser
+from codebot.graph.resolvers.overloads import ARGS, OverloadChooser, is_vararg, simple_type
 
 
 class NamespacedResolver(Resolver):
@@ -321,6 +322,14 @@ class CSharpResolver(OverloadChooser, NamespacedResolver):
     )
 
     def prepare(self) -> None:
+        # Generic arity is part of a C# type's name: `Database` is not `Database<T>`
+        self._arity: dict[str, int] = {}
+        for f in self.files:
+            for s in f.symbols:
+                if s.kind in TYPES:
+                    m = re.search(rf"\b{re.escape(s.name)}\s*<([^()]*?)>", s.signature)
+                    self._arity[s.id] = _type_arity(m[1]) if m else 0
+        self._arity_wanted = 0  # of the type name being looked up (0: none written)
         super().prepare()
         # Overloads: the methods and constructors sharing one qualified name (`Save`, `Save#2`)
         groups: dict[tuple[str, str], list[str]] = {}
@@ -341,6 +350,47 @@ class CSharpResolver(OverloadChooser, NamespacedResolver):
                     self.extensions.setdefault(s.name, []).append(s.id)
         self._on_receiver = False  # choosing an extension method: its `this` is the receiver
 
+    def _type_name(self, file: FileResult, nest: list[str], text: str) -> str | None:
+        before = self._arity_wanted
+        self._arity_wanted = _written_arity(text)
+        try:
+            return super()._type_name(file, nest, text)
+        finally:
+            self._arity_wanted = before
+
+    def _qualified(
+        self, file: FileResult, nest: list[str], name: str, types_only: bool = False
+    ) -> str | None:
+        n = self._arity_wanted
+        return super()._qualified(file, nest, f"{name}`{n}" if n else name, types_only)
+
+    def _find(self, file: FileResult, nest: list[str], name: str, types_only: bool) -> str | None:
+        """As written, a type of that generic arity first (`new Database(..)`: PetaPoco's
+        `Database` of a `using`, not Dapper.Rainbow's `Database<T>` of an outer namespace);
+        then any, as before."""
+        name, _, n = name.partition("`")
+        want = int(n) if n else 0
+        first, _, rest = name.partition(".")
+        aliases, opened = self._usings_of(file)
+        candidates = [".".join([*nest[:i], name]) for i in range(len(nest), -1, -1)]
+        if first in aliases:
+            candidates.append(aliases[first] + (f".{rest}" if rest else ""))
+        candidates += [f"{o}.{name}" for o in opened]
+        is_type, arity = self.index.is_type, self._arity
+        for q in candidates:
+            ids = self.qnames.get(q)
+            if not ids:
+                continue
+            types = [i for i in ids if is_type(i)]
+            if not types and types_only:
+                continue
+            if types:
+                ids = [i for i in types if arity.get(i, 0) == want]
+            hit = self._pick(ids, file)
+            if hit is not None:
+                return hit
+        return super()._find(file, nest, name, types_only)
+
     def repo_type(self, file: FileResult, text: str) -> str | None:
         return self._type_name(file, self._file_nest.get(file.path, []), text)
 
@@ -351,7 +401,7 @@ class CSharpResolver(OverloadChooser, NamespacedResolver):
         args = [a.strip() for a in m[1].split(",")] if m[1].strip() else []
         out = self._resolve_base(ctx, text[: m.start()], args)
         if isinstance(out, list):
-            chosen = self.choose(ctx, out, args)
+            chosen = self._implementations(self.choose(ctx, out, args))
             if not self.fits_none(ctx, chosen, args):
                 return list(chosen.items())
             out = UNRESOLVED  # (a name guess whose parameters take none of these arguments)
@@ -362,6 +412,25 @@ class CSharpResolver(OverloadChooser, NamespacedResolver):
             return out  # (external, dynamic: decided; no extension method of that name)
         ext = self._extension_call(ctx, base, args)
         return ext if ext is not None else out
+
+    def _implementations(self, chosen: dict[str, str]) -> dict[str, str]:
+        """A method of another type reached from the declared one (an override, a member of
+        its overload set) runs for the call only if its parameters are the declared method's:
+        ``ITypeHandler.SetValue(IDbDataParameter, object)`` is implemented by ``void
+        ITypeHandler.SetValue(..)``, not by ``TypeHandler<T>``'s ``SetValue(.., T? value)``."""
+        declared = [d for d, r in chosen.items() if r == EXACT]
+        if len(declared) != 1 or len(chosen) == 1:
+            return chosen
+        top = declared[0]
+        owner = self.owner_type(top)
+        want = self.index.by_id[top].parameters
+        out: dict[str, str] = {}
+        for d, r in chosen.items():
+            if d == top or r not in (OVERRIDE, OVERLOAD) or self.owner_type(d) == owner:
+                out[d] = r
+            elif _same_parameters(self.index, top, want, self.index.by_id[d].parameters):
+                out[d] = OVERRIDE
+        return out
 
     def _resolve_base(self, ctx: Ctx, text: str, args: list[str] | None) -> Outcome:
         """A call text without its arguments: a method of an expression's value the parser
@@ -375,7 +444,15 @@ class CSharpResolver(OverloadChooser, NamespacedResolver):
             out = self._chain_call(ctx, text, args)
             if out is not None:
                 return out
-        return super().resolve_call(ctx, text)
+        head = _GENERIC_HEAD.match(text)
+        if head is None:
+            return super().resolve_call(ctx, text)
+        before = self._arity_wanted  # `new Database<Db>()`, `Cache<T>.Get()`: of that arity
+        self._arity_wanted = _written_arity(text[head.start(1) :])
+        try:
+            return super().resolve_call(ctx, text)
+        finally:
+            self._arity_wanted = before
 
     # --- chains: the type of each value along a call text -------------------------------------
 
@@ -647,6 +724,15 @@ class CSharpResolver(OverloadChooser, NamespacedResolver):
         sym = self.index.by_id[found[1]]
         return sym.return_type if sym.kind in FUNCTION_KINDS and sym.return_type else None
 
+    def _overload_pick(self, ctx: Ctx, group: list[str], args: list[str]) -> list[str] | None:
+        if any(a.startswith("named:") for a in args):
+            # `Query<int>(sql, p, commandType: ..)`: each parameter without a default is given,
+            # by position or by name (not `Query<T>(sql, Type[] types, Func map, ..)`)
+            group = [g for g in group if _takes_named(self._overload_params(g), args)]
+            if not group:
+                return None
+        return super()._overload_pick(ctx, group, args)
+
     def _overload_params(self, sid: str) -> tuple[Parameter, ...]:
         params = super()._overload_params(sid)
         if self._on_receiver and params and (params[0].type or "").startswith("this "):
@@ -700,6 +786,26 @@ _CS_ASSIGNED = re.compile(r"\([A-Za-z_]\w* = ((?:new )?[A-Za-z_][\w.]*\(\))\)")
 _REPO, _LIB, _STATIC = "repo", "lib", "static"  # a chain's value: of which type
 
 
+_GENERIC_HEAD = re.compile(r"(?:new )?([A-Za-z_]\w*)<")
+
+
+def _written_arity(text: str) -> int:
+    """``Database<Db>`` -> 1, ``Dictionary<string, List<int>>`` -> 2, ``Database`` -> 0: the
+    type arguments written after the first name."""
+    head, lt, rest = text.partition("<")
+    if not lt or not head.strip().replace(".", "").replace("_", "a").isalnum():
+        return 0
+    depth = 1
+    for i, ch in enumerate(rest):
+        if ch == "<":
+            depth += 1
+        elif ch == ">":
+            depth -= 1
+            if depth == 0:
+                return _type_arity(rest[:i])
+    return 0
+
+
 def _last_segment(text: str) -> str:
     """``a.Query<int>().Read<A, B>`` -> ``Read<A, B>``: the last name, type arguments kept."""
     depth = 0
@@ -714,10 +820,38 @@ def _last_segment(text: str) -> str:
     return text
 
 
-def _type_parameter(name: str, sym: Symbol, index) -> bool:
+def _takes_named(params: tuple[Parameter, ...], args: list[str]) -> bool:
+    """Whether the parameters take these arguments, the named ones (``named:x``) by name."""
+    names = {a[6:] for a in args if a.startswith("named:")}
+    positional = sum(1 for a in args if not a.startswith("named"))
+    given = {p.name for p in params}
+    if names - given:
+        return False
+    for p in params[positional:]:
+        if p.default is None and p.name not in names and not is_vararg(p.type):
+            return False
+    return True
+
+
+def _same_parameters(
+    index, top: str, want: tuple[Parameter, ...], have: tuple[Parameter, ...]
+) -> bool:
+    """Whether a method's parameters are those of ``top`` (by simple type; a type parameter of
+    ``top`` or of its type takes any)."""
+    if len(want) != len(have):
+        return False
+    sym = index.by_id[top]
+    for w, h in zip(want, have):
+        a, b = simple_type(w.type), simple_type(h.type)
+        if a != b and not _type_parameter(a, sym, index, loose=False):
+            return False
+    return True
+
+
+def _type_parameter(name: str, sym: Symbol, index, loose: bool = True) -> bool:
     """Whether ``name`` is a type parameter where ``sym`` is: of the method, of a type around
-    it, or named as C# names them (``T``, ``TResult``)."""
-    if re.fullmatch(r"T(?:[A-Z0-9]\w*)?", name):
+    it, or (``loose``) named as C# names them (``T``, ``TResult``)."""
+    if loose and re.fullmatch(r"T(?:[A-Z0-9]\w*)?", name):
         return True
     cur: Symbol | None = sym
     while cur is not None:
