@@ -244,16 +244,46 @@ def _argument_type(node: Node, bound) -> str:
         return {"f": "float", "m": "decimal"}.get(t, "double")
     if kind == "identifier":
         what = bound(node, text(node))
-        if what is not None and what.startswith(": "):
-            t = what[2:].split("<", 1)[0].strip().rstrip("?").rsplit(".", 1)[-1]
-            return t if t.isidentifier() else "?"
-        return "?"
-    if kind in ("object_creation_expression", "cast_expression"):
-        t = (field_text(node, "type") or "").split("<", 1)[0].strip().rsplit(".", 1)[-1]
-        return t if t.isidentifier() else "?"
+        return _written_type(what[2:]) if what is not None and what.startswith(": ") else "?"
+    if kind in ("object_creation_expression", "cast_expression", "default_expression"):
+        return _written_type(field_text(node, "type") or "")
+    if kind == "array_creation_expression":
+        t = _written_type((field_text(node, "type") or "").split("[", 1)[0])
+        return f"{t}[]" if t != "?" else "?"
     if kind == "parenthesized_expression" and node.named_child_count == 1:
         return _argument_type(node.named_children[0], bound)
+    if kind == "prefix_unary_expression" and node.named_child_count == 1 and text(node)[:1] in "-+":
+        inner = _argument_type(node.named_children[0], bound)  # `-1`, `-1.5m`
+        return inner if inner in ("int", "long", "float", "double", "decimal") else "?"
+    if kind == "member_access_expression":  # `long.MaxValue`, `double.NaN`: of that type
+        head, name = node.child_by_field_name("expression"), node.child_by_field_name("name")
+        if head is not None and head.type == "predefined_type" and text(name) in _SAME_TYPE:
+            return text(head)
+        if head is not None and head.type == "identifier" and text(head)[:1].isupper():
+            # `Formatting.Indented`: a type's static member, of that type if it is an enum
+            # (the resolver knows): `~Formatting`
+            return f"~{text(head)}" if text(name)[:1].isupper() else "?"
     return "?"
+
+
+# Constants of a predefined type that have its type (`int.MaxValue`, `double.NaN`)
+_SAME_TYPE = frozenset(
+    "MaxValue MinValue Epsilon NaN PositiveInfinity NegativeInfinity Empty".split()
+)
+
+
+def _written_type(type_text: str) -> str:
+    """``List<int>`` -> ``List``, ``Acme.Order`` -> ``Order``, ``int?`` -> ``int?`` (a nullable
+    value is another type for overloads), anything else ``?``."""
+    t = type_text.split("<", 1)[0].strip()
+    if t.endswith("[]"):  # `(byte[])null`
+        inner = _written_type(t[:-2])
+        return f"{inner}[]" if inner != "?" else "?"
+    nullable = t.endswith("?")
+    t = t.rstrip("?").rsplit(".", 1)[-1]
+    if not t.isidentifier():
+        return "?"
+    return f"{t}?" if nullable else t
 
 
 def _arguments(node: Node, bound) -> str | None:

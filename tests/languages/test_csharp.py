@@ -240,7 +240,9 @@ def test_calls(parse):
         "ArgumentNullException/(?)",
         "nameof/(IOrderRepository)",
     ]
-    assert p.calls(f"{NS}.OrderService.Place") == ["Place/(Order, ?)"]
+    # `DateTime.UtcNow`: a type's static member, `~DateTime` (the resolver knows which types'
+    # members are of the type itself: enums, DateTime's)
+    assert p.calls(f"{NS}.OrderService.Place") == ["Place/(Order, ~DateTime)"]
     assert p.calls(f"{NS}.OrderService.Place#2") == ["(_repo: IOrderRepository).Save/(Order)"]
     assert p.calls(f"{NS}.OrderService.Name") == ["Json.SerializeObject/(IOrderRepository)"]
     assert p.calls(f"{NS}.OrderService.Total") == ["Compute/()"]

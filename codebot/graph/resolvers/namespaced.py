@@ -330,6 +330,7 @@ class CSharpResolver(OverloadChooser, NamespacedResolver):
                     m = re.search(rf"\b{re.escape(s.name)}\s*<([^()]*?)>", s.signature)
                     self._arity[s.id] = _type_arity(m[1]) if m else 0
         self._arity_wanted = 0  # of the type name being looked up (0: none written)
+        self._nullable_params: dict[str, tuple[Parameter, ...]] = {}
         super().prepare()
         # Overloads: the methods and constructors sharing one qualified name (`Save`, `Save#2`)
         groups: dict[tuple[str, str], list[str]] = {}
@@ -398,11 +399,13 @@ class CSharpResolver(OverloadChooser, NamespacedResolver):
         m = ARGS.search(text) if text[-1:] == ")" else None
         if m is None:
             return self._resolve_base(ctx, text, None)
-        args = [a.strip() for a in m[1].split(",")] if m[1].strip() else []
+        args = [self._argument(ctx, a.strip()) for a in m[1].split(",")] if m[1].strip() else []
         out = self._resolve_base(ctx, text[: m.start()], args)
         if isinstance(out, list):
             chosen = self._implementations(self.choose(ctx, out, args))
             if not self.fits_none(ctx, chosen, args):
+                if self._undecided(chosen):
+                    return AMBIGUOUS
                 return list(chosen.items())
             out = UNRESOLVED  # (a name guess whose parameters take none of these arguments)
         base = text[: m.start()]
@@ -412,6 +415,16 @@ class CSharpResolver(OverloadChooser, NamespacedResolver):
             return out  # (external, dynamic: decided; no extension method of that name)
         ext = self._extension_call(ctx, base, args)
         return ext if ext is not None else out
+
+    def _undecided(self, chosen: dict[str, str]) -> bool:
+        """Whether the arguments left more than ``_MAX_UNDECIDED`` members of one type's
+        overload set."""
+        per_type: dict[str | None, int] = {}
+        for d, r in chosen.items():
+            if r == OVERLOAD:
+                owner = self.owner_type(d)
+                per_type[owner] = per_type.get(owner, 0) + 1
+        return any(n > _MAX_UNDECIDED for n in per_type.values())
 
     def _implementations(self, chosen: dict[str, str]) -> dict[str, str]:
         """A method of another type reached from the declared one (an override, a member of
@@ -724,7 +737,7 @@ class CSharpResolver(OverloadChooser, NamespacedResolver):
         sym = self.index.by_id[found[1]]
         return sym.return_type if sym.kind in FUNCTION_KINDS and sym.return_type else None
 
-    def _overload_pick(self, ctx: Ctx, group: list[str], args: list[str]) -> list[str] | None:
+    def _overload_pick_named(self, ctx: Ctx, group: list[str], args: list[str]) -> list[str] | None:
         if any(a.startswith("named:") for a in args):
             # `Query<int>(sql, p, commandType: ..)`: each parameter without a default is given,
             # by position or by name (not `Query<T>(sql, Type[] types, Func map, ..)`)
@@ -734,10 +747,81 @@ class CSharpResolver(OverloadChooser, NamespacedResolver):
         return super()._overload_pick(ctx, group, args)
 
     def _overload_params(self, sid: str) -> tuple[Parameter, ...]:
-        params = super()._overload_params(sid)
+        params = self._nullable_params.get(sid)
+        if params is None:
+            params = self._nullable_params[sid] = tuple(
+                Parameter(p.name, _nullable(p.type, self._is_value_type), p.default)
+                for p in super()._overload_params(sid)
+            )
         if self._on_receiver and params and (params[0].type or "").startswith("this "):
             return params[1:]
         return params
+
+    def _argument(self, ctx: Ctx, arg: str) -> str:
+        """``int?`` -> ``int?`` kept apart from ``int`` (``Nullable<int>``), ``string?`` ->
+        ``string`` (a nullable reference is the same type)."""
+        if len(arg) > 1 and arg[-1] == "?":
+            return _nullable(arg, self._is_value_type) or "?"
+        if arg[:1] == "~":  # `Formatting.Indented`: an enum's member is of the enum's type
+            name = arg[1:]
+            if name in _STATIC_SAME_TYPE:
+                return name
+            found = self._qualified(ctx.file, self._nest(ctx.sym), name, types_only=True)
+            return name if found is not None and self.index.by_id[found].kind == "enum" else "?"
+        return arg
+
+    def _is_value_type(self, name: str) -> bool:
+        if name in _VALUE_TYPES:
+            return True
+        ids = self.index.names.get((self.family, name), ())
+        return bool(ids) and all(self.index.by_id[i].kind in ("struct", "enum") for i in ids)
+
+    def _overload_fit(self, ctx: Ctx, sid: str, arg: str, param: str) -> float | None:
+        """A nullable value type (``NullableOfint``): takes its own type, ``null`` and (as a
+        worse conversion) what its underlying type takes; it fits ``object`` only otherwise."""
+        if param.startswith(_NULLABLE) and arg != param and arg not in ("?", "named"):
+            inner = param[len(_NULLABLE) :]
+            if arg == "null":
+                return 2
+            if arg.startswith("named:"):
+                return 1
+            fit = super()._overload_fit(ctx, sid, arg.removeprefix(_NULLABLE), inner)
+            return None if fit is None else fit - 0.5
+        if arg.startswith(_NULLABLE) and arg != param and param != "?":
+            return 2 if param in ("object", "Object") else None
+        fit = super()._overload_fit(ctx, sid, arg, param)
+        if fit == 1 and arg != "?" and param != "?" and arg.endswith(param) and arg != param:
+            return 1.5  # two library types: `MemoryStream` for a `Stream` before a `BinaryWriter`
+        return fit
+
+    def _overload_pick(self, ctx: Ctx, group: list[str], args: list[str]) -> list[str] | None:
+        picked = self._overload_pick_named(ctx, group, args)
+        if picked is None or len(picked) < 2:
+            return picked
+        # C#: where one member takes `object` and a generic one its type parameter, the
+        # inferred type is the better conversion (`AreEqual<T>(T, T)` over `AreEqual(object,
+        # object)`), unless every such argument is `null` (nothing to infer from)
+        generic = [g for g in picked if _generics(self.index.by_id[g])]
+        if len(generic) == 1:
+            g = generic[0]
+            if all(self._object_for_t(g, o, args) for o in picked if o != g):
+                return [g]
+        return picked
+
+    def _object_for_t(self, generic: str, other: str, args: list[str]) -> bool:
+        mine, theirs = self._overload_params(generic), self._overload_params(other)
+        if len(mine) != len(theirs) or _generics(self.index.by_id[other]):
+            return False
+        names = {t.strip().split()[-1] for t in _generics(self.index.by_id[generic]).split(",")}
+        inferred = False
+        for i, (a, b) in enumerate(zip(mine, theirs)):
+            ta, tb = simple_type(a.type), simple_type(b.type)
+            if ta == tb:
+                continue
+            if ta not in names or tb not in ("object", "Object"):
+                return False
+            inferred = inferred or (i < len(args) and args[i] not in ("null", "object"))
+        return inferred
 
     def declared_type(self, ctx: Ctx, text: str) -> Target | None:
         """A local's, a field's, a property's or a parameter's type: the repository's, a
@@ -818,6 +902,35 @@ def _last_segment(text: str) -> str:
         elif ch == "." and depth == 0:
             return text[i + 1 :]
     return text
+
+
+# Library types whose static members written as arguments are of that type
+_STATIC_SAME_TYPE = frozenset(
+    """DateTime DateTimeOffset TimeSpan Guid CultureInfo StringComparison DateTimeKind
+    BindingFlags Encoding StringComparer""".split()
+)
+# An overload set left undecided with more members than this makes no edge (``ambiguous``):
+# the members named would nearly all be wrong (`WriteValue(x)` over 26 of them)
+_MAX_UNDECIDED = 3
+_NULLABLE = "NullableOf"  # `int?` as an overload's parameter or argument: `NullableOfint`
+_VALUE_TYPES = frozenset(
+    """int long short byte sbyte uint ulong ushort char bool float double decimal DateTime
+    DateTimeOffset TimeSpan Guid BigInteger Int32 Int64 Int16 Byte SByte UInt32 UInt64 UInt16
+    Char Boolean Single Double Decimal""".split()
+)
+
+
+def _nullable(type_text: str | None, is_value: Callable[[str], bool]) -> str | None:
+    """``int?`` -> ``NullableOfint`` (``this int?`` -> ``this NullableOfint``), ``string?`` ->
+    ``string``; other types as written."""
+    if not type_text or not type_text.endswith("?"):
+        return type_text
+    words = type_text[:-1].rsplit(" ", 1)
+    name = words[-1]
+    if "<" in name or "[" in name or not is_value(name.rsplit(".", 1)[-1]):
+        return type_text[:-1]
+    words[-1] = _NULLABLE + name.rsplit(".", 1)[-1]
+    return " ".join(words)
 
 
 def _takes_named(params: tuple[Parameter, ...], args: list[str]) -> bool:
