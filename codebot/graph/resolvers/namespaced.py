@@ -21,6 +21,7 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Callable
+from functools import lru_cache
 
 from codebot.core.model import FUNCTION_KINDS, FileResult, Parameter, Symbol
 from codebot.graph.resolvers.base import (
@@ -330,6 +331,8 @@ class CSharpResolver(OverloadChooser, NamespacedResolver):
                     m = re.search(rf"\b{re.escape(s.name)}\s*<([^()]*?)>", s.signature)
                     self._arity[s.id] = _type_arity(m[1]) if m else 0
         self._arity_wanted = 0  # of the type name being looked up (0: none written)
+        self._type_names: dict[tuple[str, str, str], str | None] = {}
+        self._picked: dict[tuple, list[str] | None] = {}
         self._nullable_params: dict[str, tuple[Parameter, ...]] = {}
         super().prepare()
         # Overloads: the methods and constructors sharing one qualified name (`Save`, `Save#2`)
@@ -352,12 +355,16 @@ class CSharpResolver(OverloadChooser, NamespacedResolver):
         self._on_receiver = False  # choosing an extension method: its `this` is the receiver
 
     def _type_name(self, file: FileResult, nest: list[str], text: str) -> str | None:
+        key = (file.path, ".".join(nest), text)
+        if key in self._type_names:
+            return self._type_names[key]
         before = self._arity_wanted
         self._arity_wanted = _written_arity(text)
         try:
-            return super()._type_name(file, nest, text)
+            found = self._type_names[key] = super()._type_name(file, nest, text)
         finally:
             self._arity_wanted = before
+        return found
 
     def _qualified(
         self, file: FileResult, nest: list[str], name: str, types_only: bool = False
@@ -795,6 +802,17 @@ class CSharpResolver(OverloadChooser, NamespacedResolver):
         return fit
 
     def _overload_pick(self, ctx: Ctx, group: list[str], args: list[str]) -> list[str] | None:
+        # (memoised: a file calls one overload set with the same argument types again and
+        # again, `writer.WriteValue(int)`; what fits depends on the file's types only)
+        key = (tuple(group), tuple(args), ctx.file.path, self._on_receiver)
+        found = self._picked.get(key, False)
+        if found is False:
+            found = self._picked[key] = self._overload_pick_uncached(ctx, group, args)
+        return list(found) if found is not None else None
+
+    def _overload_pick_uncached(
+        self, ctx: Ctx, group: list[str], args: list[str]
+    ) -> list[str] | None:
         picked = self._overload_pick_named(ctx, group, args)
         if picked is None or len(picked) < 2:
             return picked
@@ -968,11 +986,19 @@ def _type_parameter(name: str, sym: Symbol, index, loose: bool = True) -> bool:
         return True
     cur: Symbol | None = sym
     while cur is not None:
-        m = re.search(rf"\b{re.escape(cur.name)}<([^()]*)>", cur.signature)
-        if m and re.search(rf"\b{re.escape(name)}\b", m[1]):
+        if name in _type_parameters(cur.name, cur.signature):
             return True
         cur = index.by_id.get(cur.parent) if cur.parent else None
     return False
+
+
+@lru_cache(maxsize=65536)
+def _type_parameters(name: str, signature: str) -> frozenset[str]:
+    """``class Cache<TKey, TValue>`` -> {TKey, TValue}: the type parameters a declaration names."""
+    if "<" not in signature:
+        return frozenset()
+    m = re.search(rf"\b{re.escape(name)}<([^()]*)>", signature)
+    return frozenset(re.findall(r"\w+", m[1])) if m else frozenset()
 
 
 def _last_word(name: str | None) -> str:
@@ -996,7 +1022,14 @@ def _simple_type(text: str) -> str:
 
 def _generics(sym: Symbol) -> str:
     """``Query<TFirst, TSecond>`` in a method's signature -> ``TFirst, TSecond`` ("" if none)."""
-    m = re.search(rf"\b{re.escape(sym.name)}<([^()]*)>\s*\(", sym.signature)
+    return _generics_of(sym.name, sym.signature)
+
+
+@lru_cache(maxsize=65536)
+def _generics_of(name: str, signature: str) -> str:
+    if "<" not in signature:
+        return ""
+    m = re.search(rf"\b{re.escape(name)}<([^()]*)>\s*\(", signature)
     return m[1] if m else ""  # (after any attributes: `[SuppressMessage(..)] public ..`)
 
 
