@@ -333,6 +333,7 @@ class CSharpResolver(OverloadChooser, NamespacedResolver):
         self._arity_wanted = 0  # of the type name being looked up (0: none written)
         self._type_names: dict[tuple[str, str, str], str | None] = {}
         self._picked: dict[tuple, list[str] | None] = {}
+        self._ext_results: dict[tuple[str, str, str], tuple[str, str] | None] = {}
         self._nullable_params: dict[str, tuple[Parameter, ...]] = {}
         super().prepare()
         # Overloads: the methods and constructors sharing one qualified name (`Save`, `Save#2`)
@@ -612,6 +613,14 @@ class CSharpResolver(OverloadChooser, NamespacedResolver):
         an ``IEnumerable``)."""
         if type_text == "?":
             return None
+        key = (ctx.file.path, type_text, name)
+        if key not in self._ext_results:
+            self._ext_results[key] = self._extension_result_uncached(ctx, type_text, name)
+        return self._ext_results[key]
+
+    def _extension_result_uncached(
+        self, ctx: Ctx, type_text: str, name: str
+    ) -> tuple[str, str] | None:
         want = _simple_type(type_text)
         every = self.extensions.get(name, [])
         fits = [e for e in every if _this_type(self.index.by_id[e]) in (want, f"I{want}")]
