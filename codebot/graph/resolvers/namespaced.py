@@ -822,18 +822,14 @@ class CSharpResolver(OverloadChooser, NamespacedResolver):
     def _overload_pick_uncached(
         self, ctx: Ctx, group: list[str], args: list[str]
     ) -> list[str] | None:
-        picked = self._overload_pick_named(ctx, group, args)
-        if picked is None or len(picked) < 2:
-            return picked
         # C#: where one member takes `object` and a generic one its type parameter, the
         # inferred type is the better conversion (`AreEqual<T>(T, T)` over `AreEqual(object,
         # object)`), unless every such argument is `null` (nothing to infer from)
-        generic = [g for g in picked if _generics(self.index.by_id[g])]
-        if len(generic) == 1:
-            g = generic[0]
-            if all(self._object_for_t(g, o, args) for o in picked if o != g):
-                return [g]
-        return picked
+        generic = [g for g in group if _generics(self.index.by_id[g])]
+        if generic and len(generic) < len(group):
+            beaten = {o for o in group if any(self._object_for_t(g, o, args) for g in generic)}
+            group = [g for g in group if g not in beaten]
+        return self._overload_pick_named(ctx, group, args)
 
     def _object_for_t(self, generic: str, other: str, args: list[str]) -> bool:
         mine, theirs = self._overload_params(generic), self._overload_params(other)
