@@ -804,7 +804,12 @@ class CSharpResolver(OverloadChooser, NamespacedResolver):
             fit = super()._overload_fit(ctx, sid, arg.removeprefix(_NULLABLE), inner)
             return None if fit is None else fit - 0.5
         if arg.startswith(_NULLABLE) and arg != param and param != "?":
-            return 2 if param in ("object", "Object") else None
+            if param in ("object", "Object"):
+                return 2
+            if param in _VALUE_TYPES or param in ("string", "String") or param[:1].islower():
+                return None
+            # a type parameter takes it; a repository type does not; a library one may
+            return None if self.repo_type(self.index.file_of[sid], param) is not None else 1
         fit = super()._overload_fit(ctx, sid, arg, param)
         if fit == 1 and arg != "?" and param != "?" and arg.endswith(param) and arg != param:
             return 1.5  # two library types: `MemoryStream` for a `Stream` before a `BinaryWriter`
