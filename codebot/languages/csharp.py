@@ -244,7 +244,16 @@ def _argument_type(node: Node, bound) -> str:
         return {"f": "float", "m": "decimal"}.get(t, "double")
     if kind == "identifier":
         what = bound(node, text(node))
-        return _written_type(what[2:]) if what is not None and what.startswith(": ") else "?"
+        if what is not None and what.startswith(": "):
+            return _written_type(what[2:])
+        if what is not None and what.startswith("= new ") and what.endswith("()"):
+            return _written_type(what[6:-2])  # `var x = new T(..)`
+        if what is not None and what.startswith("= ") and what[2:-2].isidentifier():
+            # `var prop = _selector(..)`, `_selector` a `Func<.., PropertyInfo>`: what it returns
+            func = bound(node, what[2:-2])
+            if func is not None and func.startswith(": Func<") and func.endswith(">"):
+                return _written_type(_type_arguments(func[7:-1])[-1])
+        return "?"
     if kind in ("object_creation_expression", "cast_expression", "default_expression"):
         return _written_type(field_text(node, "type") or "")
     if kind == "array_creation_expression":
@@ -272,10 +281,28 @@ _SAME_TYPE = frozenset(
 )
 
 
+def _type_arguments(inner: str) -> list[str]:
+    """``Type, Dictionary<string, int>, bool`` -> its three types."""
+    out, depth, start = [], 0, 0
+    for i, ch in enumerate(inner):
+        if ch in "<([":
+            depth += 1
+        elif ch in ">)]":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            out.append(inner[start:i].strip())
+            start = i + 1
+    out.append(inner[start:].strip())
+    return out
+
+
 def _written_type(type_text: str) -> str:
     """``List<int>`` -> ``List``, ``Acme.Order`` -> ``Order``, ``int?`` -> ``int?`` (a nullable
     value is another type for overloads), anything else ``?``."""
     t = type_text.split("<", 1)[0].strip()
+    if t in ("Func", "Action") and type_text.rstrip().endswith(">"):
+        # a delegate's arity tells overloads apart (`Func<A, B, R>` is not `Func<A, R>`)
+        return f"{t}`{len(_type_arguments(type_text.split('<', 1)[1].rstrip()[:-1]))}"
     if t.endswith("[]"):  # `(byte[])null`
         inner = _written_type(t[:-2])
         return f"{inner}[]" if inner != "?" else "?"

@@ -228,8 +228,8 @@ def test_calls(parse):
     # A method of an expression's value the text cannot follow (`a?.B(x).C()`) is `(?).C`.
     assert p.calls(f"{NS}.OrderService.PlaceAsync") == [
         "Order/(string, int)",
-        "(this._repo: IOrderRepository).SaveAsync/(?)",
-        "Log.Write<Order>/(?)",
+        "(this._repo: IOrderRepository).SaveAsync/(Order)",  # `var order = new Order(..)`
+        "Log.Write<Order>/(Order)",
         "(_repo: IOrderRepository).Find/(string)",
         "(?).Select/(lambda)",
         "o.Copy/()",
@@ -906,3 +906,43 @@ def test_nullable_value_types_enums_and_undecided_sets():
     }
     # `WriteValue(o.Total)`: the argument's type unknown, six members fit: no edge
     assert res.unresolved["src.Tests.Acme.Json.WriterTests.Run"] == 1
+
+
+def test_delegate_arity_and_a_delegate_fields_result_choose_overloads():
+    files = {
+        "Dapper/SqlMapper.cs": """
+            namespace Dapper;
+            public static partial class SqlMapper
+            {
+                public static IEnumerable<TReturn> Query<TFirst, TSecond, TReturn>(this IDbConnection cnn, string sql, Func<TFirst, TSecond, TReturn> map, object? param = null) => null;
+                public static IEnumerable<TReturn> Query<TFirst, TSecond, TThird, TReturn>(this IDbConnection cnn, string sql, Func<TFirst, TSecond, TThird, TReturn> map, object? param = null) => null;
+            }
+            public sealed class SimpleMemberMap
+            {
+                public SimpleMemberMap(string columnName, PropertyInfo property) { }
+                public SimpleMemberMap(string columnName, FieldInfo field) { }
+            }
+        """,
+        "Dapper.Rainbow/Database.cs": """
+            namespace Dapper;
+            public class Database
+            {
+                private DbConnection _connection;
+                private readonly Func<Type, string, PropertyInfo?> _propertySelector;
+
+                public IEnumerable<TReturn> Query<TFirst, TSecond, TReturn>(string sql, Func<TFirst, TSecond, TReturn> map, dynamic param = null) =>
+                    _connection.Query(sql, map, param as object);
+
+                public SimpleMemberMap? GetMember(Type type, string columnName)
+                {
+                    var prop = _propertySelector(type, columnName);
+                    return prop is not null ? new SimpleMemberMap(columnName, prop) : null;
+                }
+            }
+        """,
+    }
+    res = _resolution(files)
+    # `map`, a Func of three type arguments: the three-type Query, not the four-type one
+    assert _edges_of(res, "Database.Query") == {"SqlMapper.Query": "exact"}
+    # `prop`, what a `Func<Type, string, PropertyInfo?>` returns: the PropertyInfo member
+    assert _edges_of(res, "Database.GetMember") == {"SimpleMemberMap.SimpleMemberMap": "exact"}

@@ -810,6 +810,8 @@ class CSharpResolver(OverloadChooser, NamespacedResolver):
                 return None
             # a type parameter takes it; a repository type does not; a library one may
             return None if self.repo_type(self.index.file_of[sid], param) is not None else 1
+        if "`" in arg and "`" in param and arg != param:
+            return None  # `Func<A, B, R>` for a `Func<A, R>`
         fit = super()._overload_fit(ctx, sid, arg, param)
         if fit == 1 and arg != "?" and param != "?" and arg.endswith(param) and arg != param:
             return 1.5  # two library types: `MemoryStream` for a `Stream` before a `BinaryWriter`
@@ -948,10 +950,19 @@ _VALUE_TYPES = frozenset(
 )
 
 
+_DELEGATE = re.compile(r"\b(Func|Action)<(.*)>\??$")
+
+
 def _nullable(type_text: str | None, is_value: Callable[[str], bool]) -> str | None:
     """``int?`` -> ``NullableOfint`` (``this int?`` -> ``this NullableOfint``), ``string?`` ->
-    ``string``; other types as written."""
-    if not type_text or not type_text.endswith("?"):
+    ``string``; ``Func<A, B, R>`` -> ``Func`3`` (a delegate's arity tells overloads apart);
+    other types as written."""
+    if not type_text:
+        return type_text
+    d = _DELEGATE.search(type_text)
+    if d is not None:
+        return f"{type_text[: d.start()]}{d[1]}`{_type_arity(d[2])}"
+    if not type_text.endswith("?"):
         return type_text
     words = type_text[:-1].rsplit(" ", 1)
     name = words[-1]
