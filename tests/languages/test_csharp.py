@@ -946,3 +946,41 @@ def test_delegate_arity_and_a_delegate_fields_result_choose_overloads():
     assert _edges_of(res, "Database.Query") == {"SqlMapper.Query": "exact"}
     # `prop`, what a `Func<Type, string, PropertyInfo?>` returns: the PropertyInfo member
     assert _edges_of(res, "Database.GetMember") == {"SimpleMemberMap.SimpleMemberMap": "exact"}
+
+
+def test_a_static_constructor_is_never_the_callee_and_an_override_keeps_its_nullable():
+    files = {
+        "src/Settings.cs": """
+            namespace Acme.Json;
+            public class JsonSerializerSettings
+            {
+                static JsonSerializerSettings() { }
+                public JsonSerializerSettings() { }
+            }
+            public class JsonTextWriter
+            {
+                public virtual void WriteValue(Guid value) { }
+                public virtual void WriteValue(Guid? value) { }
+            }
+            public class CountingWriter : JsonTextWriter
+            {
+                public override void WriteValue(Guid? value) { }
+            }
+            public class TraceWriter
+            {
+                private readonly JsonTextWriter _textWriter;
+                public void Write(Guid value)
+                {
+                    var settings = new JsonSerializerSettings { };
+                    _textWriter.WriteValue(value);
+                }
+            }
+        """
+    }
+    write = _edges_of(_resolution(files), "TraceWriter.Write")
+    # `new JsonSerializerSettings { }`: the instance constructor, not `static ..()`
+    # `WriteValue(Guid)`: its own member; CountingWriter overrides the `Guid?` one, not this
+    assert write == {
+        "JsonSerializerSettings.JsonSerializerSettings#2": "exact",
+        "JsonTextWriter.WriteValue": "exact",
+    }

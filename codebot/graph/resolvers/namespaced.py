@@ -339,13 +339,20 @@ class CSharpResolver(OverloadChooser, NamespacedResolver):
         # Overloads: the methods and constructors sharing one qualified name (`Save`, `Save#2`)
         groups: dict[tuple[str, str], list[str]] = {}
         self._file_nest: dict[str, list[str]] = {}
+        statics: dict[tuple[str, str], str] = {}  # `static T()`: never called from code
         for f in self.files:
             for s in f.symbols:
                 if s.kind in FUNCTION_KINDS and s.id in self.index.local_name:
                     key = (f.module, strip_duplicate(self.index.local_name[s.id]))
+                    if s.class_name == s.name and "static" in s.signature.split("(")[0].split():
+                        statics[key] = s.id
+                        continue
                     groups.setdefault(key, []).append(s.id)
                 elif s.kind in TYPES and f.path not in self._file_nest:
                     self._file_nest[f.path] = self._nest(s)
+        # a static constructor's id (the first definition) stands for the instance ones
+        self._instance_ctor = {sid: groups[key][0] for key, sid in statics.items() if key in groups}
+        self._static_ctors = set(statics.values())
         self.overloads = {sid: ids for ids in groups.values() if len(ids) > 1 for sid in ids}
         # Extension methods (`static int Execute(this IDbConnection cnn, ...)`) by name
         self.extensions: dict[str, list[str]] = {}
@@ -444,12 +451,12 @@ class CSharpResolver(OverloadChooser, NamespacedResolver):
             return chosen
         top = declared[0]
         owner = self.owner_type(top)
-        want = self.index.by_id[top].parameters
+        want = self._overload_params(top)  # (`Guid?` apart from `Guid`)
         out: dict[str, str] = {}
         for d, r in chosen.items():
             if d == top or r not in (OVERRIDE, OVERLOAD) or self.owner_type(d) == owner:
                 out[d] = r
-            elif _same_parameters(self.index, top, want, self.index.by_id[d].parameters):
+            elif _same_parameters(self.index, top, want, self._overload_params(d)):
                 out[d] = OVERRIDE
         return out
 
@@ -875,6 +882,12 @@ class CSharpResolver(OverloadChooser, NamespacedResolver):
             if "(this " in self.index.by_id[sid].signature:
                 return None
         return EXTERNAL_CALL
+
+    def constructor(self, type_id: str) -> str:
+        ctor = super().constructor(type_id)
+        if ctor in self._static_ctors:  # `static T()` runs once, by the runtime
+            return self._instance_ctor.get(ctor, type_id)
+        return ctor
 
     def lookup(self, ctx: Ctx, name: str) -> Target | None:
         if name in _CSHARP_PREDEFINED:  # `string.Join`, `int.Parse`: the language's types
