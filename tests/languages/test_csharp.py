@@ -984,3 +984,60 @@ def test_a_static_constructor_is_never_the_callee_and_an_override_keeps_its_null
         "JsonSerializerSettings.JsonSerializerSettings#2": "exact",
         "JsonTextWriter.WriteValue": "exact",
     }
+
+
+def test_partial_bases_inherited_overloads_and_written_type_arguments():
+    files = {
+        "src/JsonWriter.cs": """
+            namespace Acme.Json;
+            public abstract class JsonWriter
+            {
+                public virtual void WriteValue(Guid value) { }
+                public virtual void WriteValue(Guid? value) { }
+                public virtual void WriteValue(object? value) { }
+            }
+        """,
+        "src/JsonTextWriter.cs": """
+            namespace Acme.Json;
+            public partial class JsonTextWriter : JsonWriter
+            {
+                public override void WriteValue(Guid value) { }
+                public override void WriteValue(object? value) { }
+            }
+        """,
+        "src/JsonTextWriter.Async.cs": """
+            namespace Acme.Json;
+            public partial class JsonTextWriter
+            {
+                public Task FlushAsync() => null;
+            }
+        """,
+        "src/JsonConvert.cs": """
+            namespace Acme.Json;
+            public static class JsonConvert
+            {
+                public static object? DeserializeObject(string value) => null;
+                public static T? DeserializeObject<T>(string value) => default;
+            }
+        """,
+        "src/Trace.cs": """
+            namespace Acme.Json;
+            public class Trace
+            {
+                public void Write(JsonTextWriter writer, Guid? value, string json)
+                {
+                    writer.WriteValue(value);
+                    JsonConvert.DeserializeObject<List<int>>(json);
+                    JsonConvert.DeserializeObject(json);
+                }
+            }
+        """,
+    }
+    write = _edges_of(_resolution(files), "Trace.Write")
+    # the part in JsonTextWriter.Async.cs names no base; the other part's `: JsonWriter` counts,
+    # and JsonTextWriter does not override WriteValue(Guid?): JsonWriter's is the one called
+    assert write == {
+        "JsonWriter.WriteValue#2": "exact",
+        "JsonConvert.DeserializeObject#2": "exact",  # `<List<int>>`: the generic member
+        "JsonConvert.DeserializeObject": "exact",  # none written: T cannot be inferred
+    }

@@ -336,6 +336,7 @@ class CSharpResolver(OverloadChooser, NamespacedResolver):
         self._ext_results: dict[tuple[str, str, str], tuple[str, str] | None] = {}
         self._nullable_params: dict[str, tuple[Parameter, ...]] = {}
         super().prepare()
+        self._partial_bases()
         # Overloads: the methods and constructors sharing one qualified name (`Save`, `Save#2`)
         groups: dict[tuple[str, str], list[str]] = {}
         self._file_nest: dict[str, list[str]] = {}
@@ -361,6 +362,62 @@ class CSharpResolver(OverloadChooser, NamespacedResolver):
                 if s.kind == "method" and s.parameters and _this_type(s) is not None:
                     self.extensions.setdefault(s.name, []).append(s.id)
         self._on_receiver = False  # choosing an extension method: its `this` is the receiver
+        self._inherit_overloads()
+        self._targs = -1  # type arguments written on the call being resolved (-1: none)
+
+    def _partial_bases(self) -> None:
+        """A partial class's bases may be written on any of its parts (`partial class
+        JsonTextWriter : JsonWriter` in one file, `partial class JsonTextWriter` in another):
+        the type the parts are one of has them all."""
+        index = self.index
+        for f in self.files:
+            for s in f.symbols:
+                c = self.canonical.get(s.id)
+                if c is None or not s.bases or s.kind not in TYPES:
+                    continue
+                have = index.bases.setdefault(c, [])
+                for text in s.bases:
+                    t = self.base_type(s, f, text)
+                    if t is None or t == c:
+                        index.open_types.add(c)
+                    elif t not in have:
+                        have.append(t)
+                        index.subclasses[t].append(c)
+
+    def _inherit_overloads(self) -> None:
+        """C# chooses among every method of a name the type has, its bases' included (an
+        override being its base's method): `JsonTextWriter.WriteValue(Guid?)` is JsonWriter's
+        when JsonTextWriter overrides only the others."""
+        index = self.index
+        for f in self.files:
+            for t in f.symbols:
+                if t.kind not in TYPES or t.id in self.canonical:
+                    continue
+                mro = index.mro(t.id)
+                if len(mro) < 2:
+                    continue
+                for name, mid in index.members.get(t.id, {}).items():
+                    if not index.is_callable(mid) or name == t.name:
+                        continue
+                    own = self.overloads.get(mid, [mid])
+                    seen = {self._parameter_key(m) for m in own}
+                    extra = []
+                    for base in mro[1:]:
+                        bid = index.members.get(base, {}).get(name)
+                        if bid is None or not index.is_callable(bid):
+                            continue
+                        for m in self.overloads.get(bid, [bid]):
+                            k = self._parameter_key(m)
+                            if k not in seen:
+                                seen.add(k)
+                                extra.append(m)
+                    if extra:
+                        group = [*own, *extra]
+                        for m in own:
+                            self.overloads[m] = group
+
+    def _parameter_key(self, sid: str) -> tuple[str, ...]:
+        return tuple(simple_type(p.type) for p in self._overload_params(sid))
 
     def _type_name(self, file: FileResult, nest: list[str], text: str) -> str | None:
         key = (file.path, ".".join(nest), text)
@@ -415,6 +472,9 @@ class CSharpResolver(OverloadChooser, NamespacedResolver):
         if m is None:
             return self._resolve_base(ctx, text, None)
         args = [self._argument(ctx, a.strip()) for a in m[1].split(",")] if m[1].strip() else []
+        last = _last_segment(text[: m.start()])
+        # `DeserializeObject<T>(json)`: only members of that many type parameters
+        self._targs = _written_arity(last) if "<" in last else -1
         out = self._resolve_base(ctx, text[: m.start()], args)
         if isinstance(out, list):
             chosen = self._implementations(self.choose(ctx, out, args))
@@ -827,7 +887,7 @@ class CSharpResolver(OverloadChooser, NamespacedResolver):
     def _overload_pick(self, ctx: Ctx, group: list[str], args: list[str]) -> list[str] | None:
         # (memoised: a file calls one overload set with the same argument types again and
         # again, `writer.WriteValue(int)`; what fits depends on the file's types only)
-        key = (tuple(group), tuple(args), ctx.file.path, self._on_receiver)
+        key = (tuple(group), tuple(args), ctx.file.path, self._on_receiver, self._targs)
         found = self._picked.get(key, False)
         if found is False:
             found = self._picked[key] = self._overload_pick_uncached(ctx, group, args)
@@ -839,6 +899,11 @@ class CSharpResolver(OverloadChooser, NamespacedResolver):
         # C#: where one member takes `object` and a generic one its type parameter, the
         # inferred type is the better conversion (`AreEqual<T>(T, T)` over `AreEqual(object,
         # object)`), unless every such argument is `null` (nothing to infer from)
+        by_id = self.index.by_id
+        if self._targs > 0:  # type arguments written: members of that many type parameters
+            group = [g for g in group if _type_arity(_generics(by_id[g])) == self._targs] or group
+        elif self._targs < 0:  # none: a generic member only if its arguments tell them all
+            group = [g for g in group if _inferable(by_id[g])] or group
         generic = [g for g in group if _generics(self.index.by_id[g])]
         if generic and len(generic) < len(group):
             beaten = {o for o in group if any(self._object_for_t(g, o, args) for g in generic)}
