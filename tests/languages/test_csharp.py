@@ -1041,3 +1041,30 @@ def test_partial_bases_inherited_overloads_and_written_type_arguments():
         "JsonConvert.DeserializeObject#2": "exact",  # `<List<int>>`: the generic member
         "JsonConvert.DeserializeObject": "exact",  # none written: T cannot be inferred
     }
+
+
+def test_an_extension_chosen_on_a_typed_receiver_is_not_chosen_again():
+    files = {
+        "Dapper/SqlMapper.Async.cs": """
+            namespace Dapper;
+            public static partial class SqlMapper
+            {
+                public static Task<IEnumerable<dynamic>> QueryAsync(this IDbConnection cnn, string sql, object? param = null) => null;
+                public static Task<IEnumerable<object>> QueryAsync(this IDbConnection cnn, Type type, string sql, object? param = null) => null;
+            }
+        """,
+        "tests/AsyncTests.cs": """
+            namespace Dapper.Tests;
+            public class AsyncTests
+            {
+                public async Task TypeBased(DbConnection mars, Type type)
+                {
+                    await mars.QueryAsync(type, "select @A as [A]", new { A = 123 });
+                }
+            }
+        """,
+    }
+    # `mars`, a DbConnection: the extension whose parameters after `this` take (Type, string, ..)
+    assert _edges_of(_resolution(files), "AsyncTests.TypeBased") == {
+        "SqlMapper.QueryAsync#2": "exact"
+    }

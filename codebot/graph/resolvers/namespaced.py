@@ -364,6 +364,7 @@ class CSharpResolver(OverloadChooser, NamespacedResolver):
         self._on_receiver = False  # choosing an extension method: its `this` is the receiver
         self._inherit_overloads()
         self._targs = -1  # type arguments written on the call being resolved (-1: none)
+        self._ext_chosen = False  # the call's edges are extension methods already chosen
 
     def _partial_bases(self) -> None:
         """A partial class's bases may be written on any of its parts (`partial class
@@ -475,7 +476,11 @@ class CSharpResolver(OverloadChooser, NamespacedResolver):
         last = _last_segment(text[: m.start()])
         # `DeserializeObject<T>(json)`: only members of that many type parameters
         self._targs = _written_arity(last) if "<" in last else -1
+        self._ext_chosen = False
         out = self._resolve_base(ctx, text[: m.start()], args)
+        if isinstance(out, list) and self._ext_chosen:
+            # extension methods, chosen with the receiver as their `this`
+            return AMBIGUOUS if self._undecided(dict(out)) else out
         if isinstance(out, list):
             chosen = self._implementations(self.choose(ctx, out, args))
             if not self.fits_none(ctx, chosen, args):
@@ -797,6 +802,7 @@ class CSharpResolver(OverloadChooser, NamespacedResolver):
         if len(picked) > 1:  # C#: of members that fit alike, a non-generic one is better
             plain = [e for e in picked if not _generics(self.index.by_id[e])]
             picked = plain or picked
+        self._ext_chosen = True
         if len(picked) == 1:
             return [(picked[0], resolution)]
         return [(e, OVERLOAD) for e in picked]
