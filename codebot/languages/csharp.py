@@ -203,7 +203,7 @@ def _params(node: Node) -> Bindings:
                 out.setdefault(text(name), declared(text(type_)) if type_ is not None else None)
         elif p.type == "identifier":  # a lambda's `x => ...`
             out.setdefault(text(p), None)
-    if params is not None and params.type == "identifier":
+    if params is not None and params.type in ("identifier", "implicit_parameter"):
         out.setdefault(text(params), None)
     return out
 
@@ -234,6 +234,13 @@ _LITERALS = {
 
 def _argument_type(node: Node, bound) -> str:
     kind = node.type
+    if kind == "lambda_expression":  # `(item, i) => ..`: of two parameters, `lambda`2`
+        params = node.child_by_field_name("parameters")
+        if params is not None and params.type == "implicit_parameter":
+            return "lambda`1"
+        if params is not None and params.type == "parameter_list":
+            return f"lambda`{sum(1 for c in params.named_children if c.type == 'parameter')}"
+        return "lambda"
     if kind in _LITERALS:
         return _LITERALS[kind]
     if kind == "integer_literal":

@@ -231,7 +231,7 @@ def test_calls(parse):
         "(this._repo: IOrderRepository).SaveAsync/(Order)",  # `var order = new Order(..)`
         "Log.Write<Order>/(Order)",
         "(_repo: IOrderRepository).Find/(string)",
-        "(?).Select/(lambda)",
+        "(?).Select/(lambda`1)",
         "o.Copy/()",
         "(?).First/()",
     ]
@@ -1067,4 +1067,42 @@ def test_an_extension_chosen_on_a_typed_receiver_is_not_chosen_again():
     # `mars`, a DbConnection: the extension whose parameters after `this` take (Type, string, ..)
     assert _edges_of(_resolution(files), "AsyncTests.TypeBased") == {
         "SqlMapper.QueryAsync#2": "exact"
+    }
+
+
+def test_lambda_arity_and_an_extension_reached_by_name_takes_its_receiver():
+    files = {
+        "src/Utilities/LinqBridge.cs": """
+            namespace Acme.Utilities;
+            static partial class Enumerable
+            {
+                public static IEnumerable<TResult> SelectMany<TSource, TResult>(this IEnumerable<TSource> source, Func<TSource, IEnumerable<TResult>> selector) => null;
+                public static IEnumerable<TResult> SelectMany<TSource, TResult>(this IEnumerable<TSource> source, Func<TSource, int, IEnumerable<TResult>> selector) => null;
+            }
+            static class StringUtils
+            {
+                public static string FormatWith(this string format, IFormatProvider provider, object? arg0) => null;
+                private static string FormatWith(this string format, IFormatProvider provider, params object?[] args) => null;
+            }
+        """,
+        "src/Resolver.cs": """
+            namespace Acme.Utilities;
+            public class Resolver
+            {
+                public List<Type> Hierarchy(Type type) => null;
+                public void Members(Type type, string name)
+                {
+                    Hierarchy(type).SelectMany(baseType => baseType.GetMembers());
+                    var message = "Unexpected end when setting {0}'s value.".FormatWith(CultureInfo.InvariantCulture, name);
+                }
+            }
+        """,
+    }
+    members = _edges_of(_resolution(files), "Resolver.Members")
+    # `baseType => ..` takes one parameter: the Func<TSource, IEnumerable<TResult>> member;
+    # `"..".FormatWith(provider, name)`: the string is its `this`, (provider, arg0) the rest
+    assert members == {
+        "Resolver.Hierarchy": "exact",
+        "Enumerable.SelectMany": "unique_name",
+        "StringUtils.FormatWith": "unique_name",
     }

@@ -481,17 +481,31 @@ class CSharpResolver(OverloadChooser, NamespacedResolver):
         if isinstance(out, list) and self._ext_chosen:
             # extension methods, chosen with the receiver as their `this`
             return AMBIGUOUS if self._undecided(dict(out)) else out
+        base = text[: m.start()]
+        name = base.rsplit(".", 1)[-1].split("<", 1)[0]
+        if isinstance(out, list) and name in self.extensions and all(r == UNIQUE for _, r in out):
+            # a guess by name: the extension methods that take the receiver's type come first
+            ext = self._extension_call(ctx, base, args)
+            if isinstance(ext, list):
+                return AMBIGUOUS if self._undecided(dict(ext)) else ext
         if isinstance(out, list):
-            chosen = self._implementations(self.choose(ctx, out, args))
-            if not self.fits_none(ctx, chosen, args):
+            # `"..".FormatWith(provider, x)` reached by name: an extension method called on a
+            # receiver takes it as its `this`
+            by_id = self.index.by_id
+            self._on_receiver = "." in text[: m.start()] and all(
+                d in by_id and _this_type(by_id[d]) is not None for d, _ in out
+            )
+            try:
+                chosen = self._implementations(self.choose(ctx, out, args))
+                fits_none = self.fits_none(ctx, chosen, args)
+            finally:
+                self._on_receiver = False
+            if not fits_none:
                 if self._undecided(chosen):
                     return AMBIGUOUS
                 return list(chosen.items())
             out = UNRESOLVED  # (a name guess whose parameters take none of these arguments)
-        base = text[: m.start()]
-        if out not in (UNRESOLVED, AMBIGUOUS) or base.rsplit(".", 1)[-1].split("<", 1)[0] not in (
-            self.extensions
-        ):
+        if out not in (UNRESOLVED, AMBIGUOUS) or name not in self.extensions:
             return out  # (external, dynamic: decided; no extension method of that name)
         ext = self._extension_call(ctx, base, args)
         return ext if ext is not None else out
@@ -883,6 +897,12 @@ class CSharpResolver(OverloadChooser, NamespacedResolver):
                 return None
             # a type parameter takes it; a repository type does not; a library one may
             return None if self.repo_type(self.index.file_of[sid], param) is not None else 1
+        if arg.startswith("lambda`"):  # a lambda of n parameters: a Func of n + 1 types
+            n = int(arg[7:])
+            if param.startswith(("Func`", "Action`")):
+                m = int(param.split("`", 1)[1])
+                return 3 if (m - 1 if param[0] == "F" else m) == n else None
+            arg = "lambda"
         if "`" in arg and "`" in param and arg != param:
             return None  # `Func<A, B, R>` for a `Func<A, R>`
         fit = super()._overload_fit(ctx, sid, arg, param)
