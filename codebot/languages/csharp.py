@@ -362,12 +362,14 @@ def _chain(node: Node | None) -> str | None:
     if node is None:
         return None
     kind = node.type
-    if kind in ("identifier", "generic_name", "predefined_type", "this", "base"):
+    if kind == "generic_name":
+        return _generic_name(node)
+    if kind in ("identifier", "predefined_type", "this", "base"):
         return squash(text(node), _CHAIN_MAX)
     if kind == "member_access_expression":
         head = _chain(node.child_by_field_name("expression"))
-        name = node.child_by_field_name("name")
-        return f"{head}.{squash(text(name), _CHAIN_MAX)}" if head and name is not None else None
+        name = _chain(node.child_by_field_name("name"))
+        return f"{head}.{name}" if head and name else None
     if kind == "invocation_expression":
         callee = _chain(node.child_by_field_name("function"))
         return f"{callee}()" if callee else None
@@ -377,6 +379,18 @@ def _chain(node: Node | None) -> str | None:
             return None
         return f"new {squash(text(type_), _CHAIN_MAX)}()"
     return None
+
+
+def _generic_name(node: Node) -> str:
+    """``Query<int>`` as written; a long one (a 15-tuple type argument) as ``Query<_>``: its
+    type arguments counted, for choosing among generic overloads."""
+    written = text(node)
+    if len(written) <= 60:
+        return written
+    args = next((c for c in node.named_children if c.type == "type_argument_list"), None)
+    n = len(args.named_children) if args is not None else 0
+    name = node.named_children[0] if node.named_children else node
+    return f"{text(name)}<{', '.join('_' for _ in range(n))}>"
 
 
 @dataclass(frozen=True)
@@ -394,7 +408,9 @@ class _Receivers(Receivers):
             name = parent.child_by_field_name("name")
             if name is not None and name.start_byte == node.start_byte:
                 chain = _chain(parent)
-                text = chain if chain is not None and len(chain) <= _CHAIN_MAX else f"(?).{text}"
+                if chain is None or len(chain) > _CHAIN_MAX:
+                    chain = f"(?).{_generic_name(node) if node.type == 'generic_name' else text}"
+                text = chain
         return super().annotate(node, text, cache)
 
 

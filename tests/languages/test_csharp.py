@@ -1106,3 +1106,30 @@ def test_lambda_arity_and_an_extension_reached_by_name_takes_its_receiver():
         "Enumerable.SelectMany": "unique_name",
         "StringUtils.FormatWith": "unique_name",
     }
+
+
+def test_a_long_type_argument_keeps_its_count():
+    files = {
+        "Dapper/SqlMapper.cs": """
+            namespace Dapper;
+            public static partial class SqlMapper
+            {
+                public static dynamic? QuerySingleOrDefault(this IDbConnection cnn, string sql, object? param = null) => null;
+                public static T? QuerySingleOrDefault<T>(this IDbConnection cnn, string sql, object? param = null) => default;
+            }
+        """,
+        "tests/TupleTests.cs": """
+            namespace Dapper.Tests;
+            public class TupleTests
+            {
+                public void Fifteen(IDbConnection connection)
+                {
+                    var val = connection.QuerySingleOrDefault<(int e1, int e2, int e3, int e4, int e5, int e6, int e7, int e8, int e9, int e10, int e11, int e12, int e13, int e14, int e15)?>(
+                        "select 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15 where 1 = 2");
+                }
+            }
+        """,
+    }
+    assert _edges_of(_resolution(files), "TupleTests.Fifteen") == {
+        "SqlMapper.QuerySingleOrDefault#2": "exact"
+    }
