@@ -5,8 +5,10 @@
 (compilation_unit (file_scoped_namespace_declaration name: (_) @name)) @scope.namespace
 ; A namespace the grammar could not close (a method header split by `#if`/`#else`, as in
 ; Newtonsoft.Json's TestFixtureBase.cs) is an ERROR node starting `namespace A.B {`: still the
-; scope of what it holds.
-(ERROR "namespace" . [(qualified_name) (identifier)] @name) @scope.namespace
+; scope of what it holds. (Anchored at the ERROR's first child, and the keyword checked: a looser
+; pattern captured other ERROR nodes as scopes.)
+((ERROR . "namespace" @_ns . [(qualified_name) (identifier)] @name) @scope.namespace
+ (#eq? @_ns "namespace"))
 
 ; Types. `record struct` is a struct, any other record a class: the predicate keeps a record
 ; struct out of the class pattern by its header (attributes and modifiers, then `record struct`),

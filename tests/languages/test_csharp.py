@@ -1133,3 +1133,27 @@ def test_a_long_type_argument_keeps_its_count():
     assert _edges_of(_resolution(files), "TupleTests.Fifteen") == {
         "SqlMapper.QuerySingleOrDefault#2": "exact"
     }
+
+
+def test_an_error_node_without_a_namespace_is_no_scope(parse):
+    # `#if` inside a struct's modifiers breaks the declaration (MessagePack's MessagePackReader):
+    # the ERROR node holds no `namespace` keyword, so it names no scope
+    code = """
+namespace MessagePack
+{
+#if MESSAGEPACK_INTERNAL
+    internal
+#else
+    public
+#endif
+    ref partial struct MessagePackReader
+    {
+        public MessagePackReader(ReadOnlyMemory<byte> memory) { }
+        public MessagePackReader(in ReadOnlySequence<byte> sequence) { }
+    }
+}
+"""
+    p = parse("csharp", "src/MessagePack/MessagePackReader.cs", code)
+    ids = [s.id for s in p.result.symbols if s.kind != "chunk"]
+    assert all(".MessagePackReader.MessagePackReader.MessagePackReader" not in i for i in ids)
+    assert "src.MessagePack.MessagePackReader.MessagePack.MessagePackReader" in ids

@@ -544,6 +544,8 @@ class CSharpResolver(OverloadChooser, NamespacedResolver):
         could not follow (``(?).M``: only the repository's one method of that name), a chain
         (``conn.Query<int>().Single``, ``(cmd: IDbCommand).Parameters.Add``) followed through
         the declared types, or the walker's."""
+        if "::" in text:  # `global::System.X`, `MsgPack::Formatters.Y` (an extern alias)
+            text = text.replace("global::", "").replace("::", ".")
         if text.startswith("(?)."):
             name = text[4:].split("<", 1)[0]
             return self.member_fallback(name, ctx) if name.isidentifier() else UNRESOLVED
@@ -586,7 +588,12 @@ class CSharpResolver(OverloadChooser, NamespacedResolver):
                 return None
             value = self._member_value(ctx, value, name, how == CALLED)
             if value is None:
-                return None
+                # a value of a type we cannot tell (an auto-property's, a generic method's):
+                # only the repository's one method of the last name, as for `(?).M`
+                last, how_last = pieces[-1]
+                if how_last != PLAIN or not last:
+                    return None
+                return self.member_fallback(last, ctx)
         name, how = pieces[-1]
         if how != PLAIN or not name:
             return None
