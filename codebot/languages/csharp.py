@@ -8,6 +8,7 @@ Constructors are named after their class, destructors ``~T``, operators ``operat
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from tree_sitter import Node
 
@@ -150,7 +151,9 @@ def _declarators(decl: Node | None, out: Bindings) -> None:
         value = d.named_children[-1] if d.named_child_count > 1 else None
         if what is None and value is not None:
             if value.type == "object_creation_expression":
-                what = valued(text(value.child_by_field_name("type")), construct=True)
+                type_text = text(value.child_by_field_name("type"))
+                # `new List<int>()`: of that type, as if declared so
+                what = valued(type_text, construct=True) or declared(type_text)
             elif value.type == "invocation_expression":
                 what = valued(text(value.child_by_field_name("function")))
         out[text(name)] = what
@@ -163,6 +166,15 @@ def _block(node: Node) -> Bindings:
             _declarators(
                 next((d for d in c.named_children if d.type == "variable_declaration"), None), out
             )
+    return out
+
+
+def _using(node: Node) -> Bindings:
+    """``using (var reader = cmd.ExecuteReader()) { .. }``: the names it declares."""
+    out: Bindings = {}
+    _declarators(
+        next((d for d in node.named_children if d.type == "variable_declaration"), None), out
+    )
     return out
 
 
@@ -191,7 +203,7 @@ def _params(node: Node) -> Bindings:
                 out.setdefault(text(name), declared(text(type_)) if type_ is not None else None)
         elif p.type == "identifier":  # a lambda's `x => ...`
             out.setdefault(text(p), None)
-    if params is not None and params.type == "identifier":
+    if params is not None and params.type in ("identifier", "implicit_parameter"):
         out.setdefault(text(params), None)
     return out
 
@@ -222,6 +234,13 @@ _LITERALS = {
 
 def _argument_type(node: Node, bound) -> str:
     kind = node.type
+    if kind == "lambda_expression":  # `(item, i) => ..`: of two parameters, `lambda`2`
+        params = node.child_by_field_name("parameters")
+        if params is not None and params.type == "implicit_parameter":
+            return "lambda`1"
+        if params is not None and params.type == "parameter_list":
+            return f"lambda`{sum(1 for c in params.named_children if c.type == 'parameter')}"
+        return "lambda"
     if kind in _LITERALS:
         return _LITERALS[kind]
     if kind == "integer_literal":
@@ -233,20 +252,77 @@ def _argument_type(node: Node, bound) -> str:
     if kind == "identifier":
         what = bound(node, text(node))
         if what is not None and what.startswith(": "):
-            t = what[2:].split("<", 1)[0].strip().rstrip("?").rsplit(".", 1)[-1]
-            return t if t.isidentifier() else "?"
+            return _written_type(what[2:])
+        if what is not None and what.startswith("= new ") and what.endswith("()"):
+            return _written_type(what[6:-2])  # `var x = new T(..)`
+        if what is not None and what.startswith("= ") and what[2:-2].isidentifier():
+            # `var prop = _selector(..)`, `_selector` a `Func<.., PropertyInfo>`: what it returns
+            func = bound(node, what[2:-2])
+            if func is not None and func.startswith(": Func<") and func.endswith(">"):
+                return _written_type(_type_arguments(func[7:-1])[-1])
         return "?"
-    if kind in ("object_creation_expression", "cast_expression"):
-        t = (field_text(node, "type") or "").split("<", 1)[0].strip().rsplit(".", 1)[-1]
-        return t if t.isidentifier() else "?"
+    if kind in ("object_creation_expression", "cast_expression", "default_expression"):
+        return _written_type(field_text(node, "type") or "")
+    if kind == "array_creation_expression":
+        t = _written_type((field_text(node, "type") or "").split("[", 1)[0])
+        return f"{t}[]" if t != "?" else "?"
     if kind == "parenthesized_expression" and node.named_child_count == 1:
         return _argument_type(node.named_children[0], bound)
+    if kind == "prefix_unary_expression" and node.named_child_count == 1 and text(node)[:1] in "-+":
+        inner = _argument_type(node.named_children[0], bound)  # `-1`, `-1.5m`
+        return inner if inner in ("int", "long", "float", "double", "decimal") else "?"
+    if kind == "member_access_expression":  # `long.MaxValue`, `double.NaN`: of that type
+        head, name = node.child_by_field_name("expression"), node.child_by_field_name("name")
+        if head is not None and head.type == "predefined_type" and text(name) in _SAME_TYPE:
+            return text(head)
+        if head is not None and head.type == "identifier" and text(head)[:1].isupper():
+            # `Formatting.Indented`: a type's static member, of that type if it is an enum
+            # (the resolver knows): `~Formatting`
+            return f"~{text(head)}" if text(name)[:1].isupper() else "?"
     return "?"
+
+
+# Constants of a predefined type that have its type (`int.MaxValue`, `double.NaN`)
+_SAME_TYPE = frozenset(
+    "MaxValue MinValue Epsilon NaN PositiveInfinity NegativeInfinity Empty".split()
+)
+
+
+def _type_arguments(inner: str) -> list[str]:
+    """``Type, Dictionary<string, int>, bool`` -> its three types."""
+    out, depth, start = [], 0, 0
+    for i, ch in enumerate(inner):
+        if ch in "<([":
+            depth += 1
+        elif ch in ">)]":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            out.append(inner[start:i].strip())
+            start = i + 1
+    out.append(inner[start:].strip())
+    return out
+
+
+def _written_type(type_text: str) -> str:
+    """``List<int>`` -> ``List``, ``Acme.Order`` -> ``Order``, ``int?`` -> ``int?`` (a nullable
+    value is another type for overloads), anything else ``?``."""
+    t = type_text.split("<", 1)[0].strip()
+    if t in ("Func", "Action") and type_text.rstrip().endswith(">"):
+        # a delegate's arity tells overloads apart (`Func<A, B, R>` is not `Func<A, R>`)
+        return f"{t}`{len(_type_arguments(type_text.split('<', 1)[1].rstrip()[:-1]))}"
+    if t.endswith("[]"):  # `(byte[])null`
+        inner = _written_type(t[:-2])
+        return f"{inner}[]" if inner != "?" else "?"
+    nullable = t.endswith("?")
+    t = t.rstrip("?").rsplit(".", 1)[-1]
+    if not t.isidentifier():
+        return "?"
+    return f"{t}?" if nullable else t
 
 
 def _arguments(node: Node, bound) -> str | None:
     """``(string, ?)``: the arguments of the call whose name is ``node``; a named argument
-    (``name: value``) as ``named``; None for ``out``/``ref``/``in`` ones."""
+    (``name: value``) as ``named:name``; None for ``out``/``ref``/``in`` ones."""
     call = node.parent
     for _ in range(3):  # the callee, `a.Name`, `a?.Name`
         if call is None or call.type in ("invocation_expression", "object_creation_expression"):
@@ -267,14 +343,78 @@ def _arguments(node: Node, bound) -> str | None:
         if any(c.type in ("ref", "out", "in") for c in a.children):
             return None
         if any(c.type == ":" for c in a.children):
-            types.append("named")
+            name = a.child_by_field_name("name")
+            types.append(f"named:{text(name)}" if name is not None else "named")
             continue
         value = a.named_children[-1] if a.named_children else None
         types.append(_argument_type(value, bound) if value is not None else "?")
     return f"({', '.join(types)})"
 
 
-_RECEIVERS = Receivers(
+# --- chains: a call on a call's value --------------------------------------------------------
+
+_CHAIN_MAX = 120
+
+
+def _chain(node: Node | None) -> str | None:
+    """``conn.Query<int>(sql, p).Single`` -> ``conn.Query<int>().Single``: a receiver made of
+    names, calls and ``new T(..)`` as the resolver follows it (arguments dropped), or None."""
+    if node is None:
+        return None
+    kind = node.type
+    if kind == "generic_name":
+        return _generic_name(node)
+    if kind in ("identifier", "predefined_type", "this", "base"):
+        return squash(text(node), _CHAIN_MAX)
+    if kind == "member_access_expression":
+        head = _chain(node.child_by_field_name("expression"))
+        name = _chain(node.child_by_field_name("name"))
+        return f"{head}.{name}" if head and name else None
+    if kind == "invocation_expression":
+        callee = _chain(node.child_by_field_name("function"))
+        return f"{callee}()" if callee else None
+    if kind == "object_creation_expression":
+        type_ = node.child_by_field_name("type")
+        if type_ is None or type_.type not in ("identifier", "generic_name", "qualified_name"):
+            return None
+        return f"new {squash(text(type_), _CHAIN_MAX)}()"
+    return None
+
+
+def _generic_name(node: Node) -> str:
+    """``Query<int>`` as written; a long one (a 15-tuple type argument) as ``Query<_>``: its
+    type arguments counted, for choosing among generic overloads."""
+    written = text(node)
+    if len(written) <= 60:
+        return written
+    args = next((c for c in node.named_children if c.type == "type_argument_list"), None)
+    n = len(args.named_children) if args is not None else 0
+    name = node.named_children[0] if node.named_children else node
+    return f"{text(name)}<{', '.join('_' for _ in range(n))}>"
+
+
+@dataclass(frozen=True)
+class _Receivers(Receivers):
+    """C#'s receivers, and chains: a method called on a call's value is recorded with the
+    calls before it (``conn.Query<int>().Single``), arguments dropped, for the resolver to follow
+    the declared return types; on any other expression (``(a as B).M``, ``a?.B()?.M``) as
+    ``(?).M``: not a method of ``this``."""
+
+    def annotate(self, node: Node, text: str, cache: dict) -> str:
+        parent = node.parent
+        if parent is not None and parent.type == "member_binding_expression":
+            text = f"(?).{text}"
+        elif parent is not None and parent.type == "member_access_expression":
+            name = parent.child_by_field_name("name")
+            if name is not None and name.start_byte == node.start_byte:
+                chain = _chain(parent)
+                if chain is None or len(chain) > _CHAIN_MAX:
+                    chain = f"(?).{_generic_name(node) if node.type == 'generic_name' else text}"
+                text = chain
+        return super().annotate(node, text, cache)
+
+
+_RECEIVERS = _Receivers(
     scopes={
         "block": _block,
         "method_declaration": _params,
@@ -282,6 +422,7 @@ _RECEIVERS = Receivers(
         "local_function_statement": _params,
         "lambda_expression": _params,
         "foreach_statement": _foreach,
+        "using_statement": _using,
         "declaration_list": _members,
     },
     member_scopes=frozenset({"declaration_list"}),

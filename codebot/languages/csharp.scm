@@ -3,6 +3,12 @@
 ; before it), named by the namespace.
 (namespace_declaration name: (_) @name) @scope.namespace
 (compilation_unit (file_scoped_namespace_declaration name: (_) @name)) @scope.namespace
+; A namespace the grammar could not close (a method header split by `#if`/`#else`, as in
+; Newtonsoft.Json's TestFixtureBase.cs) is an ERROR node starting `namespace A.B {`: still the
+; scope of what it holds. (Anchored at the ERROR's first child, and the keyword checked: a looser
+; pattern captured other ERROR nodes as scopes.)
+((ERROR . "namespace" @_ns . [(qualified_name) (identifier)] @name) @scope.namespace
+ (#eq? @_ns "namespace"))
 
 ; Types. `record struct` is a struct, any other record a class: the predicate keeps a record
 ; struct out of the class pattern by its header (attributes and modifiers, then `record struct`),
@@ -53,9 +59,9 @@
 ((invocation_expression
    function: (conditional_access_expression (member_binding_expression name: (_) @call)) @_callee)
  (#not-match? @_callee "^[A-Za-z0-9_@.?<>, ]+$"))
-; `new Order(id)`, `new List<int>()`, `new Acme.Order()`: a call to the constructor `Order`/`List`.
-(object_creation_expression type: [(identifier) (qualified_name)] @call)
-(object_creation_expression type: (generic_name (identifier) @call))
+; `new Order(id)`, `new List<int>()`, `new Acme.Order()`: a call to the constructor `Order`/`List`
+; (its type arguments kept: `Database<Db>` is another type than `Database`).
+(object_creation_expression type: [(identifier) (qualified_name) (generic_name)] @call)
 ; `: base(repo)` / `: this(...)` in a constructor.
 (constructor_initializer ["base" "this"] @call)
 

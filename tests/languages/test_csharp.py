@@ -225,27 +225,32 @@ def test_calls(parse):
     p = parse("csharp", PATH, SOURCE)
     # A receiver declared with a type (a field, a local, a parameter) carries it; a call ends
     # with its arguments' types, for choosing among overloads (none with `out`/`ref` ones).
+    # A method of an expression's value the text cannot follow (`a?.B(x).C()`) is `(?).C`.
     assert p.calls(f"{NS}.OrderService.PlaceAsync") == [
         "Order/(string, int)",
-        "(this._repo: IOrderRepository).SaveAsync/(?)",
-        "Log.Write<Order>/(?)",
+        "(this._repo: IOrderRepository).SaveAsync/(Order)",  # `var order = new Order(..)`
+        "Log.Write<Order>/(Order)",
         "(_repo: IOrderRepository).Find/(string)",
-        "Select/(lambda)",
+        "(?).Select/(lambda`1)",
         "o.Copy/()",
-        "First/()",
+        "(?).First/()",
     ]
     assert p.calls(f"{NS}.OrderService.OrderService") == [
         "base",
         "ArgumentNullException/(?)",
         "nameof/(IOrderRepository)",
     ]
-    assert p.calls(f"{NS}.OrderService.Place") == ["Place/(Order, ?)"]
+    # `DateTime.UtcNow`: a type's static member, `~DateTime` (the resolver knows which types'
+    # members are of the type itself: enums, DateTime's)
+    assert p.calls(f"{NS}.OrderService.Place") == ["Place/(Order, ~DateTime)"]
     assert p.calls(f"{NS}.OrderService.Place#2") == ["(_repo: IOrderRepository).Save/(Order)"]
     assert p.calls(f"{NS}.OrderService.Name") == ["Json.SerializeObject/(IOrderRepository)"]
     assert p.calls(f"{NS}.OrderService.Total") == ["Compute/()"]
     assert p.calls(f"{NS}.OrderService.Cache.TryGet") == ["Lookup"]
     assert p.calls(f"{NS}.Money.Add") == ["Money"]
-    assert p.calls(f"{NS}.OrderService") == ["List/()"]
+    assert p.calls(f"{NS}.OrderService") == [
+        "List<IListener>/()"
+    ]  # (arity: another type than List)
 
 
 def test_usings(parse):
@@ -524,3 +529,631 @@ def test_an_extension_of_another_type_is_not_taken():
     # IDbConnection, a guess (`unique_name`); `stream: Stream`: nothing says it is one
     assert calls[(run, "Dapper.SqlMapper.Dapper.SqlMapper.Execute")] == "unique_name"
     assert res.external.get(run, 0) + res.unresolved.get(run, 0) == 1  # stream.Execute
+
+
+# --- chains, arity, named arguments, nullable overloads (issue 21, branch csharp) ----------------
+
+
+def _resolution(files: dict[str, str]):
+    parsed = [
+        parse_source(p, textwrap.dedent(c).lstrip("\n").encode(), "csharp", module=module_id(p))
+        for p, c in files.items()
+    ]
+    return resolve(parsed)
+
+
+def _edges_of(res, caller_suffix: str) -> dict[str, str]:
+    """``{callee's last two names: resolution}`` of the callers whose id ends so."""
+    return {
+        ".".join(e.dst.split(".")[-2:]): e.resolution
+        for e in res.edges
+        if e.kind == "calls" and e.src.endswith(caller_suffix)
+    }
+
+
+CHAINS = {
+    "src/Shop/Builder.cs": """
+        namespace Shop;
+        public class OrderBuilder {
+            public OrderBuilder WithId(string id) => this;
+            public Order Build() => new Order();
+            public static OrderBuilder Create() => new OrderBuilder();
+        }
+        public class Order {
+            public void Single() { }
+            public void Add(int x) { }
+            public void Validate() { }
+        }
+        public class Ledger {
+            public void Single() { }
+        }
+    """,
+    "src/Shop/Checkout.cs": """
+        namespace Shop;
+        using System.Data;
+        public class Checkout {
+            public Order Current() => null;
+            public void Run(IDbConnection cnn, IDbCommand cmd, List<Order> orders) {
+                new OrderBuilder().WithId("a").Build().Validate();
+                OrderBuilder.Create().Build().Validate();
+                Current().Validate();
+                this.Current().Validate();
+                cnn.Query<int>("select 1").Single();
+                cmd.Parameters.Add(1);
+                (orders as IList<Order>).Single();
+                string.Join(",", orders);
+            }
+        }
+    """,
+    "src/Shop/SqlMapper.cs": """
+        namespace Shop;
+        public static class SqlMapper {
+            public static IEnumerable<T> Query<T>(this IDbConnection cnn, string sql) => null;
+        }
+    """,
+}
+
+
+def test_chains_follow_declared_return_types(parse):
+    p = parse("csharp", "src/Shop/Checkout.cs", CHAINS["src/Shop/Checkout.cs"])
+    calls = p.calls("src.Shop.Checkout.Shop.Checkout.Run")
+    # a call on a call's value keeps the calls before it, arguments dropped; any other
+    # expression's value is `(?)`, never `this`
+    assert "new OrderBuilder().WithId().Build().Validate/()" in calls
+    assert "(cnn: IDbConnection).Query<int>().Single/()" in calls
+    assert "(cmd: IDbCommand).Parameters.Add/(int)" in calls
+    assert "(?).Single/()" in calls
+    res = _resolution(CHAINS)
+    run = _edges_of(res, "Checkout.Run")
+    # `new OrderBuilder().WithId(..).Build()`, `OrderBuilder.Create().Build()`, `Current()`:
+    # an Order, whose `Validate` it is
+    assert run["Order.Validate"] == "exact"
+    assert run["OrderBuilder.WithId"] == "exact" and run["OrderBuilder.Build"] == "exact"
+    assert run["Checkout.Current"] == "exact"
+    # `cnn.Query<int>(..)` is an IEnumerable (a library type): `.Single()` is LINQ's, not
+    # Order's or Ledger's; `cmd.Parameters` is a library value: `.Add` is not Order's;
+    # `(orders as ..).Single()`: of no known type, and two types define `Single`: no edge
+    assert "Order.Single" not in run and "Ledger.Single" not in run
+    assert "Order.Add" not in run
+    # `string.Join`: the language's string, never a repository method found by name
+    assert not any(k.endswith(".Join") for k in run)
+    assert res.external["src.Shop.Checkout.Shop.Checkout.Run"] >= 3
+
+
+def test_a_chain_through_an_unknown_value_is_not_guessed():
+    # `Make()` declares no return type: what `.Validate()` is called on is not known, and two
+    # types define Validate: no edge (where a bare `Validate` would have been this type's)
+    files = {
+        "src/A.cs": """
+            namespace Shop;
+            public class A {
+                public dynamic Make() => null;
+                public void Validate() { }
+                public void Run() { Make().Validate(); }
+            }
+            public class B { public void Validate() { } }
+        """
+    }
+    assert _edges_of(_resolution(files), "A.Run") == {"A.Make": "exact"}
+
+
+def test_locals_of_a_using_statement_are_typed(parse):
+    code = """
+        namespace Shop;
+        public class Repo {
+            public void Run(IDbCommand cmd) {
+                using (var reader = new OrderReader()) { reader.Next(); }
+            }
+        }
+        public class OrderReader { public void Next() { } }
+        public class Other { public void Next() { } }
+    """
+    p = parse("csharp", "src/Repo.cs", code)
+    assert p.calls("src.Repo.Shop.Repo.Run") == [
+        "OrderReader/()",
+        "(reader = new OrderReader()).Next/()",
+    ]
+    assert _edges_of(_resolution({"src/Repo.cs": code}), "Repo.Run") == {
+        "Shop.OrderReader": "exact",  # (no constructor written: the type)
+        "OrderReader.Next": "exact",
+    }
+
+
+# A method header split by `#if`/`#else` leaves the namespace an ERROR node (Newtonsoft.Json's
+# TestFixtureBase.cs): its types keep the namespace, and an alias to them resolves
+FIXTURE_BASE = """
+using System;
+#if DNXCORE50
+using Assert = Acme.Tests.XUnitAssert;
+#endif
+
+namespace Acme.Tests
+{
+    public class XUnitAssert
+    {
+        public static void AreEqual(double expected, double actual, double r) { }
+        public static void AreEqual(object expected, object actual, string message = null) { }
+        public static void AreEqual<T>(T expected, T actual, string message = null) { }
+        public static void IsTrue(bool condition) { }
+    }
+
+    public abstract class TestFixtureBase
+    {
+#if DNXCORE50
+        protected TestFixtureBase()
+#else
+        [SetUp]
+        protected void TestSetup()
+#endif
+        {
+        }
+    }
+}
+"""
+
+USES_ASSERT = """
+using Assert = Acme.Tests.XUnitAssert;
+
+namespace Acme.Tests.Linq
+{
+    public class JValueTests : TestFixtureBase
+    {
+        public void Values(JValue v, int count)
+        {
+            Assert.AreEqual(3, count);
+            Assert.AreEqual(null, null);
+            Assert.IsTrue(count > 0);
+        }
+    }
+}
+"""
+
+
+def test_a_namespace_the_grammar_left_open_still_scopes_its_types(parse):
+    p = parse("csharp", "Src/Tests/TestFixtureBase.cs", FIXTURE_BASE)
+    assert "Src.Tests.TestFixtureBase.Acme.Tests.XUnitAssert" in {s.id for s in p.result.symbols}
+    res = _resolution(
+        {"Src/Tests/TestFixtureBase.cs": FIXTURE_BASE, "Src/Tests/Linq/JValueTests.cs": USES_ASSERT}
+    )
+    values = _edges_of(res, "JValueTests.Values")
+    # `AreEqual(3, count)`: `AreEqual<T>(T, T)` infers T = int, a better conversion than to
+    # `object`; `AreEqual(null, null)` infers nothing: the `object` member
+    assert values["XUnitAssert.AreEqual#3"] == "exact"
+    assert values["XUnitAssert.AreEqual#2"] == "exact"
+    assert values["XUnitAssert.IsTrue"] == "exact"
+    assert "XUnitAssert.AreEqual" not in values  # (the three-double member)
+
+
+GENERIC_ARITY = {
+    "Dapper.Rainbow/Database.cs": """
+        namespace Dapper;
+        public abstract partial class Database<TDatabase> where TDatabase : Database<TDatabase>, new()
+        {
+            public Database() { }
+        }
+    """,
+    "benchmarks/PetaPoco/PetaPoco.cs": """
+        namespace PetaPoco;
+        public class Database
+        {
+            public Database(string connectionString, string providerName) { }
+        }
+    """,
+    "benchmarks/Benchmarks.PetaPoco.cs": """
+        using PetaPoco;
+        namespace Dapper.Tests.Performance;
+        public class PetaPocoBenchmarks
+        {
+            public void Setup() { var db = new Database("cs", "System.Data.SqlClient"); }
+        }
+        public class Db : Dapper.Database<Db> { }
+        public class Rainbow
+        {
+            public void Setup() { var db = new Database<Db>(); }
+        }
+    """,
+}
+
+
+def test_generic_arity_is_part_of_a_type_name():
+    res = _resolution(GENERIC_ARITY)
+    # `new Database(..)`: PetaPoco's (of a `using`), not the outer namespace's `Database<T>`
+    assert _edges_of(res, "PetaPocoBenchmarks.Setup") == {"Database.Database": "exact"}
+    setup = [e.dst for e in res.edges if e.src.endswith("PetaPocoBenchmarks.Setup")]
+    assert setup == ["benchmarks.PetaPoco.PetaPoco.PetaPoco.Database.Database"]
+    rainbow = [e.dst for e in res.edges if e.kind == "calls" and e.src.endswith("Rainbow.Setup")]
+    assert rainbow == ["Dapper.Rainbow.Database.Dapper.Database.Database"]
+
+
+HANDLERS = {
+    "Dapper/SqlMapper.ITypeHandler.cs": """
+        namespace Dapper;
+        public static partial class SqlMapper
+        {
+            public interface ITypeHandler
+            {
+                void SetValue(IDbDataParameter parameter, object value);
+            }
+
+            public abstract class TypeHandler<T> : ITypeHandler
+            {
+                public abstract void SetValue(IDbDataParameter parameter, T? value);
+
+                void ITypeHandler.SetValue(IDbDataParameter parameter, object value)
+                {
+                    SetValue(parameter, (T?)value);
+                }
+            }
+        }
+    """,
+    "Dapper/Handlers.cs": """
+        namespace Dapper;
+        public class UdtTypeHandler : SqlMapper.ITypeHandler
+        {
+            public void SetValue(IDbDataParameter parameter, object value) { }
+        }
+        public class RatingHandler : SqlMapper.TypeHandler<Rating>
+        {
+            public override void SetValue(IDbDataParameter parameter, Rating value) { }
+        }
+    """,
+    "Dapper/DynamicParameters.cs": """
+        namespace Dapper;
+        public class DynamicParameters
+        {
+            public void AddParameters(IDbDataParameter p, object val)
+            {
+                SqlMapper.ITypeHandler? handler = null;
+                handler.SetValue(p, val);
+            }
+        }
+    """,
+}
+
+
+def test_an_interface_method_reaches_only_methods_with_its_parameters():
+    res = _resolution(HANDLERS)
+    add = _edges_of(res, "DynamicParameters.AddParameters")
+    assert add["ITypeHandler.SetValue"] == "exact"
+    assert add["UdtTypeHandler.SetValue"] == "override"
+    assert add["TypeHandler.SetValue#2"] == "override"  # `void ITypeHandler.SetValue(..)`
+    # `SetValue(parameter, T? value)` and its override take no `object`: not this call's
+    assert "TypeHandler.SetValue" not in add and "RatingHandler.SetValue" not in add
+
+
+NAMED = {
+    "Dapper/SqlMapper.cs": """
+        namespace Dapper;
+        public static partial class SqlMapper
+        {
+            public static IEnumerable<T> Query<T>(this IDbConnection cnn, string sql, object? param = null, IDbTransaction? transaction = null, CommandType? commandType = null) => null;
+            public static IEnumerable<TReturn> Query<TReturn>(this IDbConnection cnn, string sql, Type[] types, Func<object[], TReturn> map, object? param = null, CommandType? commandType = null) => null;
+        }
+    """,
+    "tests/ParameterTests.cs": """
+        namespace Dapper.Tests;
+        public class ParameterTests
+        {
+            public void Run(IDbConnection connection, object rules)
+            {
+                connection.Query<int>("#Proc", rules, commandType: CommandType.StoredProcedure);
+                connection.Query<int>("#Proc", rules, mode: 1);
+            }
+        }
+    """,
+}
+
+
+def test_named_arguments_are_matched_by_name(parse):
+    p = parse("csharp", "tests/ParameterTests.cs", NAMED["tests/ParameterTests.cs"])
+    assert p.calls("tests.ParameterTests.Dapper.Tests.ParameterTests.Run")[0] == (
+        "(connection: IDbConnection).Query<int>/(string, object, named:commandType)"
+    )
+    res = _resolution(NAMED)
+    # the member with `types` and `map` needs them, and a named argument does not give them;
+    # no member has a parameter `mode`: that call makes no edge
+    assert _edges_of(res, "ParameterTests.Run") == {"SqlMapper.Query": "exact"}
+
+
+WRITER = {
+    "src/JsonWriter.cs": """
+        namespace Acme.Json;
+        public enum Formatting { None, Indented }
+        public class JsonWriter
+        {
+            public virtual void WriteValue(int value) { }
+            public virtual void WriteValue(int? value) { }
+            public virtual void WriteValue(long value) { }
+            public virtual void WriteValue(string? value) { }
+            public virtual void WriteValue(object? value) { }
+            public virtual void WriteValue(byte[]? value) { }
+        }
+        public static class JsonConvert
+        {
+            public static string SerializeObject(object? value, Formatting formatting) => null;
+            public static string SerializeObject(object? value, JsonSerializerSettings? settings) => null;
+        }
+    """,
+    "src/Tests.cs": """
+        namespace Acme.Json;
+        public class WriterTests
+        {
+            public void Run(JsonWriter writer, int? maybe, object thing, Order o)
+            {
+                writer.WriteValue(1);
+                writer.WriteValue(maybe);
+                writer.WriteValue(default(int?));
+                writer.WriteValue((int?)null);
+                writer.WriteValue(long.MaxValue);
+                writer.WriteValue((byte[])null);
+                writer.WriteValue(o.Total);
+                JsonConvert.SerializeObject(thing, Formatting.Indented);
+            }
+        }
+    """,
+}
+
+
+def test_nullable_value_types_enums_and_undecided_sets():
+    res = _resolution(WRITER)
+    run = _edges_of(res, "WriterTests.Run")
+    assert run == {
+        "JsonWriter.WriteValue": "exact",  # WriteValue(1): int
+        "JsonWriter.WriteValue#2": "exact",  # `int? maybe`, `default(int?)`, `(int?)null`
+        "JsonWriter.WriteValue#3": "exact",  # long.MaxValue
+        "JsonWriter.WriteValue#6": "exact",  # (byte[])null
+        "JsonConvert.SerializeObject": "exact",  # Formatting.Indented: the enum's member
+    }
+    # `WriteValue(o.Total)`: the argument's type unknown, six members fit: no edge
+    assert res.unresolved["src.Tests.Acme.Json.WriterTests.Run"] == 1
+
+
+def test_delegate_arity_and_a_delegate_fields_result_choose_overloads():
+    files = {
+        "Dapper/SqlMapper.cs": """
+            namespace Dapper;
+            public static partial class SqlMapper
+            {
+                public static IEnumerable<TReturn> Query<TFirst, TSecond, TReturn>(this IDbConnection cnn, string sql, Func<TFirst, TSecond, TReturn> map, object? param = null) => null;
+                public static IEnumerable<TReturn> Query<TFirst, TSecond, TThird, TReturn>(this IDbConnection cnn, string sql, Func<TFirst, TSecond, TThird, TReturn> map, object? param = null) => null;
+            }
+            public sealed class SimpleMemberMap
+            {
+                public SimpleMemberMap(string columnName, PropertyInfo property) { }
+                public SimpleMemberMap(string columnName, FieldInfo field) { }
+            }
+        """,
+        "Dapper.Rainbow/Database.cs": """
+            namespace Dapper;
+            public class Database
+            {
+                private DbConnection _connection;
+                private readonly Func<Type, string, PropertyInfo?> _propertySelector;
+
+                public IEnumerable<TReturn> Query<TFirst, TSecond, TReturn>(string sql, Func<TFirst, TSecond, TReturn> map, dynamic param = null) =>
+                    _connection.Query(sql, map, param as object);
+
+                public SimpleMemberMap? GetMember(Type type, string columnName)
+                {
+                    var prop = _propertySelector(type, columnName);
+                    return prop is not null ? new SimpleMemberMap(columnName, prop) : null;
+                }
+            }
+        """,
+    }
+    res = _resolution(files)
+    # `map`, a Func of three type arguments: the three-type Query, not the four-type one
+    assert _edges_of(res, "Database.Query") == {"SqlMapper.Query": "exact"}
+    # `prop`, what a `Func<Type, string, PropertyInfo?>` returns: the PropertyInfo member
+    assert _edges_of(res, "Database.GetMember") == {"SimpleMemberMap.SimpleMemberMap": "exact"}
+
+
+def test_a_static_constructor_is_never_the_callee_and_an_override_keeps_its_nullable():
+    files = {
+        "src/Settings.cs": """
+            namespace Acme.Json;
+            public class JsonSerializerSettings
+            {
+                static JsonSerializerSettings() { }
+                public JsonSerializerSettings() { }
+            }
+            public class JsonTextWriter
+            {
+                public virtual void WriteValue(Guid value) { }
+                public virtual void WriteValue(Guid? value) { }
+            }
+            public class CountingWriter : JsonTextWriter
+            {
+                public override void WriteValue(Guid? value) { }
+            }
+            public class TraceWriter
+            {
+                private readonly JsonTextWriter _textWriter;
+                public void Write(Guid value)
+                {
+                    var settings = new JsonSerializerSettings { };
+                    _textWriter.WriteValue(value);
+                }
+            }
+        """
+    }
+    write = _edges_of(_resolution(files), "TraceWriter.Write")
+    # `new JsonSerializerSettings { }`: the instance constructor, not `static ..()`
+    # `WriteValue(Guid)`: its own member; CountingWriter overrides the `Guid?` one, not this
+    assert write == {
+        "JsonSerializerSettings.JsonSerializerSettings#2": "exact",
+        "JsonTextWriter.WriteValue": "exact",
+    }
+
+
+def test_partial_bases_inherited_overloads_and_written_type_arguments():
+    files = {
+        "src/JsonWriter.cs": """
+            namespace Acme.Json;
+            public abstract class JsonWriter
+            {
+                public virtual void WriteValue(Guid value) { }
+                public virtual void WriteValue(Guid? value) { }
+                public virtual void WriteValue(object? value) { }
+            }
+        """,
+        "src/JsonTextWriter.cs": """
+            namespace Acme.Json;
+            public partial class JsonTextWriter : JsonWriter
+            {
+                public override void WriteValue(Guid value) { }
+                public override void WriteValue(object? value) { }
+            }
+        """,
+        "src/JsonTextWriter.Async.cs": """
+            namespace Acme.Json;
+            public partial class JsonTextWriter
+            {
+                public Task FlushAsync() => null;
+            }
+        """,
+        "src/JsonConvert.cs": """
+            namespace Acme.Json;
+            public static class JsonConvert
+            {
+                public static object? DeserializeObject(string value) => null;
+                public static T? DeserializeObject<T>(string value) => default;
+            }
+        """,
+        "src/Trace.cs": """
+            namespace Acme.Json;
+            public class Trace
+            {
+                public void Write(JsonTextWriter writer, Guid? value, string json)
+                {
+                    writer.WriteValue(value);
+                    JsonConvert.DeserializeObject<List<int>>(json);
+                    JsonConvert.DeserializeObject(json);
+                }
+            }
+        """,
+    }
+    write = _edges_of(_resolution(files), "Trace.Write")
+    # the part in JsonTextWriter.Async.cs names no base; the other part's `: JsonWriter` counts,
+    # and JsonTextWriter does not override WriteValue(Guid?): JsonWriter's is the one called
+    assert write == {
+        "JsonWriter.WriteValue#2": "exact",
+        "JsonConvert.DeserializeObject#2": "exact",  # `<List<int>>`: the generic member
+        "JsonConvert.DeserializeObject": "exact",  # none written: T cannot be inferred
+    }
+
+
+def test_an_extension_chosen_on_a_typed_receiver_is_not_chosen_again():
+    files = {
+        "Dapper/SqlMapper.Async.cs": """
+            namespace Dapper;
+            public static partial class SqlMapper
+            {
+                public static Task<IEnumerable<dynamic>> QueryAsync(this IDbConnection cnn, string sql, object? param = null) => null;
+                public static Task<IEnumerable<object>> QueryAsync(this IDbConnection cnn, Type type, string sql, object? param = null) => null;
+            }
+        """,
+        "tests/AsyncTests.cs": """
+            namespace Dapper.Tests;
+            public class AsyncTests
+            {
+                public async Task TypeBased(DbConnection mars, Type type)
+                {
+                    await mars.QueryAsync(type, "select @A as [A]", new { A = 123 });
+                }
+            }
+        """,
+    }
+    # `mars`, a DbConnection: the extension whose parameters after `this` take (Type, string, ..)
+    assert _edges_of(_resolution(files), "AsyncTests.TypeBased") == {
+        "SqlMapper.QueryAsync#2": "exact"
+    }
+
+
+def test_lambda_arity_and_an_extension_reached_by_name_takes_its_receiver():
+    files = {
+        "src/Utilities/LinqBridge.cs": """
+            namespace Acme.Utilities;
+            static partial class Enumerable
+            {
+                public static IEnumerable<TResult> SelectMany<TSource, TResult>(this IEnumerable<TSource> source, Func<TSource, IEnumerable<TResult>> selector) => null;
+                public static IEnumerable<TResult> SelectMany<TSource, TResult>(this IEnumerable<TSource> source, Func<TSource, int, IEnumerable<TResult>> selector) => null;
+            }
+            static class StringUtils
+            {
+                public static string FormatWith(this string format, IFormatProvider provider, object? arg0) => null;
+                private static string FormatWith(this string format, IFormatProvider provider, params object?[] args) => null;
+            }
+        """,
+        "src/Resolver.cs": """
+            namespace Acme.Utilities;
+            public class Resolver
+            {
+                public List<Type> Hierarchy(Type type) => null;
+                public void Members(Type type, string name)
+                {
+                    Hierarchy(type).SelectMany(baseType => baseType.GetMembers());
+                    var message = "Unexpected end when setting {0}'s value.".FormatWith(CultureInfo.InvariantCulture, name);
+                }
+            }
+        """,
+    }
+    members = _edges_of(_resolution(files), "Resolver.Members")
+    # `baseType => ..` takes one parameter: the Func<TSource, IEnumerable<TResult>> member;
+    # `"..".FormatWith(provider, name)`: the string is its `this`, (provider, arg0) the rest
+    assert members == {
+        "Resolver.Hierarchy": "exact",
+        "Enumerable.SelectMany": "unique_name",
+        "StringUtils.FormatWith": "unique_name",
+    }
+
+
+def test_a_long_type_argument_keeps_its_count():
+    files = {
+        "Dapper/SqlMapper.cs": """
+            namespace Dapper;
+            public static partial class SqlMapper
+            {
+                public static dynamic? QuerySingleOrDefault(this IDbConnection cnn, string sql, object? param = null) => null;
+                public static T? QuerySingleOrDefault<T>(this IDbConnection cnn, string sql, object? param = null) => default;
+            }
+        """,
+        "tests/TupleTests.cs": """
+            namespace Dapper.Tests;
+            public class TupleTests
+            {
+                public void Fifteen(IDbConnection connection)
+                {
+                    var val = connection.QuerySingleOrDefault<(int e1, int e2, int e3, int e4, int e5, int e6, int e7, int e8, int e9, int e10, int e11, int e12, int e13, int e14, int e15)?>(
+                        "select 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15 where 1 = 2");
+                }
+            }
+        """,
+    }
+    assert _edges_of(_resolution(files), "TupleTests.Fifteen") == {
+        "SqlMapper.QuerySingleOrDefault#2": "exact"
+    }
+
+
+def test_an_error_node_without_a_namespace_is_no_scope(parse):
+    # `#if` inside a struct's modifiers breaks the declaration (MessagePack's MessagePackReader):
+    # the ERROR node holds no `namespace` keyword, so it names no scope
+    code = """
+namespace MessagePack
+{
+#if MESSAGEPACK_INTERNAL
+    internal
+#else
+    public
+#endif
+    ref partial struct MessagePackReader
+    {
+        public MessagePackReader(ReadOnlyMemory<byte> memory) { }
+        public MessagePackReader(in ReadOnlySequence<byte> sequence) { }
+    }
+}
+"""
+    p = parse("csharp", "src/MessagePack/MessagePackReader.cs", code)
+    ids = [s.id for s in p.result.symbols if s.kind != "chunk"]
+    assert all(".MessagePackReader.MessagePackReader.MessagePackReader" not in i for i in ids)
+    assert "src.MessagePack.MessagePackReader.MessagePack.MessagePackReader" in ids

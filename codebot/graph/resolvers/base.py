@@ -27,6 +27,7 @@ __all__ = [
     "EXT",
     "EXTERNAL",
     "AMBIGUOUS",
+    "CALLED",
     "DYNAMIC",
     "EXTERNAL_CALL",
     "IGNORED",
@@ -35,6 +36,7 @@ __all__ = [
     "MOD",
     "NOT_LOCAL",
     "NO_EDGE",
+    "OPAQUE",
     "OVERLOAD",
     "OVERRIDE",
     "Outcome",
@@ -46,6 +48,8 @@ __all__ = [
     "UNIQUE",
     "UNRESOLVED",
     "is_extension",
+    "split",
+    "typed_head",
 ]
 
 # Targets: (kind, value). A symbol; an instance of exactly a type; an instance of a declared type
@@ -102,6 +106,9 @@ def _typed(text: str) -> tuple[str, str, str, str] | None:
                     return None
                 return m["expr"], m["op"], text[m.end() : i], text[i + 2 :]
     return None
+
+
+typed_head = _typed  # (public for the language resolvers that follow a typed chain themselves)
 
 
 @dataclass(frozen=True)

@@ -21,10 +21,12 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Callable
+from functools import lru_cache
 
 from codebot.core.model import FUNCTION_KINDS, FileResult, Parameter, Symbol
 from codebot.graph.resolvers.base import (
     AMBIGUOUS,
+    CALLED,
     CLS,
     DECL,
     DYNAMIC,
@@ -34,7 +36,9 @@ from codebot.graph.resolvers.base import (
     INST,
     MOD,
     NOT_LOCAL,
+    OPAQUE,
     OVERLOAD,
+    OVERRIDE,
     PLAIN,
     SYM,
     UNIQUE,
@@ -44,9 +48,11 @@ from codebot.graph.resolvers.base import (
     Outcome,
     Resolver,
     Target,
+    split,
+    typed_head,
 )
 from codebot.graph.resolvers.names import TYPES, strip_duplicate
-from codebot.graph.resolvers.overloads import ARGS, OverloadChooser
+from codebot.graph.resolvers.overloads import ARGS, OverloadChooser, is_vararg, simple_type
 
 
 class NamespacedResolver(Resolver):
@@ -322,17 +328,37 @@ class CSharpResolver(OverloadChooser, NamespacedResolver):
     )
 
     def prepare(self) -> None:
+        # Generic arity is part of a C# type's name: `Database` is not `Database<T>`
+        self._arity: dict[str, int] = {}
+        for f in self.files:
+            for s in f.symbols:
+                if s.kind in TYPES:
+                    m = re.search(rf"\b{re.escape(s.name)}\s*<([^()]*?)>", s.signature)
+                    self._arity[s.id] = _type_arity(m[1]) if m else 0
+        self._arity_wanted = 0  # of the type name being looked up (0: none written)
+        self._type_names: dict[tuple[str, str, str], str | None] = {}
+        self._picked: dict[tuple, list[str] | None] = {}
+        self._ext_results: dict[tuple[str, str, str], tuple[str, str] | None] = {}
+        self._nullable_params: dict[str, tuple[Parameter, ...]] = {}
         super().prepare()
+        self._partial_bases()
         # Overloads: the methods and constructors sharing one qualified name (`Save`, `Save#2`)
         groups: dict[tuple[str, str], list[str]] = {}
         self._file_nest: dict[str, list[str]] = {}
+        statics: dict[tuple[str, str], str] = {}  # `static T()`: never called from code
         for f in self.files:
             for s in f.symbols:
                 if s.kind in FUNCTION_KINDS and s.id in self.index.local_name:
                     key = (f.module, strip_duplicate(self.index.local_name[s.id]))
+                    if s.class_name == s.name and "static" in s.signature.split("(")[0].split():
+                        statics[key] = s.id
+                        continue
                     groups.setdefault(key, []).append(s.id)
                 elif s.kind in TYPES and f.path not in self._file_nest:
                     self._file_nest[f.path] = self._nest(s)
+        # a static constructor's id (the first definition) stands for the instance ones
+        self._instance_ctor = {sid: groups[key][0] for key, sid in statics.items() if key in groups}
+        self._static_ctors = set(statics.values())
         self.overloads = {sid: ids for ids in groups.values() if len(ids) > 1 for sid in ids}
         # Extension methods (`static int Execute(this IDbConnection cnn, ...)`) by name
         self.extensions: dict[str, list[str]] = {}
@@ -341,6 +367,108 @@ class CSharpResolver(OverloadChooser, NamespacedResolver):
                 if s.kind == "method" and s.parameters and _this_type(s) is not None:
                     self.extensions.setdefault(s.name, []).append(s.id)
         self._on_receiver = False  # choosing an extension method: its `this` is the receiver
+        self._inherit_overloads()
+        self._targs = -1  # type arguments written on the call being resolved (-1: none)
+        self._ext_chosen = False  # the call's edges are extension methods already chosen
+
+    def _partial_bases(self) -> None:
+        """A partial class's bases may be written on any of its parts (`partial class
+        JsonTextWriter : JsonWriter` in one file, `partial class JsonTextWriter` in another):
+        the type the parts are one of has them all."""
+        index = self.index
+        for f in self.files:
+            for s in f.symbols:
+                c = self.canonical.get(s.id)
+                if c is None or not s.bases or s.kind not in TYPES:
+                    continue
+                have = index.bases.setdefault(c, [])
+                for text in s.bases:
+                    t = self.base_type(s, f, text)
+                    if t is None or t == c:
+                        index.open_types.add(c)
+                    elif t not in have:
+                        have.append(t)
+                        index.subclasses[t].append(c)
+
+    def _inherit_overloads(self) -> None:
+        """C# chooses among every method of a name the type has, its bases' included (an
+        override being its base's method): `JsonTextWriter.WriteValue(Guid?)` is JsonWriter's
+        when JsonTextWriter overrides only the others."""
+        index = self.index
+        for f in self.files:
+            for t in f.symbols:
+                if t.kind not in TYPES or t.id in self.canonical:
+                    continue
+                mro = index.mro(t.id)
+                if len(mro) < 2:
+                    continue
+                for name, mid in index.members.get(t.id, {}).items():
+                    if not index.is_callable(mid) or name == t.name:
+                        continue
+                    own = self.overloads.get(mid, [mid])
+                    seen = {self._parameter_key(m) for m in own}
+                    extra = []
+                    for base in mro[1:]:
+                        bid = index.members.get(base, {}).get(name)
+                        if bid is None or not index.is_callable(bid):
+                            continue
+                        for m in self.overloads.get(bid, [bid]):
+                            k = self._parameter_key(m)
+                            if k not in seen:
+                                seen.add(k)
+                                extra.append(m)
+                    if extra:
+                        group = [*own, *extra]
+                        for m in own:
+                            self.overloads[m] = group
+
+    def _parameter_key(self, sid: str) -> tuple[str, ...]:
+        return tuple(simple_type(p.type) for p in self._overload_params(sid))
+
+    def _type_name(self, file: FileResult, nest: list[str], text: str) -> str | None:
+        key = (file.path, ".".join(nest), text)
+        if key in self._type_names:
+            return self._type_names[key]
+        before = self._arity_wanted
+        self._arity_wanted = _written_arity(text)
+        try:
+            found = self._type_names[key] = super()._type_name(file, nest, text)
+        finally:
+            self._arity_wanted = before
+        return found
+
+    def _qualified(
+        self, file: FileResult, nest: list[str], name: str, types_only: bool = False
+    ) -> str | None:
+        n = self._arity_wanted
+        return super()._qualified(file, nest, f"{name}`{n}" if n else name, types_only)
+
+    def _find(self, file: FileResult, nest: list[str], name: str, types_only: bool) -> str | None:
+        """As written, a type of that generic arity first (`new Database(..)`: PetaPoco's
+        `Database` of a `using`, not Dapper.Rainbow's `Database<T>` of an outer namespace);
+        then any, as before."""
+        name, _, n = name.partition("`")
+        want = int(n) if n else 0
+        first, _, rest = name.partition(".")
+        aliases, opened = self._usings_of(file)
+        candidates = [".".join([*nest[:i], name]) for i in range(len(nest), -1, -1)]
+        if first in aliases:
+            candidates.append(aliases[first] + (f".{rest}" if rest else ""))
+        candidates += [f"{o}.{name}" for o in opened]
+        is_type, arity = self.index.is_type, self._arity
+        for q in candidates:
+            ids = self.qnames.get(q)
+            if not ids:
+                continue
+            types = [i for i in ids if is_type(i)]
+            if not types and types_only:
+                continue
+            if types:
+                ids = [i for i in types if arity.get(i, 0) == want]
+            hit = self._pick(ids, file)
+            if hit is not None:
+                return hit
+        return super()._find(file, nest, name, types_only)
 
     def repo_type(self, file: FileResult, text: str) -> str | None:
         return self._type_name(file, self._file_nest.get(file.path, []), text)
@@ -348,21 +476,291 @@ class CSharpResolver(OverloadChooser, NamespacedResolver):
     def resolve_call(self, ctx: Ctx, text: str) -> Outcome:
         m = ARGS.search(text) if text[-1:] == ")" else None
         if m is None:
-            return super().resolve_call(ctx, text)
-        args = [a.strip() for a in m[1].split(",")] if m[1].strip() else []
-        out = super().resolve_call(ctx, text[: m.start()])
+            return self._resolve_base(ctx, text, None)
+        args = [self._argument(ctx, a.strip()) for a in m[1].split(",")] if m[1].strip() else []
+        last = _last_segment(text[: m.start()])
+        # `DeserializeObject<T>(json)`: only members of that many type parameters
+        self._targs = _written_arity(last) if "<" in last else -1
+        self._ext_chosen = False
+        out = self._resolve_base(ctx, text[: m.start()], args)
+        if isinstance(out, list) and self._ext_chosen:
+            # extension methods, chosen with the receiver as their `this`
+            return AMBIGUOUS if self._undecided(dict(out)) else out
+        base = text[: m.start()]
+        name = base.rsplit(".", 1)[-1].split("<", 1)[0]
+        if isinstance(out, list) and name in self.extensions and all(r == UNIQUE for _, r in out):
+            # a guess by name: the extension methods that take the receiver's type come first
+            ext = self._extension_call(ctx, base, args)
+            if isinstance(ext, list):
+                return AMBIGUOUS if self._undecided(dict(ext)) else ext
         if isinstance(out, list):
-            chosen = self.choose(ctx, out, args)
-            if not self.fits_none(ctx, chosen, args):
+            # `"..".FormatWith(provider, x)` reached by name: an extension method called on a
+            # receiver takes it as its `this`
+            by_id = self.index.by_id
+            self._on_receiver = "." in text[: m.start()] and all(
+                d in by_id and _this_type(by_id[d]) is not None for d, _ in out
+            )
+            try:
+                chosen = self._implementations(self.choose(ctx, out, args))
+                fits_none = self.fits_none(ctx, chosen, args)
+            finally:
+                self._on_receiver = False
+            if not fits_none:
+                if self._undecided(chosen):
+                    return AMBIGUOUS
                 return list(chosen.items())
             out = UNRESOLVED  # (a name guess whose parameters take none of these arguments)
-        base = text[: m.start()]
-        if out not in (UNRESOLVED, AMBIGUOUS) or base.rsplit(".", 1)[-1].split("<", 1)[0] not in (
-            self.extensions
-        ):
+        if out not in (UNRESOLVED, AMBIGUOUS) or name not in self.extensions:
             return out  # (external, dynamic: decided; no extension method of that name)
         ext = self._extension_call(ctx, base, args)
         return ext if ext is not None else out
+
+    def _undecided(self, chosen: dict[str, str]) -> bool:
+        """Whether the arguments left more than ``_MAX_UNDECIDED`` members of one type's
+        overload set."""
+        per_type: dict[str | None, int] = {}
+        for d, r in chosen.items():
+            if r == OVERLOAD:
+                owner = self.owner_type(d)
+                per_type[owner] = per_type.get(owner, 0) + 1
+        return any(n > _MAX_UNDECIDED for n in per_type.values())
+
+    def _implementations(self, chosen: dict[str, str]) -> dict[str, str]:
+        """A method of another type reached from the declared one (an override, a member of
+        its overload set) runs for the call only if its parameters are the declared method's:
+        ``ITypeHandler.SetValue(IDbDataParameter, object)`` is implemented by ``void
+        ITypeHandler.SetValue(..)``, not by ``TypeHandler<T>``'s ``SetValue(.., T? value)``."""
+        declared = [d for d, r in chosen.items() if r == EXACT]
+        if len(declared) != 1 or len(chosen) == 1:
+            return chosen
+        top = declared[0]
+        owner = self.owner_type(top)
+        want = self._overload_params(top)  # (`Guid?` apart from `Guid`)
+        out: dict[str, str] = {}
+        for d, r in chosen.items():
+            if d == top or r not in (OVERRIDE, OVERLOAD) or self.owner_type(d) == owner:
+                out[d] = r
+            elif _same_parameters(self.index, top, want, self._overload_params(d)):
+                out[d] = OVERRIDE
+        return out
+
+    def _resolve_base(self, ctx: Ctx, text: str, args: list[str] | None) -> Outcome:
+        """A call text without its arguments: a method of an expression's value the parser
+        could not follow (``(?).M``: only the repository's one method of that name), a chain
+        (``conn.Query<int>().Single``, ``(cmd: IDbCommand).Parameters.Add``) followed through
+        the declared types, or the walker's."""
+        if "::" in text:  # `global::System.X`, `MsgPack::Formatters.Y` (an extern alias)
+            text = text.replace("global::", "").replace("::", ".")
+        if text.startswith("(?)."):
+            name = text[4:].split("<", 1)[0]
+            return self.member_fallback(name, ctx) if name.isidentifier() else UNRESOLVED
+        if "()." in text or text[:1] == "(":
+            out = self._chain_call(ctx, text, args)
+            if out is not None:
+                return out
+        head = _GENERIC_HEAD.match(text)
+        if head is None:
+            return super().resolve_call(ctx, text)
+        before = self._arity_wanted  # `new Database<Db>()`, `Cache<T>.Get()`: of that arity
+        self._arity_wanted = _written_arity(text[head.start(1) :])
+        try:
+            return super().resolve_call(ctx, text)
+        finally:
+            self._arity_wanted = before
+
+    # --- chains: the type of each value along a call text -------------------------------------
+
+    def _chain_call(self, ctx: Ctx, text: str, args: list[str] | None) -> Outcome | None:
+        """``conn.Query<int>().Single``: the value before the last name, typed through the
+        declared types along the chain (a repository type, a library's, a type's static
+        members), and the last name called on it; None where a value on the way is unknown."""
+        typed = typed_head(text) if text[:1] == "(" else None
+        if typed is not None:
+            _, op, what, rest = typed
+            value = self._typed_value(ctx, op, what)
+            pieces = split(rest, self.dialect, self._split)
+        else:
+            rest = text
+            pieces = split(text, self.dialect, self._split)
+            if not pieces or len(pieces) < 2:
+                return None
+            value = self._head_value(ctx, *pieces[0])
+            pieces = pieces[1:]
+        if value is None or not pieces:
+            return None
+        for name, how in pieces[:-1]:
+            if how == OPAQUE or not name:
+                return None
+            value = self._member_value(ctx, value, name, how == CALLED)
+            if value is None:
+                # a value of a type we cannot tell (an auto-property's, a generic method's):
+                # only the repository's one method of the last name, as for `(?).M`
+                last, how_last = pieces[-1]
+                if how_last != PLAIN or not last:
+                    return None
+                return self.member_fallback(last, ctx)
+        name, how = pieces[-1]
+        if how != PLAIN or not name:
+            return None
+        last = _last_segment(rest)
+        kind, what = value
+        if kind == _LIB:
+            if name in self.extensions:
+                if what == "?":
+                    return None
+                ext = self._extension_call(ctx, f"(_: {what}).{last}", args or [])
+                return ext  # (None: as if untyped)
+            return EXTERNAL_CALL
+        target = (DECL, what) if kind == _REPO else (SYM, what)
+        out = self._walk(ctx, [("", PLAIN), (name, PLAIN)], target)
+        if isinstance(out, list) or kind != _REPO or name not in self.extensions:
+            return out
+        ext = self._extension_call(ctx, f"(_: {self.index.by_id[what].name}).{last}", args or [])
+        return ext if ext is not None else out
+
+    def _typed_value(self, ctx: Ctx, op: str, what: str) -> tuple[str, str] | None:
+        if op == ": ":
+            return self._declared_value(ctx, ctx.sym, ctx.file, what)
+        if what.startswith("new ") and what.endswith("()"):
+            return self._declared_value(ctx, ctx.sym, ctx.file, what[4:-2])
+        pieces = split(what, self.dialect, self._split)
+        if not pieces:
+            return None
+        value = self._head_value(ctx, *pieces[0])
+        for name, how in pieces[1:]:
+            if value is None or how == OPAQUE or not name:
+                return None
+            value = self._member_value(ctx, value, name, how == CALLED)
+        return value
+
+    def _declared_value(
+        self, ctx: Ctx, sym: Symbol, file: FileResult, type_text: str
+    ) -> tuple[str, str] | None:
+        """A type as written where ``sym`` is: the repository's (``repo``), a library's
+        (``lib``, with its text), or None (a type parameter, ``void``, not known)."""
+        t = type_text.strip()
+        if not t or t == "void" or "(" in t:
+            return None
+        found = self._type_name(file, self._nest(sym), t)
+        if found is not None:
+            return (_REPO, found)
+        name = _simple_type(t)
+        if name in _CSHARP_PREDEFINED or t.endswith("[]"):
+            return (_LIB, t)
+        if not name.isidentifier() or _type_parameter(name, sym, self.index):
+            return None
+        if name[:1].isupper() and not self.index.names.get((self.family, name)):
+            if name not in self.prefix_tails:
+                return (_LIB, t)
+        return None
+
+    def _head_value(self, ctx: Ctx, name: str, how: int) -> tuple[str, str] | None:
+        if how == OPAQUE:
+            return None
+        if name == "this":
+            return (_REPO, ctx.cls) if ctx.cls is not None and how == PLAIN else None
+        if name in _CSHARP_PREDEFINED:
+            return (_LIB, name) if how == PLAIN else None
+        if how == CALLED:  # `Open().Query(..)`: a method of this type, or one in scope
+            hit = self.index.find_member(ctx.cls, name)[0] if ctx.cls is not None else None
+            return self._result(ctx, hit) if hit is not None else None
+        for fn in ctx.chain:  # a parameter: its declared type, a library's too
+            for p in fn.parameters:
+                if p.name == name:
+                    t = (p.type or "").removeprefix("this ").removeprefix("params ")
+                    return self._declared_value(ctx, fn, ctx.file, t) if t else None
+        found = self.lookup(ctx, name)
+        if found == EXTERNAL:
+            return (_LIB, name)
+        if found is not None:
+            kind, value = found
+            if kind in (DECL, INST) and self.index.is_type(value):
+                return (_REPO, value)
+            if kind == SYM and self.index.is_type(value):
+                return (_STATIC, value)
+            return None
+        if ctx.cls is not None:  # a property of this type or a base's
+            hit = self.index.find_member(ctx.cls, name)[0]
+            if hit is not None:
+                return self._property_value(hit)
+        return None
+
+    def _member_value(
+        self, ctx: Ctx, value: tuple[str, str], name: str, called: bool
+    ) -> tuple[str, str] | None:
+        kind, what = value
+        if kind == _LIB:
+            if called and name in self.extensions:
+                return self._extension_result(ctx, what, name)
+            # a library's member: a library's value, unless the type's arguments may be ours
+            return (_LIB, "?") if "<" not in what and "[" not in what else None
+        hit = self.index.find_member(what, name)[0]
+        if hit is None:
+            if called and name in self.extensions:
+                return self._extension_result(ctx, self.index.by_id[what].name, name)
+            return None
+        if self.index.is_type(hit):
+            return (_STATIC, self.canonical.get(hit, hit)) if not called else None
+        if called:
+            return self._result(ctx, hit)
+        return self._property_value(hit)
+
+    def _extension_result(self, ctx: Ctx, type_text: str, name: str) -> tuple[str, str] | None:
+        """What a repository's extension method ``name`` called on a value of ``type_text``
+        gives, when every one that may be called says the same type (``Query`` on a connection:
+        an ``IEnumerable``)."""
+        if type_text == "?":
+            return None
+        key = (ctx.file.path, type_text, name)
+        if key not in self._ext_results:
+            self._ext_results[key] = self._extension_result_uncached(ctx, type_text, name)
+        return self._ext_results[key]
+
+    def _extension_result_uncached(
+        self, ctx: Ctx, type_text: str, name: str
+    ) -> tuple[str, str] | None:
+        want = _simple_type(type_text)
+        every = self.extensions.get(name, [])
+        fits = [e for e in every if _this_type(self.index.by_id[e]) in (want, f"I{want}")]
+        fits = fits or [e for e in every if _is_type_parameter(self.index.by_id[e])]
+        if not fits and self.repo_type(ctx.file, want) is None:
+            tail = _last_word(want)
+            fits = [e for e in every if _last_word(_this_type(self.index.by_id[e])) == tail]
+        found = set()
+        for e in fits:
+            sym = self.index.by_id[e]
+            value = (
+                self._declared_value(ctx, sym, self.index.file_of[e], sym.return_type)
+                if sym.return_type
+                else None
+            )
+            if value is None:
+                return None
+            found.add((value[0], _simple_type(value[1]) if value[0] == _LIB else value[1]))
+        if len(found) != 1:
+            return None
+        kind, what = found.pop()
+        return (kind, f"{what}<>" if kind == _LIB else what)  # (its type arguments: not known)
+
+    def _result(self, ctx: Ctx, sid: str) -> tuple[str, str] | None:
+        """What calling the method ``sid`` (or any member of its overload set) gives."""
+        sym = self.index.by_id.get(sid)
+        if sym is None or sym.kind not in FUNCTION_KINDS:
+            return None
+        found = {
+            self._declared_value(ctx, self.index.by_id[m], self.index.file_of[m], rt)
+            if (rt := self.index.by_id[m].return_type)
+            else None
+            for m in self.overloads.get(sid, (sid,))
+        }
+        return found.pop() if len(found) == 1 else None
+
+    def _property_value(self, sid: str) -> tuple[str, str] | None:
+        sym = self.index.by_id.get(sid)
+        if sym is None or sym.kind != "method" or not sym.return_type or "(" in sym.signature:
+            return None
+        file = self.index.file_of[sid]
+        return self._declared_value(Ctx(sym, file, None, []), sym, file, sym.return_type)
 
     def _extension_call(self, ctx: Ctx, text: str, args: list[str]) -> Outcome | None:
         """``connection.Execute(sql)``, ``(cnn: IDbConnection).Query<T>(sql)``: the repository's
@@ -430,6 +828,7 @@ class CSharpResolver(OverloadChooser, NamespacedResolver):
         if len(picked) > 1:  # C#: of members that fit alike, a non-generic one is better
             plain = [e for e in picked if not _generics(self.index.by_id[e])]
             picked = plain or picked
+        self._ext_chosen = True
         if len(picked) == 1:
             return [(picked[0], resolution)]
         return [(e, OVERLOAD) for e in picked]
@@ -453,11 +852,116 @@ class CSharpResolver(OverloadChooser, NamespacedResolver):
         sym = self.index.by_id[found[1]]
         return sym.return_type if sym.kind in FUNCTION_KINDS and sym.return_type else None
 
+    def _overload_pick_named(self, ctx: Ctx, group: list[str], args: list[str]) -> list[str] | None:
+        if any(a.startswith("named:") for a in args):
+            # `Query<int>(sql, p, commandType: ..)`: each parameter without a default is given,
+            # by position or by name (not `Query<T>(sql, Type[] types, Func map, ..)`)
+            group = [g for g in group if _takes_named(self._overload_params(g), args)]
+            if not group:
+                return None
+        return super()._overload_pick(ctx, group, args)
+
     def _overload_params(self, sid: str) -> tuple[Parameter, ...]:
-        params = super()._overload_params(sid)
+        params = self._nullable_params.get(sid)
+        if params is None:
+            params = self._nullable_params[sid] = tuple(
+                Parameter(p.name, _nullable(p.type, self._is_value_type), p.default)
+                for p in super()._overload_params(sid)
+            )
         if self._on_receiver and params and (params[0].type or "").startswith("this "):
             return params[1:]
         return params
+
+    def _argument(self, ctx: Ctx, arg: str) -> str:
+        """``int?`` -> ``int?`` kept apart from ``int`` (``Nullable<int>``), ``string?`` ->
+        ``string`` (a nullable reference is the same type)."""
+        if len(arg) > 1 and arg[-1] == "?":
+            return _nullable(arg, self._is_value_type) or "?"
+        if arg[:1] == "~":  # `Formatting.Indented`: an enum's member is of the enum's type
+            name = arg[1:]
+            if name in _STATIC_SAME_TYPE:
+                return name
+            found = self._qualified(ctx.file, self._nest(ctx.sym), name, types_only=True)
+            return name if found is not None and self.index.by_id[found].kind == "enum" else "?"
+        return arg
+
+    def _is_value_type(self, name: str) -> bool:
+        if name in _VALUE_TYPES:
+            return True
+        ids = self.index.names.get((self.family, name), ())
+        return bool(ids) and all(self.index.by_id[i].kind in ("struct", "enum") for i in ids)
+
+    def _overload_fit(self, ctx: Ctx, sid: str, arg: str, param: str) -> float | None:
+        """A nullable value type (``NullableOfint``): takes its own type, ``null`` and (as a
+        worse conversion) what its underlying type takes; it fits ``object`` only otherwise."""
+        if param.startswith(_NULLABLE) and arg != param and arg not in ("?", "named"):
+            inner = param[len(_NULLABLE) :]
+            if arg == "null":
+                return 2
+            if arg.startswith("named:"):
+                return 1
+            fit = super()._overload_fit(ctx, sid, arg.removeprefix(_NULLABLE), inner)
+            return None if fit is None else fit - 0.5
+        if arg.startswith(_NULLABLE) and arg != param and param != "?":
+            if param in ("object", "Object"):
+                return 2
+            if param in _VALUE_TYPES or param in ("string", "String") or param[:1].islower():
+                return None
+            # a type parameter takes it; a repository type does not; a library one may
+            return None if self.repo_type(self.index.file_of[sid], param) is not None else 1
+        if arg.startswith("lambda`"):  # a lambda of n parameters: a Func of n + 1 types
+            n = int(arg[7:])
+            if param.startswith(("Func`", "Action`")):
+                m = int(param.split("`", 1)[1])
+                return 3 if (m - 1 if param[0] == "F" else m) == n else None
+            arg = "lambda"
+        if "`" in arg and "`" in param and arg != param:
+            return None  # `Func<A, B, R>` for a `Func<A, R>`
+        fit = super()._overload_fit(ctx, sid, arg, param)
+        if fit == 1 and arg != "?" and param != "?" and arg.endswith(param) and arg != param:
+            return 1.5  # two library types: `MemoryStream` for a `Stream` before a `BinaryWriter`
+        return fit
+
+    def _overload_pick(self, ctx: Ctx, group: list[str], args: list[str]) -> list[str] | None:
+        # (memoised: a file calls one overload set with the same argument types again and
+        # again, `writer.WriteValue(int)`; what fits depends on the file's types only)
+        key = (tuple(group), tuple(args), ctx.file.path, self._on_receiver, self._targs)
+        found = self._picked.get(key, False)
+        if found is False:
+            found = self._picked[key] = self._overload_pick_uncached(ctx, group, args)
+        return list(found) if found is not None else None
+
+    def _overload_pick_uncached(
+        self, ctx: Ctx, group: list[str], args: list[str]
+    ) -> list[str] | None:
+        # C#: where one member takes `object` and a generic one its type parameter, the
+        # inferred type is the better conversion (`AreEqual<T>(T, T)` over `AreEqual(object,
+        # object)`), unless every such argument is `null` (nothing to infer from)
+        by_id = self.index.by_id
+        if self._targs > 0:  # type arguments written: members of that many type parameters
+            group = [g for g in group if _type_arity(_generics(by_id[g])) == self._targs] or group
+        elif self._targs < 0:  # none: a generic member only if its arguments tell them all
+            group = [g for g in group if _inferable(by_id[g])] or group
+        generic = [g for g in group if _generics(self.index.by_id[g])]
+        if generic and len(generic) < len(group):
+            beaten = {o for o in group if any(self._object_for_t(g, o, args) for g in generic)}
+            group = [g for g in group if g not in beaten]
+        return self._overload_pick_named(ctx, group, args)
+
+    def _object_for_t(self, generic: str, other: str, args: list[str]) -> bool:
+        mine, theirs = self._overload_params(generic), self._overload_params(other)
+        if len(mine) != len(theirs) or _generics(self.index.by_id[other]):
+            return False
+        names = {t.strip().split()[-1] for t in _generics(self.index.by_id[generic]).split(",")}
+        inferred = False
+        for i, (a, b) in enumerate(zip(mine, theirs)):
+            ta, tb = simple_type(a.type), simple_type(b.type)
+            if ta == tb:
+                continue
+            if ta not in names or tb not in ("object", "Object"):
+                return False
+            inferred = inferred or (i < len(args) and args[i] not in ("null", "object"))
+        return inferred
 
     def declared_type(self, ctx: Ctx, text: str) -> Target | None:
         """A local's, a field's, a property's or a parameter's type: the repository's, a
@@ -482,6 +986,17 @@ class CSharpResolver(OverloadChooser, NamespacedResolver):
                 return None
         return EXTERNAL_CALL
 
+    def constructor(self, type_id: str) -> str:
+        ctor = super().constructor(type_id)
+        if ctor in self._static_ctors:  # `static T()` runs once, by the runtime
+            return self._instance_ctor.get(ctor, type_id)
+        return ctor
+
+    def lookup(self, ctx: Ctx, name: str) -> Target | None:
+        if name in _CSHARP_PREDEFINED:  # `string.Join`, `int.Parse`: the language's types
+            return EXTERNAL
+        return super().lookup(ctx, name)
+
     def head(self, ctx: Ctx, name: str, how: int, alone: bool) -> Target | Outcome | None:
         if alone and name == "this" and ctx.cls is not None:
             ctor = self.constructor(ctx.cls)
@@ -496,6 +1011,131 @@ _CS_RECEIVER = re.compile(
 
 
 _CS_ASSIGNED = re.compile(r"\([A-Za-z_]\w* = ((?:new )?[A-Za-z_][\w.]*\(\))\)")
+
+
+_REPO, _LIB, _STATIC = "repo", "lib", "static"  # a chain's value: of which type
+
+
+_GENERIC_HEAD = re.compile(r"(?:new )?([A-Za-z_]\w*)<")
+
+
+def _written_arity(text: str) -> int:
+    """``Database<Db>`` -> 1, ``Dictionary<string, List<int>>`` -> 2, ``Database`` -> 0: the
+    type arguments written after the first name."""
+    head, lt, rest = text.partition("<")
+    if not lt or not head.strip().replace(".", "").replace("_", "a").isalnum():
+        return 0
+    depth = 1
+    for i, ch in enumerate(rest):
+        if ch == "<":
+            depth += 1
+        elif ch == ">":
+            depth -= 1
+            if depth == 0:
+                return _type_arity(rest[:i])
+    return 0
+
+
+def _last_segment(text: str) -> str:
+    """``a.Query<int>().Read<A, B>`` -> ``Read<A, B>``: the last name, type arguments kept."""
+    depth = 0
+    for i in range(len(text) - 1, -1, -1):
+        ch = text[i]
+        if ch in ">)]":
+            depth += 1
+        elif ch in "<([":
+            depth -= 1
+        elif ch == "." and depth == 0:
+            return text[i + 1 :]
+    return text
+
+
+# Library types whose static members written as arguments are of that type
+_STATIC_SAME_TYPE = frozenset(
+    """DateTime DateTimeOffset TimeSpan Guid CultureInfo StringComparison DateTimeKind
+    BindingFlags Encoding StringComparer""".split()
+)
+# An overload set left undecided with more members than this makes no edge (``ambiguous``):
+# the members named would nearly all be wrong (`WriteValue(x)` over 26 of them)
+_MAX_UNDECIDED = 3
+_NULLABLE = "NullableOf"  # `int?` as an overload's parameter or argument: `NullableOfint`
+_VALUE_TYPES = frozenset(
+    """int long short byte sbyte uint ulong ushort char bool float double decimal DateTime
+    DateTimeOffset TimeSpan Guid BigInteger Int32 Int64 Int16 Byte SByte UInt32 UInt64 UInt16
+    Char Boolean Single Double Decimal""".split()
+)
+
+
+_DELEGATE = re.compile(r"\b(Func|Action)<(.*)>\??$")
+
+
+def _nullable(type_text: str | None, is_value: Callable[[str], bool]) -> str | None:
+    """``int?`` -> ``NullableOfint`` (``this int?`` -> ``this NullableOfint``), ``string?`` ->
+    ``string``; ``Func<A, B, R>`` -> ``Func`3`` (a delegate's arity tells overloads apart);
+    other types as written."""
+    if not type_text:
+        return type_text
+    d = _DELEGATE.search(type_text)
+    if d is not None:
+        return f"{type_text[: d.start()]}{d[1]}`{_type_arity(d[2])}"
+    if not type_text.endswith("?"):
+        return type_text
+    words = type_text[:-1].rsplit(" ", 1)
+    name = words[-1]
+    if "<" in name or "[" in name or not is_value(name.rsplit(".", 1)[-1]):
+        return type_text[:-1]
+    words[-1] = _NULLABLE + name.rsplit(".", 1)[-1]
+    return " ".join(words)
+
+
+def _takes_named(params: tuple[Parameter, ...], args: list[str]) -> bool:
+    """Whether the parameters take these arguments, the named ones (``named:x``) by name."""
+    names = {a[6:] for a in args if a.startswith("named:")}
+    positional = sum(1 for a in args if not a.startswith("named"))
+    given = {p.name for p in params}
+    if names - given:
+        return False
+    for p in params[positional:]:
+        if p.default is None and p.name not in names and not is_vararg(p.type):
+            return False
+    return True
+
+
+def _same_parameters(
+    index, top: str, want: tuple[Parameter, ...], have: tuple[Parameter, ...]
+) -> bool:
+    """Whether a method's parameters are those of ``top`` (by simple type; a type parameter of
+    ``top`` or of its type takes any)."""
+    if len(want) != len(have):
+        return False
+    sym = index.by_id[top]
+    for w, h in zip(want, have):
+        a, b = simple_type(w.type), simple_type(h.type)
+        if a != b and not _type_parameter(a, sym, index, loose=False):
+            return False
+    return True
+
+
+def _type_parameter(name: str, sym: Symbol, index, loose: bool = True) -> bool:
+    """Whether ``name`` is a type parameter where ``sym`` is: of the method, of a type around
+    it, or (``loose``) named as C# names them (``T``, ``TResult``)."""
+    if loose and re.fullmatch(r"T(?:[A-Z0-9]\w*)?", name):
+        return True
+    cur: Symbol | None = sym
+    while cur is not None:
+        if name in _type_parameters(cur.name, cur.signature):
+            return True
+        cur = index.by_id.get(cur.parent) if cur.parent else None
+    return False
+
+
+@lru_cache(maxsize=65536)
+def _type_parameters(name: str, signature: str) -> frozenset[str]:
+    """``class Cache<TKey, TValue>`` -> {TKey, TValue}: the type parameters a declaration names."""
+    if "<" not in signature:
+        return frozenset()
+    m = re.search(rf"\b{re.escape(name)}<([^()]*)>", signature)
+    return frozenset(re.findall(r"\w+", m[1])) if m else frozenset()
 
 
 def _last_word(name: str | None) -> str:
@@ -519,7 +1159,14 @@ def _simple_type(text: str) -> str:
 
 def _generics(sym: Symbol) -> str:
     """``Query<TFirst, TSecond>`` in a method's signature -> ``TFirst, TSecond`` ("" if none)."""
-    m = re.search(rf"\b{re.escape(sym.name)}<([^()]*)>\s*\(", sym.signature)
+    return _generics_of(sym.name, sym.signature)
+
+
+@lru_cache(maxsize=65536)
+def _generics_of(name: str, signature: str) -> str:
+    if "<" not in signature:
+        return ""
+    m = re.search(rf"\b{re.escape(name)}<([^()]*)>\s*\(", signature)
     return m[1] if m else ""  # (after any attributes: `[SuppressMessage(..)] public ..`)
 
 

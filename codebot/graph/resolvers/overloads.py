@@ -11,6 +11,7 @@ specific member). When the arguments cannot tell, the members of that arity (``o
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from codebot.core.model import FileResult, Parameter, Symbol
 from codebot.graph.resolvers.base import OVERLOAD, Ctx, is_extension
@@ -61,6 +62,7 @@ ARGS = re.compile(r"/\(([^()]*)\)$")
 _TYPE_VARIABLE = re.compile(r"[A-Z][A-Z0-9]?")
 
 
+@lru_cache(maxsize=4096)
 def simple_type(type_text: str | None) -> str:
     """A parameter's type as the parser writes an argument's: ``final List<T>`` -> ``List``,
     ``vararg String`` / ``String...`` -> ``String[]``, ``String?`` -> ``String``, a function
@@ -80,6 +82,7 @@ def hidden(sym: Symbol) -> bool:
     return any(d.startswith("Deprecated") and "HIDDEN" in d for d in sym.decorators)
 
 
+@lru_cache(maxsize=4096)
 def is_vararg(type_text: str | None) -> bool:
     """``String...`` (Java), ``vararg String`` (Kotlin), ``params string[]`` (C#)."""
     return bool(type_text) and (
