@@ -107,8 +107,9 @@ def _bases(node: Node) -> tuple[str, ...]:
 
 def _signature_end(node: Node) -> int:
     body = child_of_type(node, "function_body", "class_body", "enum_class_body", "block")
-    if body is None and node.type == "secondary_constructor":
-        return node.end_byte  # `constructor(...) : this(...)`: all signature
+    if body is None and node.type in ("secondary_constructor", "class_declaration"):
+        # `constructor(...) : this(...)`, `class Ctx(\n val call: Call\n)`: all signature
+        return node.end_byte
     return signature_end(node, body)
 
 

@@ -94,7 +94,11 @@ class Receivers:
         out = self._typed(node, text, cache) if "." in text else text
         parent = node.parent
         on_expression = parent is not None and parent.type in self.on_expression
-        if self.implicit is not None and text.isidentifier() and not on_expression:
+        if (
+            self.implicit is not None
+            and not on_expression
+            and self._implicit_head(node, text, out, cache)
+        ):
             try:
                 pre = self.implicit(
                     node,
@@ -119,6 +123,37 @@ class Receivers:
             if args is not None:
                 out = f"{out}/{args}"
         return out
+
+    def _implicit_head(self, node: Node, text: str, out: str, cache: dict) -> bool:
+        """Whether a call may be on an implicit receiver: a bare name (``get("/")``), or a path
+        whose head no scope binds (``call.respond()``, ``client.get()``: a property of the
+        receiver of a lambda around), lowercase, not ``this``."""
+        if text.isidentifier():
+            return True
+        if out != text:
+            return False  # typed from a binding around
+        m = _HEAD.fullmatch(text)
+        if m is None or not m[1][:1].islower() or m[1] in self.self_names:
+            return False
+        return not self._binds(node, m[1], cache)
+
+    def _binds(self, node: Node, name: str, cache: dict) -> bool:
+        """Whether a scope around ``node`` binds ``name`` (typed or not)."""
+        scope = node.parent
+        while scope is not None:
+            kind = scope.type
+            if kind in self.scopes:
+                key = (scope.start_byte, scope.end_byte, kind)
+                found = cache.get(key)
+                if found is None:
+                    try:
+                        found = cache[key] = self.scopes[kind](scope)
+                    except Exception:  # noqa: BLE001 - an odd tree (error recovery): no types
+                        found = cache[key] = {}
+                if name in found:
+                    return True
+            scope = scope.parent
+        return False
 
     def bound(self, node: Node, name: str, cache: dict) -> str | None:
         """What the scopes around ``node`` bind ``name`` to (``": T"``, ``"= new T()"``), or

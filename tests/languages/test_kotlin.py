@@ -361,7 +361,8 @@ def test_module_names(parse):
         "server.Config.defaultHeaders": "variable",
         "server.Config.counter": "variable",
         "server.Config.handler": "variable",
-        "server.Config.Config.TIMEOUT": "constant",  # an object's `val` is its code; `const` not
+        "server.Config.Config.TIMEOUT": "constant",
+        "server.Config.Config.other": "variable",  # a property of the object
     }
     assert p.calls("server.Config.defaultHeaders") == ["listOf/(String)"]
 

@@ -28,7 +28,7 @@ import posixpath
 import re
 from functools import lru_cache
 
-from codebot.core.model import FUNCTION_KINDS, FileResult, Import, Parameter, Symbol
+from codebot.core.model import FUNCTION_KINDS, VALUE_KINDS, FileResult, Import, Parameter, Symbol
 from codebot.graph.resolvers.base import (
     DECL,
     EXACT,
@@ -94,6 +94,63 @@ _STOP = frozenset(
 def _primary_parameters(name: str, signature: str) -> tuple[Parameter, ...] | None:
     """``class Ping(data: ByteArray) : Frame`` -> (data: ByteArray): a Kotlin class's primary
     constructor, read off its signature; None when it has none."""
+    parts = _primary_parts(name, signature)
+    if parts is None:
+        return None
+    out = []
+    for part in parts:
+        decl, _, default = part.partition("=")
+        pname, _, ptype = decl.partition(":")
+        words = pname.split()
+        if not words:
+            continue
+        vararg = "vararg" in words[:-1]
+        ptype = " ".join(ptype.split())
+        out.append(
+            Parameter(
+                words[-1], f"vararg {ptype}" if vararg else ptype or None, default.strip() or None
+            )
+        )
+    return tuple(out)
+
+
+def _primary_properties(name: str, signature: str) -> dict[str, str]:
+    """``class RoutingContext(val call: RoutingCall, x: Int)`` -> {call: RoutingCall}: the
+    properties a Kotlin class's primary constructor declares (``val``/``var``) with a type."""
+    out: dict[str, str] = {}
+    for part in _primary_parts(name, signature) or ():
+        decl = part.partition("=")[0]
+        pname, _, ptype = decl.partition(":")
+        words = pname.split()
+        if len(words) > 1 and words[-2] in ("val", "var") and ptype.strip():
+            out[words[-1]] = " ".join(ptype.split())
+    return out
+
+
+_PROPERTY = re.compile(
+    r"\b(?:val|var)\s+(?:<[^=]*?>\s*)?(?P<name>[\w.<>?*, ]*?\w)\s*(?P<rest>[:=].*|by\b.*)?$"
+)
+
+
+def _property_type(signature: str) -> tuple[str, str] | None:
+    """``override val client: HttpClient get() = ...`` -> (client, HttpClient); ``private val
+    x = Attributes()`` -> (x, Attributes): a Kotlin property's declared type (or the class its
+    initializer constructs), read off its first line; None when not written."""
+    m = _PROPERTY.search(signature.split("//", 1)[0])
+    if m is None:
+        return None
+    name = m["name"].rsplit(".", 1)[-1]  # `val ApplicationCall.application`: an extension
+    rest = (m["rest"] or "").strip()
+    if rest.startswith(":"):
+        t = re.split(r"\s(?:=|by|get\b|set\b)|=(?!>)|\{", rest[1:], maxsplit=1)[0].strip()
+        return (name, t) if t else None
+    ctor = re.match(r"=\s*((?:[a-z]\w*\.)*[A-Z]\w*)\s*(?:<[^()]*>)?\s*\(", rest)
+    return (name, ctor[1]) if ctor else None
+
+
+def _primary_parts(name: str, signature: str) -> list[str] | None:
+    """The parameters' texts of a Kotlin class's primary constructor, split at top-level
+    commas; None when it has none."""
     m = re.search(rf"\b{re.escape(name)}\s*(?:<[^()]*>)?\s*(?:[\w@ ]*constructor\s*)?\(", signature)
     if m is None:
         return None
@@ -112,21 +169,7 @@ def _primary_parameters(name: str, signature: str) -> tuple[Parameter, ...] | No
             start = i + 1
     else:
         return None
-    out = []
-    for part in parts:
-        decl, _, default = part.partition("=")
-        pname, _, ptype = decl.partition(":")
-        words = pname.split()
-        if not words:
-            continue
-        vararg = "vararg" in words[:-1]
-        ptype = " ".join(ptype.split())
-        out.append(
-            Parameter(
-                words[-1], f"vararg {ptype}" if vararg else ptype or None, default.strip() or None
-            )
-        )
-    return tuple(out)
+    return parts
 
 
 class JvmResolver(OverloadChooser, Resolver):
@@ -156,6 +199,9 @@ class JvmResolver(OverloadChooser, Resolver):
         # package -> name -> the first top-level extension function of that name (Kotlin)
         self.extensions: dict[str, dict[str, str]] = {}
         self._visible: dict[str, set[str]] = {}  # module -> packages its names come from
+        # directory (dotted) -> name -> id of the type: a Kotlin factory function may share a
+        # class's name (`fun HttpClient(...)` next to `class HttpClient`)
+        self.package_types: dict[str, dict[str, str]] = {}
         for f in self.files:
             d = _dir(f)
             self.dir_modules.setdefault(d, []).append(f.module)
@@ -164,6 +210,8 @@ class JvmResolver(OverloadChooser, Resolver):
                 if s.kind == "chunk":
                     continue
                 local = index.local_name[s.id]
+                if s.parent is None and s.kind in TYPES and "." not in strip_duplicate(local):
+                    self.package_types.setdefault(d, {}).setdefault(s.name, s.id)
                 if "#" in local or (s.parent is not None and not index.is_type(s.parent)):
                     continue
                 if s.parent is None and "." not in local:
@@ -208,10 +256,46 @@ class JvmResolver(OverloadChooser, Resolver):
         self._owners: dict[tuple[str, str], Outcome] = {}  # (caller, call taking a lambda)
         # (type, name, module) -> the extensions of the type (or a base) the module sees
         self._extensions_of: dict[tuple[str, str, str], list[str]] = {}
+        self._prepare_properties()
         for f in self.files:
             for s in f.symbols:
                 if s.kind in TYPES:
                     self._resolve_bases(s, f)
+
+    def _prepare_properties(self) -> None:
+        """Kotlin: type aliases (what each stands for) and the properties of types (a class's
+        or an interface's ``val``s, a primary constructor's ``val`` parameters, extension
+        properties), with their declared types, for calls on a receiver's property."""
+        index = self.index
+        self.aliases: dict[str, str] = {}  # a type alias's id -> the type it stands for
+        # type id -> property name -> (declared type, the id of the symbol it is written in)
+        self.properties: dict[str, dict[str, tuple[str, str]]] = {}
+        # name -> (receiver's simple name, declared type, id) of the extension properties
+        self.ext_properties: dict[str, list[tuple[str, str, str]]] = {}
+        self._property_memo: dict[tuple[str, str, str], tuple[Target, str] | None] = {}
+        for f in self.files:
+            if f.language != "kotlin":
+                continue
+            for s in f.symbols:
+                if s.kind == "interface" and "typealias " in s.signature:
+                    m = re.search(r"\btypealias\s+\w+\s*(?:<[^=]*>)?\s*=\s*(.+)", s.signature)
+                    if m:
+                        self.aliases[s.id] = m[1].strip()
+                elif s.kind in TYPES and "(" in s.signature:
+                    for name, t in _primary_properties(s.name, s.signature).items():
+                        self.properties.setdefault(s.id, {})[name] = (t, s.id)
+        for s in index.by_id.values():
+            if s.kind not in VALUE_KINDS or s.language != "kotlin":
+                continue
+            found = _property_type(s.signature)
+            if found is None:
+                continue
+            name, t = found
+            if s.parent is not None and index.is_type(s.parent):
+                if s.class_name == index.by_id[s.parent].name:
+                    self.properties.setdefault(s.parent, {}).setdefault(name, (t, s.id))
+            elif s.parent is None and s.class_name:
+                self.ext_properties.setdefault(name, []).append((s.class_name, t, s.id))
 
     def _merge_companions(self) -> None:
         """A Kotlin ``companion object`` and a Scala companion ``object X`` (``X#2``) lend their
@@ -251,11 +335,35 @@ class JvmResolver(OverloadChooser, Resolver):
         if not all(p.isidentifier() for p in parts):
             return None
         t = self._scoped(file, parts[0])
+        if t is not None and t[0] == SYM and not self.index.is_type(t[1]):
+            # `HttpClient`: the class, not the factory function of its name
+            same = self.package_types.get(_dir(self.index.file_of[t[1]]), {}).get(parts[0])
+            t = (SYM, same) if same is not None else t
         for p in parts[1:]:
             if t is None or t[0] != SYM:
                 break
             t = self.member(t, p)
-        return t[1] if t is not None and t[0] == SYM and self.index.is_type(t[1]) else None
+        found = t[1] if t is not None and t[0] == SYM and self.index.is_type(t[1]) else None
+        if found is not None and found in self.aliases:
+            # `typealias Handler = Pipeline<..>`: the type it stands for; a function type's
+            # alias names no type
+            what = self.aliases[found]
+            if "->" in what or what.split("<", 1)[0].strip() == name:
+                return None
+            return self._type(self.index.file_of[found], what)
+        return found
+
+    def _alias(self, file: FileResult, text: str) -> tuple[str, FileResult] | None:
+        """``RoutingHandler`` -> ``suspend RoutingContext.() -> Unit``: what a type alias
+        written in ``file`` stands for, and the file that defines it; None when ``text`` names
+        none."""
+        name = _TYPE_MODIFIERS.sub("", text.strip()).split("<", 1)[0].strip().rstrip("?")
+        if not name.isidentifier():
+            return None
+        t = self._scoped(file, name)
+        if t is None or t[0] != SYM or t[1] not in self.aliases:
+            return None
+        return self.aliases[t[1]], self.index.file_of[t[1]]
 
     # --- scopes ---------------------------------------------------------------------------------
 
@@ -471,7 +579,9 @@ class JvmResolver(OverloadChooser, Resolver):
             receiver, rest = _implicit_split(text)
             typed = ">/(" in rest
             text = (f"{{{receiver}}}" if receiver else "") + _drop_type_arguments(rest)
-        if ctx.sym.language == "kotlin" and (text[:1] == "{" or _BARE_CALL.match(text)):
+        if ctx.sym.language == "kotlin" and (
+            text[:1] == "{" or _BARE_CALL.match(text) or _PATH_CALL.match(text)
+        ):
             # a Kotlin call without a receiver: in a lambda with one (`{routing/(trailing)}get/(…)`)
             # or in an extension function (`fun Application.main() { install(X) }`)
             receiver, text = _implicit_split(text)
@@ -499,7 +609,11 @@ class JvmResolver(OverloadChooser, Resolver):
             sibling = self._sibling(ctx, name, args)
             if sibling is not None:
                 return sibling
-        out = super().resolve_call(ctx, name)
+        ctx.scope["args"] = (args, typed)  # for a typed receiver's extensions (`_typed`)
+        try:
+            out = super().resolve_call(ctx, name)
+        finally:
+            ctx.scope.pop("args", None)
         if not isinstance(out, list):
             return out
         chosen = self.choose(ctx, out, args)
@@ -525,18 +639,122 @@ class JvmResolver(OverloadChooser, Resolver):
         a receiver is not known (a library's lambda, ``x.apply`` on a value of unknown type, a
         type parameter): the name may be one of its members. A local function comes first."""
         m = ARGS.search(text) if text[-1:] == ")" else None
-        name = (text[: m.start()] if m else text).split("<", 1)[0].strip()
-        if not name.isidentifier() or name in _BUILTINS:
+        callee = text[: m.start()] if m else text
+        name = callee.split("<", 1)[0].strip()
+        args = [a.strip() for a in m[1].split(",")] if m and m[1].strip() else []
+        if not name.isidentifier():
+            names = _SEPARATOR.split(callee)
+            if len(names) > 1 and all(n.isidentifier() for n in names):
+                return self._property_call(ctx, receiver, names, args, typed)
+            return None
+        if name in _BUILTINS:
             return None
         local = self.local(ctx, name)
         if isinstance(local, tuple) and local[0] == SYM:
             return None
-        args = [a.strip() for a in m[1].split(",")] if m and m[1].strip() else []
         for type_id in self._receivers(ctx, receiver)[0]:
             out = self._on_receiver(ctx, type_id, name, args, typed)
             if out is not None:
                 return out
         return None
+
+    def _property_call(
+        self, ctx: Ctx, receiver: str | None, names: list[str], args: list[str], typed: bool
+    ) -> Outcome | None:
+        """``call.respond(x)`` in ``get { }``, ``client.get("/")`` in ``testApplication { }``:
+        the head is a property of an implicit receiver (a lambda's, an extension function's,
+        the class's own along its bases, innermost first); the call resolves on the property's
+        declared type (its members, then the extensions the file sees). None when no receiver
+        has the property, or a property on the way has no type we know."""
+        head = names[0]
+        if not head[:1].islower() or head in _BUILTINS or self.local(ctx, head) is not NOT_LOCAL:
+            return None
+        index = self.index
+        types = list(self._receivers(ctx, receiver)[0])
+        cls = ctx.cls
+        while cls is not None:
+            types.append(cls)
+            parent = index.by_id[cls].parent
+            cls = parent if index.is_type(parent) else None
+        for type_id in types:
+            found = self._property_of(ctx.file, type_id, head)
+            if found is None:
+                continue
+            target, written = found
+            for n in names[1:-1]:  # `call.request.headers.get(...)`
+                if target[0] != DECL:
+                    return None
+                found = self._property_of(ctx.file, target[1], n)
+                if found is None:
+                    return None
+                target, written = found
+            last = names[-1]
+            if target[0] == EXT:
+                return self.external_member(ctx, written, last)
+            out = self._on_receiver(ctx, target[1], last, args, typed)
+            if out is not None:
+                return out
+            # not the type's nor an extension the file sees: a library base's, if it has one
+            return EXTERNAL_CALL if index.find_member(target[1], last)[1] else None
+        return None
+
+    def _property_of(self, file: FileResult, type_id: str, name: str) -> tuple[Target, str] | None:
+        """What the property ``name`` of a type (along its bases; else an extension property
+        of it that ``file`` sees) holds: an instance of its declared type (DECL), a library's
+        value (EXTERNAL), with the type as written; None when the type has no such property or
+        its type is not known (a type parameter)."""
+        key = (type_id, name, file.module)
+        if key in self._property_memo:
+            return self._property_memo[key]
+        index = self.index
+        hit = None
+        for t in index.mro(type_id):
+            hit = self.properties.get(t, {}).get(name)
+            if hit is not None:
+                break
+        if hit is None and name in self.ext_properties:
+            owners = {index.by_id[t].name for t in index.mro(type_id)}
+            visible = self._visible_packages(file) | self._imported_as(file, name)
+            seen = {
+                (written, sid)
+                for recv, written, sid in self.ext_properties[name]
+                if recv in owners and _dir(index.file_of[sid]) in visible
+            }
+            if len({w for w, _ in seen}) == 1:
+                hit = min(seen)
+        found: tuple[Target, str] | None = None
+        if hit is not None:
+            written, sid = hit
+            where = index.file_of[sid]
+            t = self._type(where, written)
+            if t is not None:
+                found = ((DECL, t), written)
+            else:
+                simple = written.split("<", 1)[0].strip().rstrip("?")
+                if simple in _PRIMITIVES or (
+                    simple.isidentifier()
+                    and len(simple) > 2
+                    and self._scoped(where, simple) == EXTERNAL
+                ):
+                    found = (EXTERNAL, written)
+        self._property_memo[key] = found
+        return found
+
+    def _typed(self, ctx: Ctx, typed: tuple[str, str, str, str]) -> Outcome | None:
+        """A typed receiver whose type lacks the method: an extension of it (or of a base)
+        that the file sees, chosen among its overloads by the arguments (Kotlin:
+        ``(channel: ByteWriteChannel).writeFully/(ByteArray)``)."""
+        out = super()._typed(ctx, typed)
+        if out is not None or ctx.sym.language != "kotlin":
+            return out
+        _, op, what, rest = typed
+        if not rest.isidentifier():
+            return None
+        target = self.declared_type(ctx, what) if op == ": " else self.value_of(ctx, what)
+        if target is None or target[0] not in (INST, DECL) or not self.index.is_type(target[1]):
+            return None
+        args, typed_args = ctx.scope.get("args", ([], False))
+        return self._on_receiver(ctx, target[1], rest, args, typed_args)
 
     def _receivers(self, ctx: Ctx, receiver: str | None) -> tuple[list[str], bool]:
         """The repository types of the implicit receivers, innermost first, up to the first
@@ -597,11 +815,14 @@ class JvmResolver(OverloadChooser, Resolver):
                 continue
             params = self._overload_params(dst)
             written = params[-1].type if params else None
+            where = self.index.file_of[dst]
+            if written and "->" not in written:  # `body: RoutingHandler`: a type alias
+                written, where = self._alias(where, written) or (written, where)
             receiver = _function_receiver(written)
             if receiver is None and written and "->" in written:
                 types.add(_SAME)
                 continue
-            t = self._type(self.index.file_of[dst], receiver) if receiver else None
+            t = self._type(where, receiver) if receiver else None
             if t is None:
                 return None
             types.add((DECL, t))
@@ -643,7 +864,7 @@ class JvmResolver(OverloadChooser, Resolver):
             if typed:
                 fit = [e for e in ext if "fun <" in heads[e]]
             else:
-                fit = [e for e in ext if "reified " not in heads[e]]
+                fit = [e for e in ext if not self._needs_type_arguments(e, heads[e])]
             ext = fit or ext
         picked = self._overload_pick(ctx, ext, args) if ext else None
         if picked and len(picked) == 1 and not self._overload_takes(ctx, picked[0], args):
@@ -651,6 +872,20 @@ class JvmResolver(OverloadChooser, Resolver):
         if not picked:
             return None
         return [(p, EXACT if len(picked) == 1 else OVERLOAD) for p in picked]
+
+    def _needs_type_arguments(self, sid: str, head: str) -> bool:
+        """Whether a call must write a function's type arguments: a ``reified`` type parameter
+        no parameter's value gives (``fun <reified R> Route.post(body: suspend
+        RoutingContext.(R) -> Unit)``; ``respond(message: T)`` infers ``T`` from the message)."""
+        if "reified " not in head:
+            return False
+        given = " ".join(
+            p.type or "" for p in self._overload_params(sid) if p.type and "->" not in p.type
+        )
+        return any(
+            not re.search(rf"\b{name}\b", given)
+            for name in re.findall(r"\breified\s+(\w+)", head)
+        )
 
     def _imported_as(self, file: FileResult, name: str) -> set[str]:
         """The packages a file imports a function ``name`` from (`import io.ktor.x.get`)."""
@@ -785,6 +1020,9 @@ def _receives(sym: Symbol, owners: set[str]) -> bool:
     return bound == "Any" or bound in owners
 
 
+_SEPARATOR = re.compile(r"\?\.|!!\.|\.")
+# `call.respond/(...)`: a call on a property of a name no scope binds (an implicit receiver's)
+_PATH_CALL = re.compile(r"[a-z_]\w*(?:(?:\?\.|!!\.|\.)[A-Za-z_]\w*)+/\(")
 _SAME: Target = ("same", "")  # a lambda without a receiver: `this` is the one around it
 _BARE_CALL = re.compile(r"[A-Za-z_]\w*(?:<[^()]*>)?/\(")
 
