@@ -382,6 +382,10 @@ _BUILDERS = frozenset(
 )
 
 
+# A name no scope binds, written as a type's name (not a constant's ALL_CAPS): an object.
+_OBJECT = re.compile(r"[A-Z][A-Z0-9]?[a-z]\w*")
+
+
 def _type_of(what: str | None) -> str:
     """A binding (`: T`, `= T()`) as an argument's type: the simple name, `?` when unknown."""
     if what is None:
@@ -402,7 +406,11 @@ def _argument_type(node: Node, bound) -> str:
     if kind == "real_literal":
         return "Float" if text(node)[-1:] in "fF" else "Double"
     if kind == "simple_identifier":
-        return _type_of(bound(node, text(node)))
+        name = text(node)
+        what = bound(node, name)
+        if what is None and _OBJECT.fullmatch(name):
+            return "object"  # `install(HttpTimeout)`: an object (a plugin), by its name
+        return _type_of(what)
     if kind == "call_expression" and node.named_children:
         callee = node.named_children[0]
         if callee.type == "simple_identifier" and text(callee) in _BUILDERS:

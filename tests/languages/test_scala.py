@@ -168,7 +168,7 @@ def test_defs_parameters_defaults_returns(parse):
 def test_calls(parse):
     p = parse("scala", PATH, SOURCE)
     assert p.calls(f"{M}.OrderService.place") == [
-        "Order",
+        "new Order",  # `new`: the class, not its companion's `apply`
         "this.repo.save",
         "super.audit",
         "repo.findById",
@@ -177,7 +177,7 @@ def test_calls(parse):
     # A curried call is recorded once, by its first clause.
     assert p.calls(f"{M}.OrderService.place#2") == ["Future.traverse", "place"]
     assert p.calls(f"{M}.OrderService.this") == ["this"]
-    assert p.calls(f"{M}.OrderService#2.apply") == ["OrderService"]
+    assert p.calls(f"{M}.OrderService#2.apply") == ["new OrderService"]
     assert p.calls(f"{M}.OrderService#2.copy") == ["o.copy"]
     assert p.calls(f"{M}.OrderService.Cursor.next") == ["repo.next"]
     assert p.calls(f"{M}.fetchAll") == ["service.place"]

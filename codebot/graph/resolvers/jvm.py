@@ -30,7 +30,9 @@ from functools import lru_cache
 
 from codebot.core.model import FUNCTION_KINDS, VALUE_KINDS, FileResult, Import, Parameter, Symbol
 from codebot.graph.resolvers.base import (
+    AMBIGUOUS,
     DECL,
+    DYNAMIC,
     EXACT,
     EXT,
     EXTERNAL,
@@ -52,7 +54,7 @@ from codebot.graph.resolvers.base import (
     is_extension,
 )
 from codebot.graph.resolvers.names import TYPES, strip_duplicate
-from codebot.graph.resolvers.overloads import ARGS, OverloadChooser
+from codebot.graph.resolvers.overloads import ARGS, JVM_COLLECTIONS, OverloadChooser, simple_type
 
 _ARGUMENTS = frozenset({"java", "kotlin"})  # the languages whose calls carry their arguments
 
@@ -186,6 +188,8 @@ class JvmResolver(OverloadChooser, Resolver):
     super_names = frozenset({"super"})
     stop_names = _STOP
     builtins = _BUILTINS
+    closed_types = JVM_COLLECTIONS
+    types_rule_out = True
     # `method.invoke(o)`, `ctor.newInstance()`, `Class.forName(n).getMethod(m)...`: reflection
     dispatch_names = frozenset({"invoke", "newInstance", "invokeExact", "invokeWithArguments"})
     reflect_names = frozenset({"getMethod", "getDeclaredMethod", "forName", "findVirtual"})
@@ -257,10 +261,67 @@ class JvmResolver(OverloadChooser, Resolver):
         # (type, name, module) -> the extensions of the type (or a base) the module sees
         self._extensions_of: dict[tuple[str, str, str], list[str]] = {}
         self._prepare_properties()
+        self._prepare_companions()
         for f in self.files:
             for s in f.symbols:
                 if s.kind in TYPES:
                     self._resolve_bases(s, f)
+
+    def _prepare_companions(self) -> None:
+        """Scala: a class (or trait) and its companion ``object`` of the same name, and the
+        object's ``apply`` methods: ``X(...)`` calls them, ``new X(...)`` the class."""
+        # a type's id -> (the class, the companion object, the object's `apply`s)
+        self._companions: dict[str, tuple[str | None, str | None, list[str]]] = {}
+        index = self.index
+        local_name = index.local_name
+        for f in self.files:
+            if f.language != "scala":
+                continue
+            groups: dict[str, list[Symbol]] = {}
+            for s in f.symbols:
+                if s.kind in TYPES:
+                    groups.setdefault(strip_duplicate(local_name[s.id]), []).append(s)
+            for members in groups.values():
+                obj = next((s.id for s in members if s.kind == "module"), None)
+                cls = next((s.id for s in members if s.kind != "module"), None)
+                if obj is None:
+                    continue
+                # the class's own `apply(c: HCursor)`: anonymous instances in the object
+                # (`new Decoder[X] { def apply(c: HCursor) }`) hoisted as its members override
+                # it, they are no factory
+                own = {
+                    tuple(simple_type(p.type) for p in s.parameters)
+                    for s in f.symbols
+                    if s.parent == cls and s.name == "apply" and cls is not None
+                }
+                name = index.by_id[obj].name
+                applies = [
+                    s.id
+                    for s in f.symbols
+                    if s.parent == obj
+                    and s.name == "apply"
+                    and tuple(simple_type(p.type) for p in s.parameters) not in own
+                    and _makes(s.return_type, name)
+                ]
+                for s in members:
+                    self._companions[s.id] = (cls, obj, applies)
+
+    def _scala_construct(self, type_id: str, new: bool) -> Outcome | None:
+        """``new X(...)``: the class X, not its companion object; ``X(...)``: the companion's
+        ``apply`` (one; several: not known which, no edge), a case class when its object
+        defines none. None: leave the call as resolved (no companion, or nothing to say)."""
+        found = self._companions.get(type_id)
+        if found is None:
+            return None
+        cls, _, applies = found
+        if new:
+            return [(cls, EXACT)] if cls is not None else None
+        if cls is not None and "case class" in self.index.by_id[cls].signature:
+            # its synthesized `apply` makes the case class (explicit ones: not known which)
+            return None if applies else [(cls, EXACT)]
+        if not applies:
+            return None
+        return [(applies[0], EXACT)] if len(applies) == 1 else AMBIGUOUS
 
     def _prepare_properties(self) -> None:
         """Kotlin: type aliases (what each stands for) and the properties of types (a class's
@@ -475,7 +536,23 @@ class JvmResolver(OverloadChooser, Resolver):
             return None
         simple = type_text.split("<", 1)[0].rstrip("?").strip().rsplit(".", 1)[-1]
         mine = [sid for sid in ext if index.by_id[sid].class_name == simple]
-        return [(mine[0], EXACT)] if len(mine) == 1 and len(ext) == 1 else None
+        if len(mine) == 1 and len(ext) == 1:
+            return [(mine[0], EXACT)]
+        if mine or any(self._may_receive_library_value(sid) for sid in ext):
+            return None
+        # every extension of the name is of a repository type, which a library's value is
+        # not: the library type's own method (`(buffer: ByteBuffer).clear()`)
+        return EXTERNAL_CALL
+
+    def _may_receive_library_value(self, sid: str) -> bool:
+        """Whether an extension function's receiver may be a library's value: a library type
+        (its subtypes are not known) or a type parameter; not a repository type."""
+        sym = self.index.by_id[sid]
+        receiver = sym.class_name or ""
+        head = sym.signature.split("(", 1)[0]
+        if re.search(rf"<(?:[^<>]|<[^<>]*>)*\b{re.escape(receiver)}\b", head):
+            return True  # `fun <T> T.foo()`
+        return self._type(self.index.file_of[sid], receiver) is None
 
     def extension(self, type_id: str, name: str) -> str | None:
         index = self.index
@@ -602,7 +679,15 @@ class JvmResolver(OverloadChooser, Resolver):
             return self.member_fallback(name, ctx) if name.isidentifier() else UNRESOLVED
         m = ARGS.search(text) if text[-1:] == ")" and ctx.sym.language in _ARGUMENTS else None
         if m is None:
-            return super().resolve_call(ctx, text)
+            out = super().resolve_call(ctx, text)
+            if (
+                ctx.sym.language == "scala"
+                and isinstance(out, list)
+                and len(out) == 1
+                and out[0][0] in self._companions
+            ):
+                return self._scala_construct(out[0][0], text.startswith("new ")) or out
+            return out
         args = [a.strip() for a in m[1].split(",")] if m[1].strip() else []
         name = text[: m.start()]
         if self.overloads and ctx.cls is not None and name.isidentifier():
@@ -652,6 +737,8 @@ class JvmResolver(OverloadChooser, Resolver):
         local = self.local(ctx, name)
         if isinstance(local, tuple) and local[0] == SYM:
             return None
+        if local is not NOT_LOCAL:
+            return DYNAMIC  # `block()`: a parameter's function value, no receiver's member
         for type_id in self._receivers(ctx, receiver)[0]:
             out = self._on_receiver(ctx, type_id, name, args, typed)
             if out is not None:
@@ -741,20 +828,34 @@ class JvmResolver(OverloadChooser, Resolver):
         return found
 
     def _typed(self, ctx: Ctx, typed: tuple[str, str, str, str]) -> Outcome | None:
-        """A typed receiver whose type lacks the method: an extension of it (or of a base)
-        that the file sees, chosen among its overloads by the arguments (Kotlin:
-        ``(channel: ByteWriteChannel).writeFully/(ByteArray)``)."""
-        out = super()._typed(ctx, typed)
-        if out is not None or ctx.sym.language != "kotlin":
-            return out
+        """Kotlin: a typed receiver whose type lacks the method: an extension of it (or of a
+        base) that the file sees, chosen among its overloads by the arguments (``(channel:
+        ByteWriteChannel).writeFully/(ByteArray)``); a path of the type's properties
+        (``(client: HttpClient).requestPipeline.intercept``) through their declared types."""
+        if ctx.sym.language != "kotlin":
+            return super()._typed(ctx, typed)
         _, op, what, rest = typed
-        if not rest.isidentifier():
-            return None
+        names = _SEPARATOR.split(rest)
+        if len(names) == 1 or not all(n.isidentifier() for n in names):
+            out = super()._typed(ctx, typed)
+            if out is not None or len(names) > 1:
+                return out
         target = self.declared_type(ctx, what) if op == ": " else self.value_of(ctx, what)
         if target is None or target[0] not in (INST, DECL) or not self.index.is_type(target[1]):
             return None
+        written = what
+        for n in names[:-1]:  # `(client: HttpClient).requestPipeline.intercept`: properties
+            found = self._property_of(ctx.file, target[1], n)
+            if found is None:
+                return None
+            target, written = found
+            if target[0] == EXT:
+                return self.external_member(ctx, written, names[-1])
         args, typed_args = ctx.scope.get("args", ([], False))
-        return self._on_receiver(ctx, target[1], rest, args, typed_args)
+        out = self._on_receiver(ctx, target[1], names[-1], args, typed_args)
+        if out is None and len(names) > 1:
+            return EXTERNAL_CALL if self.index.find_member(target[1], names[-1])[1] else None
+        return out
 
     def _receivers(self, ctx: Ctx, receiver: str | None) -> tuple[list[str], bool]:
         """The repository types of the implicit receivers, innermost first, up to the first
@@ -883,8 +984,7 @@ class JvmResolver(OverloadChooser, Resolver):
             p.type or "" for p in self._overload_params(sid) if p.type and "->" not in p.type
         )
         return any(
-            not re.search(rf"\b{name}\b", given)
-            for name in re.findall(r"\breified\s+(\w+)", head)
+            not re.search(rf"\b{name}\b", given) for name in re.findall(r"\breified\s+(\w+)", head)
         )
 
     def _imported_as(self, file: FileResult, name: str) -> set[str]:
@@ -922,12 +1022,21 @@ class JvmResolver(OverloadChooser, Resolver):
         if alone and how == PLAIN:
             if name == "this" and ctx.cls is not None:  # `this(...)`: another constructor
                 return self._other_constructor(ctx)
+            if ctx.sym.language != "java" and self._parameter(ctx, name):
+                return DYNAMIC  # `toInt()` calls a parameter's value, not a method `toInt`
             if name not in self.super_names and ctx.cls is not None:
                 java = ctx.sym.language == "java"
                 out = self.implicit_member(ctx, name, name_only=java)
                 if out is not None:
                     return out
         return super().head(ctx, name, how, alone)
+
+    def _parameter(self, ctx: Ctx, name: str) -> bool:
+        """Whether ``name`` is a parameter of the caller or a function around it (Kotlin,
+        Scala): called, it is the parameter's value (a function, an object with ``apply``),
+        which shadows the methods and functions of that name."""
+        found = self.local(ctx, name)
+        return found is not NOT_LOCAL and not (isinstance(found, tuple) and found[0] == SYM)
 
     def _other_constructor(self, ctx: Ctx) -> Outcome:
         cls = ctx.cls
@@ -1001,6 +1110,15 @@ class JvmResolver(OverloadChooser, Resolver):
                 if t[0] == SYM:
                     out.append((imp.line, t[1]))
         return out
+
+
+def _makes(return_type: str | None, name: str) -> bool:
+    """Whether a companion's ``apply`` returning ``return_type`` makes a ``name`` (``apply[A](
+    implicit d: Decoder[A]): Decoder[A]``, or none declared), as a factory does; an anonymous
+    instance's ``apply(a: Json): Json``, hoisted into the object, does not."""
+    if not return_type:
+        return True
+    return return_type.split("[", 1)[0].strip().rsplit(".", 1)[-1] == name
 
 
 def _receives(sym: Symbol, owners: set[str]) -> bool:
