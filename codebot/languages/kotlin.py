@@ -465,6 +465,34 @@ def _arguments(node: Node, bound) -> str | None:
     return f"{written}({', '.join(types)})"
 
 
+_CALLEE = re.compile(r"[A-Za-z0-9_.?!@`<> ]+")  # a callee the query records as written
+
+
+def _receiver_call(name: Node) -> tuple[Node, str] | None:
+    """``client.get(url).body()``: for the name ``body``, the callee ``client.get`` of the call
+    whose value it is called on (or, for ``a.b().c().d()``, the name ``c`` of that call)."""
+    suffix = name.parent
+    nav = suffix.parent if suffix is not None else None
+    if nav is None or nav.type != "navigation_expression" or not nav.named_children:
+        return None
+    recv = nav.named_children[0]
+    if recv.type != "call_expression" or not recv.named_children:
+        return None
+    callee = recv.named_children[0]
+    if callee.type in ("simple_identifier", "navigation_expression"):
+        written = text(callee)
+        if _CALLEE.fullmatch(written):
+            return callee, written
+    if callee.type == "navigation_expression" and callee.named_children:
+        last = callee.named_children[-1]
+        inner = (
+            child_of_type(last, "simple_identifier") if last.type == "navigation_suffix" else None
+        )
+        if inner is not None:
+            return inner, text(inner)
+    return None
+
+
 _RECEIVERS = Receivers(
     scopes={
         "statements": _statements,
@@ -480,6 +508,7 @@ _RECEIVERS = Receivers(
     member_scopes=frozenset({"class_body", "class_declaration"}),
     arguments=_arguments,
     on_expression=frozenset({"navigation_suffix"}),
+    receiver_call=_receiver_call,
     implicit=_implicit,
 )
 

@@ -78,6 +78,11 @@ class Receivers:
     # text does not show (Kotlin's `a.b().name` records `name`): the text becomes `(?).name`.
     on_expression: frozenset[str] = field(default_factory=frozenset)
 
+    # `(name node) -> (node, text)`: for a call on an expression's value, the callee of the call
+    # that gives the value (Kotlin's `client.get(url).body()`: `client.get`), to be annotated
+    # as that call is; None where the value is no call of a name or a path of names.
+    receiver_call: Callable[[Node], tuple[Node, str] | None] | None = None
+
     # `(node, annotate, bound, cache) -> "{...}"`: the implicit receiver of a call written without one,
     # where a lambda with receiver gives it (Kotlin's `routing { get("/") {} }`), written before
     # the call's text; None where the call has none the parser can name. ``annotate`` writes
@@ -111,7 +116,11 @@ class Receivers:
             if pre:
                 out = pre + out
         if on_expression:
-            out = f"(?).{out}"
+            inner = self.receiver_call(node) if self.receiver_call is not None else None
+            value = self.annotate(inner[0], inner[1], cache) if inner is not None else ""
+            # `client.get(url).body()`: the call whose value the method is called on, when it is
+            # one the text can name (`(=> client.get/(Url)).body`); else `(?)`
+            out = f"(=> {value}).{out}" if value and len(value) <= 400 else f"(?).{out}"
         if self.arguments is not None:
             try:
                 args = self.arguments(node, lambda at, name: self.bound(at, name, cache))

@@ -532,13 +532,14 @@ class JvmResolver(OverloadChooser, Resolver):
         ]
         if not ext:
             return EXTERNAL_CALL
-        if type_text is None:
-            return None
-        simple = type_text.split("<", 1)[0].rstrip("?").strip().rsplit(".", 1)[-1]
-        mine = [sid for sid in ext if index.by_id[sid].class_name == simple]
-        if len(mine) == 1 and len(ext) == 1:
-            return [(mine[0], EXACT)]
-        if mine or any(self._may_receive_library_value(sid) for sid in ext):
+        if type_text is not None:
+            simple = type_text.split("<", 1)[0].rstrip("?").strip().rsplit(".", 1)[-1]
+            mine = [sid for sid in ext if index.by_id[sid].class_name == simple]
+            if len(mine) == 1 and len(ext) == 1:
+                return [(mine[0], EXACT)]
+            if mine:
+                return None
+        if any(self._may_receive_library_value(sid) for sid in ext):
             return None
         # every extension of the name is of a repository type, which a library's value is
         # not: the library type's own method (`(buffer: ByteBuffer).clear()`)
@@ -650,6 +651,8 @@ class JvmResolver(OverloadChooser, Resolver):
         return self._resolve_call(ctx, text)
 
     def _resolve_call(self, ctx: Ctx, text: str) -> Outcome:
+        if text[:4] == "(=> ":
+            return self._value_call(ctx, text)
         typed = False
         if ">/(" in text and ctx.sym.language == "kotlin":
             # `get<User>/(trailing)`: type arguments choose a generic overload, and go
@@ -711,6 +714,70 @@ class JvmResolver(OverloadChooser, Resolver):
                     return [(ext[1], EXACT)]
             return UNRESOLVED
         return list(chosen.items())
+
+    # --- Kotlin: calls on a call's value ----------------------------------------------------
+
+    def _value_call(self, ctx: Ctx, text: str) -> Outcome:
+        """``(=> client.get/(Url)).body<String>/()``: a method called on the value another call
+        returns (``client.get(url).body<String>()``), through that call's declared return type:
+        its members, then the extensions the file sees; a library's value: external, unless a
+        repository extension may take it. Else, as for any expression's value, only the
+        repository's one method of that name."""
+        inner, rest = _value_split(text)
+        typed = ">/(" in rest
+        if typed:
+            rest = _drop_type_arguments(rest)
+        m = ARGS.search(rest) if rest[-1:] == ")" else None
+        name = rest[: m.start()] if m else rest
+        if inner is None or not name.isidentifier():
+            return UNRESOLVED
+        args = [a.strip() for a in m[1].split(",")] if m and m[1].strip() else []
+        value = self._call_value(ctx, inner)
+        if value is not None:
+            target, written = value
+            if name in _ANY_EXTENSIONS and (
+                target[0] == EXT or self.index.find_member(target[1], name)[0] is None
+            ):
+                return EXTERNAL_CALL  # `.apply { }` on a known value: the standard library's
+            if target[0] == EXT:
+                out = self.external_member(ctx, written, name)
+                if out is not None:
+                    return out
+            elif self.index.is_type(target[1]):
+                out = self._on_receiver(ctx, target[1], name, args, typed)
+                if out is not None:
+                    return out
+                # not the type's, nor an extension the file sees: a library base's, else unknown
+                if self.index.find_member(target[1], name)[1]:
+                    return EXTERNAL_CALL
+                return self.not_found(name)
+        return self.member_fallback(name, ctx)
+
+    def _call_value(self, ctx: Ctx, call: str) -> tuple[Target, str | None] | None:
+        """What a call returns: an instance of a repository type (a constructor's, a declared
+        return type's), a library's value (with its type as written), or None (not known, or
+        the callees disagree)."""
+        out = self.resolve_call(ctx, call)
+        if out == EXTERNAL_CALL:
+            return EXTERNAL, None
+        if not isinstance(out, list):
+            return None
+        index = self.index
+        found: set[tuple[Target, str | None]] = set()
+        for dst, res in out:
+            if res not in (EXACT, OVERLOAD):
+                continue
+            sym = index.by_id[dst]
+            if index.is_type(dst):
+                found.add(((INST, dst), None))
+            elif sym.name == "constructor" and index.is_type(sym.parent):
+                found.add(((INST, str(sym.parent)), None))
+            else:
+                t = self.returns(dst)
+                if t is None or (t[0] != EXT and not index.is_type(t[1])):
+                    return None
+                found.add((t, sym.return_type if t[0] == EXT else None))
+        return found.pop() if len(found) == 1 else None
 
     # --- Kotlin: lambdas with receivers -----------------------------------------------------
 
@@ -1138,6 +1205,8 @@ def _receives(sym: Symbol, owners: set[str]) -> bool:
     return bound == "Any" or bound in owners
 
 
+# The standard library's extensions of every value (`x.apply { }`, `x.let { }`).
+_ANY_EXTENSIONS = frozenset("apply let also run takeIf takeUnless to".split())
 _SEPARATOR = re.compile(r"\?\.|!!\.|\.")
 # `call.respond/(...)`: a call on a property of a name no scope binds (an implicit receiver's)
 _PATH_CALL = re.compile(r"[a-z_]\w*(?:(?:\?\.|!!\.|\.)[A-Za-z_]\w*)+/\(")
@@ -1158,6 +1227,20 @@ def _drop_type_arguments(text: str) -> str:
             if depth == 0:
                 return text[:i] + text[end + 1 :]
     return text
+
+
+def _value_split(text: str) -> tuple[str | None, str]:
+    """``(=> a.b/(Int)).c/()`` -> ("a.b/(Int)", "c/()"): the call whose value a method is
+    called on (``languages/kotlin.py``), and the rest; (None, text) when unbalanced."""
+    depth = 0
+    for i, ch in enumerate(text):
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+            if depth == 0:
+                return (text[4:i], text[i + 2 :]) if text[i + 1 : i + 2] == "." else (None, text)
+    return None, text
 
 
 def _implicit_split(text: str) -> tuple[str | None, str]:
