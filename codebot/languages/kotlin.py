@@ -188,13 +188,39 @@ def _function(node: Node) -> Bindings:
 
 
 def _lambda(node: Node) -> Bindings:
+    """A lambda's parameters: declared types; an untyped one (``{ client -> }``, ``it``) is
+    ``#i``, the i-th parameter of the function type the callee takes (``test { client -> }``
+    with ``test(block: suspend (client: HttpClient) -> Unit)``)."""
     out: Bindings = {}
     params = child_of_type(node, "lambda_parameters")
-    for p in params.named_children if params is not None else ():
+    for i, p in enumerate(params.named_children if params is not None else ()):
         _variable(p, None, out)
+        name = child_of_type(p, "simple_identifier") if p.type == "variable_declaration" else None
+        if name is not None and out.get(text(name)) is None:
+            out[text(name)] = f"#{i}"
     if params is None:
-        out["it"] = _it(node)
+        out["it"] = _it(node) or "#0"
     return out
+
+
+def _lambda_owner(lam: Node) -> tuple[Node, str] | None:
+    """The callee of the call a lambda is the last argument of, as the call is recorded."""
+    call = _owner_call(lam)
+    callee = call.named_children[0] if call is not None and call.named_children else None
+    if callee is None:
+        return None
+    if callee.type in ("simple_identifier", "navigation_expression"):
+        written = text(callee)
+        if _CALLEE.fullmatch(written):
+            return callee, written
+    if callee.type == "navigation_expression" and callee.named_children:
+        last = callee.named_children[-1]
+        inner = (
+            child_of_type(last, "simple_identifier") if last.type == "navigation_suffix" else None
+        )
+        if inner is not None:
+            return inner, text(inner)
+    return None
 
 
 def _it(lam: Node) -> str | None:
@@ -509,6 +535,7 @@ _RECEIVERS = Receivers(
     arguments=_arguments,
     on_expression=frozenset({"navigation_suffix"}),
     receiver_call=_receiver_call,
+    lambda_owner=_lambda_owner,
     implicit=_implicit,
 )
 

@@ -83,6 +83,10 @@ class Receivers:
     # as that call is; None where the value is no call of a name or a path of names.
     receiver_call: Callable[[Node], tuple[Node, str] | None] | None = None
 
+    # `(lambda node) -> (node, text)`: the callee of the call a lambda is passed to, whose
+    # parameter types the lambda's untyped parameters take (bound as ``#0``, ``#1``...).
+    lambda_owner: Callable[[Node], tuple[Node, str] | None] | None = None
+
     # `(node, annotate, bound, cache) -> "{...}"`: the implicit receiver of a call written without one,
     # where a lambda with receiver gives it (Kotlin's `routing { get("/") {} }`), written before
     # the call's text; None where the call has none the parser can name. ``annotate`` writes
@@ -185,9 +189,24 @@ class Receivers:
                     what = found[name]
                     if what is not None and what[0] == "@":  # `it` of `x.let { }`: what `x` is
                         return self._find(scope, what[1:], kinds, cache)
+                    if what is not None and what[0] == "#":  # a lambda's parameter, untyped
+                        return self._lambda_parameter(scope, what, cache)
                     return what
             scope = scope.parent
         return None
+
+    def _lambda_parameter(self, lam: Node, what: str, cache: dict) -> str | None:
+        """``= {test/(trailing)}#0``: the first parameter of the lambda the call ``test { }``
+        takes (the resolver reads its type off the callee's last parameter)."""
+        owner = self.lambda_owner(lam) if self.lambda_owner is not None else None
+        if owner is None:
+            return None
+        key = (lam.start_byte, lam.end_byte, "owner")
+        if key not in cache:
+            cache[key] = None  # a lambda inside its own owner's arguments must not loop
+            cache[key] = self.annotate(owner[0], owner[1], cache)
+        call = cache[key]
+        return f"= {{{call}}}{what}" if call and len(call) <= 400 else None
 
     def _typed(self, node: Node, text: str, cache: dict) -> str:
         m = _HEAD.fullmatch(text)

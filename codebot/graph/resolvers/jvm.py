@@ -880,17 +880,8 @@ class JvmResolver(OverloadChooser, Resolver):
         if hit is not None:
             written, sid = hit
             where = index.file_of[sid]
-            t = self._type(where, written)
-            if t is not None:
-                found = ((DECL, t), written)
-            else:
-                simple = written.split("<", 1)[0].strip().rstrip("?")
-                if simple in _PRIMITIVES or (
-                    simple.isidentifier()
-                    and len(simple) > 2
-                    and self._scoped(where, simple) == EXTERNAL
-                ):
-                    found = (EXTERNAL, written)
+            t = self.declared_type_in(where, written)
+            found = (t, written) if t is not None else None
         self._property_memo[key] = found
         return found
 
@@ -903,14 +894,22 @@ class JvmResolver(OverloadChooser, Resolver):
             return super()._typed(ctx, typed)
         _, op, what, rest = typed
         names = _SEPARATOR.split(rest)
-        if len(names) == 1 or not all(n.isidentifier() for n in names):
-            out = super()._typed(ctx, typed)
-            if out is not None or len(names) > 1:
-                return out
-        target = self.declared_type(ctx, what) if op == ": " else self.value_of(ctx, what)
+        lam = self._lambda_parameter(ctx, what) if op == " = " and what[:1] == "{" else None
+        if lam is not None:  # `test { client -> client.get() }`: the callee's parameter type
+            target, written = lam
+            if not all(n.isidentifier() for n in names):
+                return None
+            if target[0] == EXT:
+                return self.external_member(ctx, written, rest)
+        else:
+            if len(names) == 1 or not all(n.isidentifier() for n in names):
+                out = super()._typed(ctx, typed)
+                if out is not None or len(names) > 1:
+                    return out
+            target = self.declared_type(ctx, what) if op == ": " else self.value_of(ctx, what)
+            written = what
         if target is None or target[0] not in (INST, DECL) or not self.index.is_type(target[1]):
             return None
-        written = what
         for n in names[:-1]:  # `(client: HttpClient).requestPipeline.intercept`: properties
             found = self._property_of(ctx.file, target[1], n)
             if found is None:
@@ -920,9 +919,52 @@ class JvmResolver(OverloadChooser, Resolver):
                 return self.external_member(ctx, written, names[-1])
         args, typed_args = ctx.scope.get("args", ([], False))
         out = self._on_receiver(ctx, target[1], names[-1], args, typed_args)
-        if out is None and len(names) > 1:
+        if out is None and (len(names) > 1 or lam is not None):
             return EXTERNAL_CALL if self.index.find_member(target[1], names[-1])[1] else None
         return out
+
+    def _lambda_parameter(self, ctx: Ctx, what: str) -> tuple[Target, str] | None:
+        """``{test/(trailing)}#0``: the type of the first parameter of the lambda ``test``
+        takes, read off the callee's last parameter (``suspend (client: HttpClient) -> Unit``,
+        ``T.(A) -> R``, a type alias of one): a repository type (DECL) or a library's (EXT),
+        with the type as written; None when not known or the callees disagree."""
+        end = what.rfind("}#")
+        if end < 0 or not what[end + 2 :].isdigit():
+            return None
+        owner, at = what[1:end], int(what[end + 2 :])
+        out = self.resolve_call(ctx, owner)
+        if not isinstance(out, list):
+            return None
+        found: set[tuple[Target, str]] = set()
+        for dst, res in out:
+            if res == OVERRIDE:
+                continue
+            params = self._overload_params(dst)
+            written = params[-1].type if params else None
+            where = self.index.file_of[dst]
+            if written and "->" not in written:
+                written, where = self._alias(where, written) or (written, where)
+            types = _function_parameters(written)
+            if types is None or at >= len(types):
+                return None
+            t = self.declared_type_in(where, types[at])
+            if t is None:
+                return None
+            found.add((t, types[at]))
+        return found.pop() if len(found) == 1 else None
+
+    def declared_type_in(self, file: FileResult, text: str) -> Target | None:
+        """A type written in ``file``: a repository type (DECL), a library's (EXTERNAL), or
+        None (a type parameter, not known)."""
+        t = self._type(file, text)
+        if t is not None:
+            return (DECL, t)
+        simple = text.split("<", 1)[0].strip().rstrip("?")
+        if simple in _PRIMITIVES:
+            return EXTERNAL
+        if simple.isidentifier() and len(simple) > 2 and self._scoped(file, simple) == EXTERNAL:
+            return EXTERNAL
+        return None
 
     def _receivers(self, ctx: Ctx, receiver: str | None) -> tuple[list[str], bool]:
         """The repository types of the implicit receivers, innermost first, up to the first
@@ -1291,6 +1333,51 @@ def _function_receiver(type_text: str | None) -> str | None:
                 return None
             return receiver[:-1].strip() or None
     return None
+
+
+def _function_parameters(type_text: str | None) -> list[str] | None:
+    """``suspend TestInfo.(client: HttpClient, Int) -> Unit`` -> [HttpClient, Int]: the
+    parameter types of a function type; None for no function type."""
+    if not type_text or "->" not in type_text:
+        return None
+    t = _TYPE_MODIFIERS.sub("", " ".join(type_text.split()))
+    while t.startswith("(") and _after_group(t) in ("", "?"):
+        t = _TYPE_MODIFIERS.sub("", t[1 : len(t) - 1 - len(_after_group(t))].strip())
+    depth, arrow = 0, -1
+    for i, ch in enumerate(t):
+        if ch in "(<":
+            depth += 1
+        elif ch in ")>" and not (ch == ">" and t[i - 1] == "-"):
+            depth -= 1
+        elif ch == "-" and depth == 0 and t[i + 1 : i + 2] == ">":
+            arrow = i
+            break
+    left = t[:arrow].strip() if arrow > 0 else ""
+    if not left.endswith(")"):
+        return None
+    depth, start = 0, len(left) - 1
+    for j in range(len(left) - 1, -1, -1):
+        depth += {")": 1, "(": -1}.get(left[j], 0)
+        if depth == 0:
+            start = j
+            break
+    inner, parts, depth, begin = left[start + 1 : -1], [], 0, 0
+    for i, ch in enumerate(inner):
+        if ch in "(<":
+            depth += 1
+        elif ch in ")>" and not (ch == ">" and inner[i - 1] == "-"):
+            depth -= 1
+        elif ch == "," and depth == 0:
+            parts.append(inner[begin:i])
+            begin = i + 1
+    if inner.strip():
+        parts.append(inner[begin:])
+    out = []
+    for part in parts:
+        head, colon, rest = part.partition(":")
+        named = colon and head.strip().isidentifier() and "(" not in head
+        out.append((rest if named else part).strip())
+    return out
 
 
 def _after_group(t: str) -> str:
