@@ -209,7 +209,8 @@ def test_calls(parse):
         "(this.repo: OrderRepository).save/(DomainOrder)",
         "super.audit/(DomainOrder)",
         "(repo: OrderRepository).findById/(String)",
-        "(?).let/(trailing)",  # on the value of `findById(id)`: no receiver to name
+        # on the value of `repo.findById(id)`: that call, through its return type
+        "(=> (repo: OrderRepository).findById/(String)).let/(trailing)",
         "OrderService.copy/(?)",
     ]
     assert p.calls(f"{M}.OrderService.place#2") == [

@@ -54,7 +54,13 @@ from codebot.graph.resolvers.base import (
     is_extension,
 )
 from codebot.graph.resolvers.names import TYPES, strip_duplicate
-from codebot.graph.resolvers.overloads import ARGS, JVM_COLLECTIONS, OverloadChooser, simple_type
+from codebot.graph.resolvers.overloads import (
+    ARGS,
+    CLOSED_TYPES,
+    JVM_COLLECTIONS,
+    OverloadChooser,
+    simple_type,
+)
 
 _ARGUMENTS = frozenset({"java", "kotlin"})  # the languages whose calls carry their arguments
 
@@ -257,6 +263,7 @@ class JvmResolver(OverloadChooser, Resolver):
         }
         self._scopes: dict[str, tuple[dict[str, object], list[Import]]] = {}
         self._implicit_memo: dict[tuple[str, str], tuple[list[str], bool]] = {}
+        self._receivers_stopped: set[tuple[str, str]] = set()  # at a receiver not known
         self._owners: dict[tuple[str, str], Outcome] = {}  # (caller, call taking a lambda)
         # (type, name, module) -> the extensions of the type (or a base) the module sees
         self._extensions_of: dict[tuple[str, str, str], list[str]] = {}
@@ -529,9 +536,15 @@ class JvmResolver(OverloadChooser, Resolver):
             sid
             for sid in index.names.get((self.family, rest), ())
             if is_extension(index.by_id[sid], index)
+            # a private extension of another file is not seen here
+            and not (
+                "private " in index.by_id[sid].signature.split("fun ", 1)[0]
+                and index.file_of[sid].path != ctx.file.path
+            )
         ]
         if not ext:
             return EXTERNAL_CALL
+        supertypes: tuple[str, ...] = ()
         if type_text is not None:
             simple = type_text.split("<", 1)[0].rstrip("?").strip().rsplit(".", 1)[-1]
             mine = [sid for sid in ext if index.by_id[sid].class_name == simple]
@@ -539,20 +552,24 @@ class JvmResolver(OverloadChooser, Resolver):
                 return [(mine[0], EXACT)]
             if mine:
                 return None
-        if any(self._may_receive_library_value(sid) for sid in ext):
+            supertypes = _LIBRARY_SUPERTYPES.get(simple, ())
+        if any(self._may_receive_library_value(sid, supertypes) for sid in ext):
             return None
         # every extension of the name is of a repository type, which a library's value is
         # not: the library type's own method (`(buffer: ByteBuffer).clear()`)
         return EXTERNAL_CALL
 
-    def _may_receive_library_value(self, sid: str) -> bool:
+    def _may_receive_library_value(self, sid: str, supertypes: tuple[str, ...] = ()) -> bool:
         """Whether an extension function's receiver may be a library's value: a library type
-        (its subtypes are not known) or a type parameter; not a repository type."""
+        (its subtypes are not known; ``supertypes``: the value's type's, where known) or a
+        type parameter; not a repository type."""
         sym = self.index.by_id[sid]
         receiver = sym.class_name or ""
         head = sym.signature.split("(", 1)[0]
         if re.search(rf"<(?:[^<>]|<[^<>]*>)*\b{re.escape(receiver)}\b", head):
             return True  # `fun <T> T.foo()`
+        if supertypes and receiver not in supertypes:
+            return False  # `MutableMap<..>.add` takes no `ArrayList`
         return self._type(self.index.file_of[sid], receiver) is None
 
     def extension(self, type_id: str, name: str) -> str | None:
@@ -582,6 +599,16 @@ class JvmResolver(OverloadChooser, Resolver):
         if found is not None and found[0] == SYM and self.index.is_type(found[1]) and head == name:
             return (DECL, found[1])
         return EXTERNAL if found == EXTERNAL else None
+
+    def value_of(self, ctx: Ctx, text: str) -> Target | None:
+        """Also: Kotlin ``launch()``, a function the repository defines nowhere and the caller
+        does not bind: a library's value."""
+        found = super().value_of(ctx, text)
+        if found is None and ctx.sym.language == "kotlin" and _CALLED_NAME.fullmatch(text):
+            name = text[:-2]
+            if not self.index.names.get((self.family, name)) and self.local(ctx, name) is NOT_LOCAL:
+                return EXTERNAL
+        return found
 
     def local(self, ctx: Ctx, name: str) -> Target | None | object:
         found = super().local(ctx, name)
@@ -671,10 +698,23 @@ class JvmResolver(OverloadChooser, Resolver):
             if receiver and self._receivers(ctx, receiver)[1]:
                 # `buildString { append(x) }`: a library's receiver may have the method; a name
                 # in scope (the package's function) still resolves, no unique-name guess
-                out = self.resolve_call(ctx, text)
+                out = self._implicit_call(ctx, None, text, typed)  # an extension function's
+                if out is None:
+                    out = self._resolve_plain(ctx, text, typed)
                 if isinstance(out, list) and all(r == UNIQUE for _, r in out):
-                    return self.not_found(text.split("/", 1)[0].split("<", 1)[0])
+                    out = self.not_found(text.split("/", 1)[0].split("<", 1)[0])
+                if out in (AMBIGUOUS, UNRESOLVED) and self._out_of_reach(ctx, receiver, text):
+                    return EXTERNAL_CALL
                 return out
+            if _BARE_CALL.match(text):
+                out = self._resolve_plain(ctx, text, typed)
+                if out in (AMBIGUOUS, UNRESOLVED) and self._out_of_reach(ctx, receiver, text):
+                    return EXTERNAL_CALL
+                return out
+        return self._resolve_plain(ctx, text, typed)
+
+    def _resolve_plain(self, ctx: Ctx, text: str, typed: bool = False) -> Outcome:
+        """A call by its name or path, its arguments choosing among overloads."""
         if text.startswith("(?)."):
             # a method of an expression's value (`getAll(name)?.contains(v)`): not `this`'s;
             # only the repository's one method of that name, if any
@@ -812,6 +852,37 @@ class JvmResolver(OverloadChooser, Resolver):
                 return out
         return None
 
+    def _out_of_reach(self, ctx: Ctx, receiver: str | None, text: str) -> bool:
+        """Whether no definition of a bare call's name in the repository can be what it calls:
+        no top-level function of a package the file sees or imports the name from, no member
+        of the receivers around (the lambdas', the extension function's, the class's, along
+        their hierarchies; any type's when a receiver is not known), no extension the file
+        sees. Then it is a library's (`runTest { }`, `withTimeout(..)`, `assertFailsWith<..>`)."""
+        name = text.split("/", 1)[0].split("<", 1)[0].strip()
+        if not name.isidentifier() or self.local(ctx, name) is not NOT_LOCAL:
+            return False
+        index = self.index
+        types, _ = self._receivers(ctx, receiver)
+        stopped = (ctx.sym.id, receiver or "") in self._receivers_stopped
+        around = set()
+        for t in types:
+            around |= index.related(t)
+        cls = ctx.cls
+        while cls is not None:
+            around |= index.related(cls)
+            parent = index.by_id[cls].parent
+            cls = parent if index.is_type(parent) else None
+        visible = self._visible_packages(ctx.file) | self._imported_as(ctx.file, name)
+        for sid in index.names.get((self.family, name), ()):
+            sym = index.by_id[sid]
+            owner = self.owner_type(sid)
+            if owner is not None:
+                if stopped or owner in around or is_extension(sym, index):
+                    return False
+            elif sym.parent is None and _dir(index.file_of[sid]) in visible:
+                return False
+        return True
+
     def _property_call(
         self, ctx: Ctx, receiver: str | None, names: list[str], args: list[str], typed: bool
     ) -> Outcome | None:
@@ -902,6 +973,9 @@ class JvmResolver(OverloadChooser, Resolver):
             if target[0] == EXT:
                 return self.external_member(ctx, written, rest)
         else:
+            if op == " = " and len(names) == 1 and _MADE.fullmatch(what):
+                if self.value_of(ctx, what) == EXTERNAL:  # `ArrayList()`: a library's type
+                    return self.external_member(ctx, what[:-2], rest)
             if len(names) == 1 or not all(n.isidentifier() for n in names):
                 out = super()._typed(ctx, typed)
                 if out is not None or len(names) > 1:
@@ -981,6 +1055,7 @@ class JvmResolver(OverloadChooser, Resolver):
         while desc:
             if desc == "?":
                 self._implicit_memo[key] = (found, False)
+                self._receivers_stopped.add(key)
                 return found, False
             outer, body = _implicit_split(desc)
             if body.startswith(": "):
@@ -997,6 +1072,7 @@ class JvmResolver(OverloadChooser, Resolver):
             if t is None or t[0] not in (INST, DECL) or not self.index.is_type(t[1]):
                 library = t is not None and t[0] == EXT
                 self._implicit_memo[key] = (found, library)
+                self._receivers_stopped.add(key)
                 return found, library
             found.append(t[1])
             desc = outer
@@ -1004,6 +1080,7 @@ class JvmResolver(OverloadChooser, Resolver):
             if fn.class_name and is_extension(fn, self.index):
                 t = self._type(self.index.file_of[fn.id], fn.class_name)
                 if t is None:
+                    self._receivers_stopped.add(key)
                     break  # a library type, a type parameter: its members are not known
                 found.append(t)
             elif fn.parent is not None and self.index.is_type(fn.parent):
@@ -1247,6 +1324,24 @@ def _receives(sym: Symbol, owners: set[str]) -> bool:
     return bound == "Any" or bound in owners
 
 
+# Library types whose supertypes are known (a value of one takes only extensions of these).
+_LIBRARY_SUPERTYPES: dict[str, tuple[str, ...]] = {
+    **{k: (k, *v) for k, v in CLOSED_TYPES.items()},
+    **{
+        k: (k, *v.split(), "Any", "Object")
+        for k, v in {
+            "ArrayList": "MutableList List MutableCollection Collection MutableIterable Iterable"
+            " AbstractList AbstractMutableList RandomAccess",
+            "HashMap": "MutableMap Map AbstractMutableMap",
+            "LinkedHashMap": "HashMap MutableMap Map AbstractMutableMap",
+            "HashSet": "MutableSet Set MutableCollection Collection MutableIterable Iterable",
+            "LinkedHashSet": "HashSet MutableSet Set MutableCollection Collection Iterable",
+            "StringBuilder": "Appendable CharSequence",
+        }.items()
+    },
+}
+_MADE = re.compile(r"[A-Z]\w*\(\)")  # `= ArrayList()`: a value the parser saw made
+_CALLED_NAME = re.compile(r"[a-z]\w*\(\)")  # `= launch()`
 # The standard library's extensions of every value (`x.apply { }`, `x.let { }`).
 _ANY_EXTENSIONS = frozenset("apply let also run takeIf takeUnless to".split())
 _SEPARATOR = re.compile(r"\?\.|!!\.|\.")

@@ -16,7 +16,15 @@ from codebot.core.model import FileResult, Parameter, Symbol
 from codebot.graph.resolvers.base import OVERLOAD, Ctx, is_extension
 from codebot.graph.resolvers.names import NameTable
 
-__all__ = ["ARGS", "JVM_COLLECTIONS", "OverloadChooser", "hidden", "is_vararg", "simple_type"]
+__all__ = [
+    "ARGS",
+    "CLOSED_TYPES",
+    "JVM_COLLECTIONS",
+    "OverloadChooser",
+    "hidden",
+    "is_vararg",
+    "simple_type",
+]
 
 # What a value of a closed platform type converts to in a method call (widening, boxing, the
 # supertypes): an argument of one of these types fits a parameter only of a type listed here.
@@ -65,6 +73,8 @@ JVM_COLLECTIONS: dict[str, tuple[str, ...]] = {
         "MutableMap": "MutableMap Map",
     }.items()
 }
+# Every closed type and what it converts to (the platform's values, the JVM's collections).
+CLOSED_TYPES: dict[str, tuple[str, ...]] = {**_FITS, **JVM_COLLECTIONS}
 _PRIMITIVE_TYPES = frozenset(
     "byte short char int long float double boolean bool decimal sbyte ushort uint ulong".split()
 )
