@@ -156,10 +156,15 @@ def _property_type(signature: str) -> tuple[str, str] | None:
     return (name, ctor[1]) if ctor else None
 
 
+@lru_cache(maxsize=4096)
+def _primary_pattern(name: str) -> re.Pattern[str]:
+    return re.compile(rf"\b{re.escape(name)}\s*(?:<[^()]*>)?\s*(?:[\w@ ]*constructor\s*)?\(")
+
+
 def _primary_parts(name: str, signature: str) -> list[str] | None:
     """The parameters' texts of a Kotlin class's primary constructor, split at top-level
     commas; None when it has none."""
-    m = re.search(rf"\b{re.escape(name)}\s*(?:<[^()]*>)?\s*(?:[\w@ ]*constructor\s*)?\(", signature)
+    m = _primary_pattern(name).search(signature)
     if m is None:
         return None
     depth, start, parts = 1, m.end(), []
@@ -209,6 +214,8 @@ class JvmResolver(OverloadChooser, Resolver):
         # package -> name -> the first top-level extension function of that name (Kotlin)
         self.extensions: dict[str, dict[str, str]] = {}
         self._visible: dict[str, set[str]] = {}  # module -> packages its names come from
+        self._type_memo: dict[tuple[str, str], str | None] = {}  # (path, text) -> type id
+        self._scoped_memo: dict[tuple[str, str], Target | None] = {}  # (path, name) -> target
         # directory (dotted) -> name -> id of the type: a Kotlin factory function may share a
         # class's name (`fun HttpClient(...)` next to `class HttpClient`)
         self.package_types: dict[str, dict[str, str]] = {}
@@ -350,6 +357,8 @@ class JvmResolver(OverloadChooser, Resolver):
                     if m:
                         self.aliases[s.id] = m[1].strip()
                 elif s.kind in TYPES and "(" in s.signature:
+                    if "val " not in s.signature and "var " not in s.signature:
+                        continue
                     for name, t in _primary_properties(s.name, s.signature).items():
                         self.properties.setdefault(s.id, {})[name] = (t, s.id)
         for s in index.by_id.values():
@@ -393,6 +402,13 @@ class JvmResolver(OverloadChooser, Resolver):
         return self._type(file, text)
 
     def _type(self, file: FileResult, text: str) -> str | None:
+        key = (file.path, text)
+        found = self._type_memo.get(key, False)
+        if found is False:
+            found = self._type_memo[key] = self._find_type(file, text)
+        return found  # type: ignore[return-value]
+
+    def _find_type(self, file: FileResult, text: str) -> str | None:
         name = text.split("<", 1)[0].split("[", 1)[0].split("(", 1)[0].strip().rstrip("?")
         for word in ("final ", "vararg ", "out ", "in "):
             if name.startswith(word):
@@ -451,6 +467,13 @@ class JvmResolver(OverloadChooser, Resolver):
 
     def _scoped(self, file: FileResult, name: str) -> Target | None:
         """A name at file level: an import, the package, a wildcard import, the platform."""
+        key = (file.path, name)
+        found = self._scoped_memo.get(key, False)
+        if found is False:
+            found = self._scoped_memo[key] = self._find_scoped(file, name)
+        return found  # type: ignore[return-value]
+
+    def _find_scoped(self, file: FileResult, name: str) -> Target | None:
         names, wild = self._file_scope(file)
         value = names.get(name)
         if isinstance(value, Import):
