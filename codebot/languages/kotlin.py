@@ -448,6 +448,13 @@ def _argument_type(node: Node, bound) -> str:
             name = child_of_type(suffix, "simple_identifier")
             if name is not None and text(name) in _CONVERSIONS:
                 return _CONVERSIONS[text(name)]
+            if name is not None and _OBJECT.fullmatch(text(name)) and _PATH.fullmatch(text(callee)):
+                return text(callee)  # `Path.Child(...)`: a nested class's constructor
+    if kind == "additive_expression" and any(
+        c.type in ("string_literal", "line_string_literal", "multi_line_string_literal")
+        for c in node.named_children
+    ):
+        return "String"  # `"/login?" + params`: a string concatenation
     if kind == "prefix_expression" and node.named_children:
         return _argument_type(node.named_children[-1], bound)
     if kind == "parenthesized_expression" and node.named_child_count == 1:

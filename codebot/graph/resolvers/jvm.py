@@ -201,6 +201,7 @@ class JvmResolver(OverloadChooser, Resolver):
     builtins = _BUILTINS
     closed_types = JVM_COLLECTIONS
     types_rule_out = True
+    fewest_defaults = True
     # `method.invoke(o)`, `ctor.newInstance()`, `Class.forName(n).getMethod(m)...`: reflection
     dispatch_names = frozenset({"invoke", "newInstance", "invokeExact", "invokeWithArguments"})
     reflect_names = frozenset({"getMethod", "getDeclaredMethod", "forName", "findVirtual"})

@@ -121,6 +121,8 @@ class OverloadChooser:
     # whether a call whose arguments' types rule out every member of its arity makes no edge
     # (else: the members of that arity, as ``overload``)
     types_rule_out = False
+    # whether, of members that all need default values, the one needing fewest is called
+    fewest_defaults = False
 
     def repo_type(self, file: FileResult, text: str) -> str | None:
         """The id of the repository type ``text`` names in ``file``, or None."""
@@ -217,6 +219,12 @@ class OverloadChooser:
         whole = [g for g in scores if len(self._overload_params(g)) == n]
         if whole and len(whole) < len(scores):
             scores = {g: scores[g] for g in whole}
+        elif self.fewest_defaults and len(scores) > 1:
+            # Kotlin: of the members that need default values, the one needing fewest
+            # (`bind()`: `bind(localAddress = null, configure = {})`, not `bind(hostname =
+            # "0.0.0.0", port = 0, configure = {})`)
+            least = min(len(self._overload_params(g)) for g in scores)
+            scores = {g: sc for g, sc in scores.items() if len(self._overload_params(g)) == least}
         if len(scores) == 1:
             return list(scores)
         if "?" not in args:  # every argument's type known: the most specific member
