@@ -217,6 +217,7 @@ class JvmResolver(OverloadChooser, Resolver):
         self._visible: dict[str, set[str]] = {}  # module -> packages its names come from
         self._type_memo: dict[tuple[str, str], str | None] = {}  # (path, text) -> type id
         self._scoped_memo: dict[tuple[str, str], Target | None] = {}  # (path, name) -> target
+        self._syntax: dict[str, bool] = {}  # a name an implicit class or an extension defines
         # directory (dotted) -> name -> id of the type: a Kotlin factory function may share a
         # class's name (`fun HttpClient(...)` next to `class HttpClient`)
         self.package_types: dict[str, dict[str, str]] = {}
@@ -337,6 +338,39 @@ class JvmResolver(OverloadChooser, Resolver):
         if not applies:
             return None
         return [(applies[0], EXACT)] if len(applies) == 1 else AMBIGUOUS
+
+    def _library_parameter(self, ctx: Ctx, name: str, method: str) -> bool:
+        """Scala ``eqW.eqv(a, b)`` with ``eqW: Eq[W]`` a parameter of a library type: the
+        library's method, unless the repository adds a method of that name to other types
+        (an implicit class's, an extension's: ``xs.asJson``)."""
+        written = next(
+            (p.type for fn in ctx.chain for p in fn.parameters if p.name == name and p.type),
+            None,
+        )
+        if written is None or self.declared_type(ctx, written) != EXTERNAL:
+            return False
+        syntax = self._syntax.get(method)
+        if syntax is None:
+            index = self.index
+            syntax = self._syntax[method] = any(
+                is_extension(index.by_id[sid], index)
+                or (
+                    (owner := self.owner_type(sid)) is not None
+                    and "implicit " in index.by_id[owner].signature
+                )
+                for sid in index.names.get((self.family, method), ())
+            )
+        return not syntax
+
+    def _summoned(self, ctx: Ctx, name: str, method: str) -> Outcome | None:
+        """Scala ``Encoder[String].contramap``: ``Encoder[String]`` calls the companion's
+        ``apply[A]`` (which makes an Encoder), so the method is the class's, not the
+        object's."""
+        t = self.lookup(ctx, name)
+        found = self._companions.get(t[1]) if t is not None and t[0] == SYM else None
+        if found is None or found[0] is None or not found[2]:
+            return None
+        return self._walk(ctx, [(name, PLAIN), (method, PLAIN)], (INST, found[0]))
 
     def _prepare_properties(self) -> None:
         """Kotlin: type aliases (what each stands for) and the properties of types (a class's
@@ -746,6 +780,14 @@ class JvmResolver(OverloadChooser, Resolver):
             return self.member_fallback(name, ctx) if name.isidentifier() else UNRESOLVED
         m = ARGS.search(text) if text[-1:] == ")" and ctx.sym.language in _ARGUMENTS else None
         if m is None:
+            summoned = _SUMMONED.fullmatch(text) if ctx.sym.language == "scala" else None
+            if summoned is not None:
+                out = self._summoned(ctx, summoned[1], summoned[2])
+                if out is not None:
+                    return out
+            on_param = _PARAM_CALL.fullmatch(text) if ctx.sym.language == "scala" else None
+            if on_param is not None and self._library_parameter(ctx, on_param[1], on_param[2]):
+                return EXTERNAL_CALL
             out = super().resolve_call(ctx, text)
             if (
                 ctx.sym.language == "scala"
@@ -1368,6 +1410,8 @@ _MADE = re.compile(r"[A-Z]\w*\(\)")  # `= ArrayList()`: a value the parser saw m
 _CALLED_NAME = re.compile(r"[a-z]\w*\(\)")  # `= launch()`
 # The standard library's extensions of every value (`x.apply { }`, `x.let { }`).
 _ANY_EXTENSIONS = frozenset("apply let also run takeIf takeUnless to".split())
+_PARAM_CALL = re.compile(r"([a-z]\w*)\.(\w+)")  # Scala `eqW.eqv`: a call on a plain name
+_SUMMONED = re.compile(r"([A-Z]\w*)\[[^()]*\]\.(\w+)")  # Scala `Encoder[String].contramap`
 _SEPARATOR = re.compile(r"\?\.|!!\.|\.")
 # `call.respond/(...)`: a call on a property of a name no scope binds (an implicit receiver's)
 _PATH_CALL = re.compile(r"[a-z_]\w*(?:(?:\?\.|!!\.|\.)[A-Za-z_]\w*)+/\(")
