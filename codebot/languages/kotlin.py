@@ -107,8 +107,9 @@ def _bases(node: Node) -> tuple[str, ...]:
 
 def _signature_end(node: Node) -> int:
     body = child_of_type(node, "function_body", "class_body", "enum_class_body", "block")
-    if body is None and node.type == "secondary_constructor":
-        return node.end_byte  # `constructor(...) : this(...)`: all signature
+    if body is None and node.type in ("secondary_constructor", "class_declaration"):
+        # `constructor(...) : this(...)`, `class Ctx(\n val call: Call\n)`: all signature
+        return node.end_byte
     return signature_end(node, body)
 
 
@@ -187,13 +188,39 @@ def _function(node: Node) -> Bindings:
 
 
 def _lambda(node: Node) -> Bindings:
+    """A lambda's parameters: declared types; an untyped one (``{ client -> }``, ``it``) is
+    ``#i``, the i-th parameter of the function type the callee takes (``test { client -> }``
+    with ``test(block: suspend (client: HttpClient) -> Unit)``)."""
     out: Bindings = {}
     params = child_of_type(node, "lambda_parameters")
-    for p in params.named_children if params is not None else ():
+    for i, p in enumerate(params.named_children if params is not None else ()):
         _variable(p, None, out)
+        name = child_of_type(p, "simple_identifier") if p.type == "variable_declaration" else None
+        if name is not None and out.get(text(name)) is None:
+            out[text(name)] = f"#{i}"
     if params is None:
-        out["it"] = _it(node)
+        out["it"] = _it(node) or "#0"
     return out
+
+
+def _lambda_owner(lam: Node) -> tuple[Node, str] | None:
+    """The callee of the call a lambda is the last argument of, as the call is recorded."""
+    call = _owner_call(lam)
+    callee = call.named_children[0] if call is not None and call.named_children else None
+    if callee is None:
+        return None
+    if callee.type in ("simple_identifier", "navigation_expression"):
+        written = text(callee)
+        if _CALLEE.fullmatch(written):
+            return callee, written
+    if callee.type == "navigation_expression" and callee.named_children:
+        last = callee.named_children[-1]
+        inner = (
+            child_of_type(last, "simple_identifier") if last.type == "navigation_suffix" else None
+        )
+        if inner is not None:
+            return inner, text(inner)
+    return None
 
 
 def _it(lam: Node) -> str | None:
@@ -381,6 +408,10 @@ _BUILDERS = frozenset(
 )
 
 
+# A name no scope binds, written as a type's name (not a constant's ALL_CAPS): an object.
+_OBJECT = re.compile(r"[A-Z][A-Z0-9]?[a-z]\w*")
+
+
 def _type_of(what: str | None) -> str:
     """A binding (`: T`, `= T()`) as an argument's type: the simple name, `?` when unknown."""
     if what is None:
@@ -401,7 +432,11 @@ def _argument_type(node: Node, bound) -> str:
     if kind == "real_literal":
         return "Float" if text(node)[-1:] in "fF" else "Double"
     if kind == "simple_identifier":
-        return _type_of(bound(node, text(node)))
+        name = text(node)
+        what = bound(node, name)
+        if what is None and _OBJECT.fullmatch(name):
+            return "object"  # `install(HttpTimeout)`: an object (a plugin), by its name
+        return _type_of(what)
     if kind == "call_expression" and node.named_children:
         callee = node.named_children[0]
         if callee.type == "simple_identifier" and text(callee) in _BUILDERS:
@@ -413,6 +448,13 @@ def _argument_type(node: Node, bound) -> str:
             name = child_of_type(suffix, "simple_identifier")
             if name is not None and text(name) in _CONVERSIONS:
                 return _CONVERSIONS[text(name)]
+            if name is not None and _OBJECT.fullmatch(text(name)) and _PATH.fullmatch(text(callee)):
+                return text(callee)  # `Path.Child(...)`: a nested class's constructor
+    if kind == "additive_expression" and any(
+        c.type in ("string_literal", "line_string_literal", "multi_line_string_literal")
+        for c in node.named_children
+    ):
+        return "String"  # `"/login?" + params`: a string concatenation
     if kind == "prefix_expression" and node.named_children:
         return _argument_type(node.named_children[-1], bound)
     if kind == "parenthesized_expression" and node.named_child_count == 1:
@@ -456,6 +498,34 @@ def _arguments(node: Node, bound) -> str | None:
     return f"{written}({', '.join(types)})"
 
 
+_CALLEE = re.compile(r"[A-Za-z0-9_.?!@`<> ]+")  # a callee the query records as written
+
+
+def _receiver_call(name: Node) -> tuple[Node, str] | None:
+    """``client.get(url).body()``: for the name ``body``, the callee ``client.get`` of the call
+    whose value it is called on (or, for ``a.b().c().d()``, the name ``c`` of that call)."""
+    suffix = name.parent
+    nav = suffix.parent if suffix is not None else None
+    if nav is None or nav.type != "navigation_expression" or not nav.named_children:
+        return None
+    recv = nav.named_children[0]
+    if recv.type != "call_expression" or not recv.named_children:
+        return None
+    callee = recv.named_children[0]
+    if callee.type in ("simple_identifier", "navigation_expression"):
+        written = text(callee)
+        if _CALLEE.fullmatch(written):
+            return callee, written
+    if callee.type == "navigation_expression" and callee.named_children:
+        last = callee.named_children[-1]
+        inner = (
+            child_of_type(last, "simple_identifier") if last.type == "navigation_suffix" else None
+        )
+        if inner is not None:
+            return inner, text(inner)
+    return None
+
+
 _RECEIVERS = Receivers(
     scopes={
         "statements": _statements,
@@ -471,6 +541,8 @@ _RECEIVERS = Receivers(
     member_scopes=frozenset({"class_body", "class_declaration"}),
     arguments=_arguments,
     on_expression=frozenset({"navigation_suffix"}),
+    receiver_call=_receiver_call,
+    lambda_owner=_lambda_owner,
     implicit=_implicit,
 )
 

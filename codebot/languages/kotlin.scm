@@ -15,12 +15,19 @@
 (secondary_constructor "constructor" @name) @definition.function
 
 ; `const val` (at top level or in an object) is a constant; a top-level `val`/`var` a variable
-; (ALL_CAPS: a constant). A class's properties belong to its code.
+; (ALL_CAPS: a constant).
 ((property_declaration
    (modifiers (property_modifier) @_const)
    (variable_declaration (simple_identifier) @name)) @definition.constant
  (#eq? @_const "const"))
 (source_file (property_declaration (variable_declaration (simple_identifier) @name)) @definition.variable)
+; A class's, an interface's or an object's property (`val call: RoutingCall`, `override var client:
+; HttpClient get() = ...`): a variable of the type, whose declared type the resolver reads off its
+; signature (`call.respond()` in a lambda whose receiver has the property).
+(class_body (property_declaration (variable_declaration (simple_identifier) @name)) @definition.variable)
+; A type alias names a type as an interface does (`typealias RoutingHandler = suspend
+; RoutingContext.() -> Unit`); the resolver reads what it stands for off its signature.
+(type_alias (type_identifier) @name) @definition.interface
 
 ; Calls: the callee as written when it is a path of names (`this.repo.save`, `super.init`,
 ; `OrderService.create`, `Order` for a constructor call, `repo?.find`); the member name when the

@@ -78,6 +78,15 @@ class Receivers:
     # text does not show (Kotlin's `a.b().name` records `name`): the text becomes `(?).name`.
     on_expression: frozenset[str] = field(default_factory=frozenset)
 
+    # `(name node) -> (node, text)`: for a call on an expression's value, the callee of the call
+    # that gives the value (Kotlin's `client.get(url).body()`: `client.get`), to be annotated
+    # as that call is; None where the value is no call of a name or a path of names.
+    receiver_call: Callable[[Node], tuple[Node, str] | None] | None = None
+
+    # `(lambda node) -> (node, text)`: the callee of the call a lambda is passed to, whose
+    # parameter types the lambda's untyped parameters take (bound as ``#0``, ``#1``...).
+    lambda_owner: Callable[[Node], tuple[Node, str] | None] | None = None
+
     # `(node, annotate, bound, cache) -> "{...}"`: the implicit receiver of a call written without one,
     # where a lambda with receiver gives it (Kotlin's `routing { get("/") {} }`), written before
     # the call's text; None where the call has none the parser can name. ``annotate`` writes
@@ -94,7 +103,11 @@ class Receivers:
         out = self._typed(node, text, cache) if "." in text else text
         parent = node.parent
         on_expression = parent is not None and parent.type in self.on_expression
-        if self.implicit is not None and text.isidentifier() and not on_expression:
+        if (
+            self.implicit is not None
+            and not on_expression
+            and self._implicit_head(node, text, out, cache)
+        ):
             try:
                 pre = self.implicit(
                     node,
@@ -107,7 +120,11 @@ class Receivers:
             if pre:
                 out = pre + out
         if on_expression:
-            out = f"(?).{out}"
+            inner = self.receiver_call(node) if self.receiver_call is not None else None
+            value = self.annotate(inner[0], inner[1], cache) if inner is not None else ""
+            # `client.get(url).body()`: the call whose value the method is called on, when it is
+            # one the text can name (`(=> client.get/(Url)).body`); else `(?)`
+            out = f"(=> {value}).{out}" if value and len(value) <= 400 else f"(?).{out}"
         if self.arguments is not None:
             try:
                 args = self.arguments(node, lambda at, name: self.bound(at, name, cache))
@@ -119,6 +136,37 @@ class Receivers:
             if args is not None:
                 out = f"{out}/{args}"
         return out
+
+    def _implicit_head(self, node: Node, text: str, out: str, cache: dict) -> bool:
+        """Whether a call may be on an implicit receiver: a bare name (``get("/")``), or a path
+        whose head no scope binds (``call.respond()``, ``client.get()``: a property of the
+        receiver of a lambda around), lowercase, not ``this``."""
+        if text.isidentifier():
+            return True
+        if out != text:
+            return False  # typed from a binding around
+        m = _HEAD.fullmatch(text)
+        if m is None or not m[1][:1].islower() or m[1] in self.self_names:
+            return False
+        return not self._binds(node, m[1], cache)
+
+    def _binds(self, node: Node, name: str, cache: dict) -> bool:
+        """Whether a scope around ``node`` binds ``name`` (typed or not)."""
+        scope = node.parent
+        while scope is not None:
+            kind = scope.type
+            if kind in self.scopes:
+                key = (scope.start_byte, scope.end_byte, kind)
+                found = cache.get(key)
+                if found is None:
+                    try:
+                        found = cache[key] = self.scopes[kind](scope)
+                    except Exception:  # noqa: BLE001 - an odd tree (error recovery): no types
+                        found = cache[key] = {}
+                if name in found:
+                    return True
+            scope = scope.parent
+        return False
 
     def bound(self, node: Node, name: str, cache: dict) -> str | None:
         """What the scopes around ``node`` bind ``name`` to (``": T"``, ``"= new T()"``), or
@@ -141,9 +189,24 @@ class Receivers:
                     what = found[name]
                     if what is not None and what[0] == "@":  # `it` of `x.let { }`: what `x` is
                         return self._find(scope, what[1:], kinds, cache)
+                    if what is not None and what[0] == "#":  # a lambda's parameter, untyped
+                        return self._lambda_parameter(scope, what, cache)
                     return what
             scope = scope.parent
         return None
+
+    def _lambda_parameter(self, lam: Node, what: str, cache: dict) -> str | None:
+        """``= {test/(trailing)}#0``: the first parameter of the lambda the call ``test { }``
+        takes (the resolver reads its type off the callee's last parameter)."""
+        owner = self.lambda_owner(lam) if self.lambda_owner is not None else None
+        if owner is None:
+            return None
+        key = (lam.start_byte, lam.end_byte, "owner")
+        if key not in cache:
+            cache[key] = None  # a lambda inside its own owner's arguments must not loop
+            cache[key] = self.annotate(owner[0], owner[1], cache)
+        call = cache[key]
+        return f"= {{{call}}}{what}" if call and len(call) <= 400 else None
 
     def _typed(self, node: Node, text: str, cache: dict) -> str:
         m = _HEAD.fullmatch(text)

@@ -39,7 +39,7 @@
  (#not-match? @_callee "^[A-Za-z0-9_$.\\[\\]`, ]+$"))
 ((call_expression function: (generic_function function: (field_expression field: (_) @call)) @_callee)
  (#not-match? @_callee "^[A-Za-z0-9_$.\\[\\]`, ]+$"))
-(instance_expression . [(type_identifier) (stable_type_identifier)] @call)
-(instance_expression . (generic_type type: (_) @call))
+((instance_expression . [(type_identifier) (stable_type_identifier)] @call) @call.expr)
+((instance_expression . (generic_type) @call) @call.expr)
 
 (import_declaration) @import

@@ -748,3 +748,40 @@ def test_primitive_arguments_pick_the_closest_widening_and_new_is_exact():
         (10, "JsonWriter.value#4", "exact"),
         (10, "JsonTreeWriter.value", "override"),
     }
+
+
+def test_a_collection_argument_fits_only_its_supertypes(resolved):
+    calls = resolved(
+        "java",
+        {
+            "src/main/java/com/acme/JsonWriter.java": """
+                package com.acme;
+
+                import java.util.Map;
+
+                public class JsonWriter {
+                    public JsonWriter value(String value) { return this; }
+                    public JsonWriter value(long value) { return this; }
+                    public JsonWriter values(Iterable<String> values) { return this; }
+                    public JsonWriter values(Map<String, String> values) { return this; }
+                }
+            """,
+            "src/test/java/com/acme/WriterTest.java": """
+                package com.acme;
+
+                import java.util.List;
+
+                class WriterTest {
+                    void write(JsonWriter writer, List<String> names) {
+                        writer.value(names);
+                        writer.values(names);
+                    }
+                }
+            """,
+        },
+    )
+    m = "src.main.java.com.acme.JsonWriter.JsonWriter"
+    write = {dst: r for (src, dst), r in calls.items() if src.endswith("WriterTest.write")}
+    # a List is an Iterable, not a Map (before: both `values`, an overload set); it is
+    # neither a String nor a long: `value(names)` takes no edge
+    assert write == {f"{m}.values": "exact"}

@@ -1,4 +1,8 @@
+import textwrap
+
 from codebot.core.model import Import, Parameter
+from codebot.graph.resolve import resolve
+from codebot.parse.extract import module_id, parse_source
 
 PATH = "src/main/kotlin/com/acme/orders/OrderService.kt"
 M = "src.main.kotlin.com.acme.orders.OrderService"
@@ -209,7 +213,8 @@ def test_calls(parse):
         "(this.repo: OrderRepository).save/(DomainOrder)",
         "super.audit/(DomainOrder)",
         "(repo: OrderRepository).findById/(String)",
-        "(?).let/(trailing)",  # on the value of `findById(id)`: no receiver to name
+        # on the value of `repo.findById(id)`: that call, through its return type
+        "(=> (repo: OrderRepository).findById/(String)).let/(trailing)",
         "OrderService.copy/(?)",
     ]
     assert p.calls(f"{M}.OrderService.place#2") == [
@@ -361,7 +366,8 @@ def test_module_names(parse):
         "server.Config.defaultHeaders": "variable",
         "server.Config.counter": "variable",
         "server.Config.handler": "variable",
-        "server.Config.Config.TIMEOUT": "constant",  # an object's `val` is its code; `const` not
+        "server.Config.Config.TIMEOUT": "constant",
+        "server.Config.Config.other": "variable",  # a property of the object
     }
     assert p.calls("server.Config.defaultHeaders") == ["listOf/(String)"]
 
@@ -953,4 +959,222 @@ def test_generic_extensions_reified_overloads_and_constructor_arguments(resolved
         f"{app}.FormBuilder.append": "exact",
         f"{app}.FormBuilder.append#2": "exact",
         f"{app}.ChannelProvider": "exact",
+    }
+
+
+# --- properties of receivers, calls on values, lambdas' parameters (issue 21, round 4) -----------
+
+KTOR_PROPERTIES = {
+    "ktor-server-core/common/src/io/ktor/server/routing/Routing.kt": """
+        package io.ktor.server.routing
+
+        import io.ktor.server.application.*
+
+        public class RoutingCall(private val call: ApplicationCall) : ApplicationCall {
+            override val attributes: Attributes get() = call.attributes
+        }
+        public class RoutingContext(
+            public val call: RoutingCall
+        )
+        public typealias RoutingHandler = suspend RoutingContext.() -> Unit
+        public class Route
+        public fun Route.get(path: String, body: RoutingHandler): Route = this
+    """,
+    "ktor-server-core/common/src/io/ktor/server/application/Call.kt": """
+        package io.ktor.server.application
+
+        public interface ApplicationCall {
+            public val attributes: Attributes
+        }
+        public class Attributes {
+            public fun <T : Any> getOrNull(key: String): T? = null
+        }
+        public class Other {
+            public fun respond(message: Any) {}
+        }
+    """,
+    "ktor-server-core/common/src/io/ktor/server/response/Respond.kt": """
+        package io.ktor.server.response
+
+        import io.ktor.server.application.*
+
+        public suspend inline fun <reified T : Any> ApplicationCall.respond(message: T) {}
+        public suspend inline fun <reified T : Any> ApplicationCall.respond(status: Int, message: T) {}
+    """,
+    "ktor-client-core/common/src/io/ktor/client/HttpClient.kt": """
+        package io.ktor.client
+
+        public fun HttpClient(engine: String): HttpClient = HttpClient()
+        public class HttpClient {
+            public fun close() {}
+        }
+        public class HttpResponse
+        public suspend fun HttpClient.get(urlString: String, block: () -> Unit = {}): HttpResponse = TODO()
+        public suspend fun HttpClient.get(builder: HttpResponse): HttpResponse = TODO()
+        public suspend fun HttpResponse.bodyAsText(): String = ""
+    """,
+    "ktor-server-test-host/common/src/io/ktor/server/testing/TestApplication.kt": """
+        package io.ktor.server.testing
+
+        import io.ktor.client.*
+
+        public interface ClientProvider {
+            public val client: HttpClient
+        }
+        public class ApplicationTestBuilder : ClientProvider {
+            override var client: HttpClient
+                get() = TODO()
+                set(value) {}
+        }
+        public fun testApplication(block: suspend ApplicationTestBuilder.() -> Unit) {}
+        public fun test(block: suspend (client: HttpClient) -> Unit) {}
+    """,
+    "ktor-server-tests/common/test/io/ktor/tests/RoutingTest.kt": """
+        package io.ktor.tests
+
+        import io.ktor.client.*
+        import io.ktor.server.application.*
+        import io.ktor.server.response.*
+        import io.ktor.server.routing.*
+        import io.ktor.server.testing.*
+
+        class RoutingTest {
+            fun Route.handlers(other: Other) {
+                get("/") {
+                    call.respond("OK")
+                    call.attributes.getOrNull<String>("k")
+                }
+                get("/other") { other.respond("x") }
+            }
+
+            fun requests() = testApplication {
+                client.get("/").bodyAsText()
+                test { client -> client.close() }
+            }
+        }
+    """,
+}
+
+
+def test_a_property_of_a_receiver_a_value_and_a_lambdas_parameter(resolved):
+    calls = resolved("kotlin", KTOR_PROPERTIES)
+    test = "ktor-server-tests.common.test.io.ktor.tests.RoutingTest.RoutingTest"
+    handlers = {dst: r for (src, dst), r in calls.items() if src == f"{test}.Route.handlers"}
+    respond = "ktor-server-core.common.src.io.ktor.server.response.Respond.ApplicationCall.respond"
+    app = "ktor-server-core.common.src.io.ktor.server.application.Call"
+    # `call` is the RoutingContext's property (the receiver `get`'s type alias gives), a
+    # RoutingCall: the extension of its base ApplicationCall that takes one argument (T is
+    # inferred from it: no type arguments needed); then a property path
+    assert handlers[respond] == "exact"
+    assert f"{respond}#2" not in handlers
+    assert handlers[f"{app}.Attributes.getOrNull"] == "exact"
+    # `other` is a parameter: its own type's respond, never the receiver's property
+    assert handlers[f"{app}.Other.respond"] == "exact"
+    requests = {dst: r for (src, dst), r in calls.items() if src == f"{test}.requests"}
+    client = "ktor-client-core.common.src.io.ktor.client.HttpClient"
+    assert requests == {
+        "ktor-server-test-host.common.src.io.ktor.server.testing.TestApplication.testApplication": (
+            "exact"
+        ),
+        "ktor-server-test-host.common.src.io.ktor.server.testing.TestApplication.test": "exact",
+        # `client`: the builder's property, an HttpClient (the class, not the factory function
+        # of its name); `get(String)` by its argument; `.bodyAsText()` on what `get` returns
+        f"{client}.HttpClient.get": "exact",
+        f"{client}.HttpResponse.bodyAsText": "exact",
+        # `test { client -> }`: the lambda's parameter is the function type's HttpClient
+        f"{client}.HttpClient#2.close": "exact",
+    }
+
+
+KTOR_LIBRARY_VALUES = {
+    "ktor-io/common/src/io/ktor/utils/io/Channels.kt": """
+        package io.ktor.utils.io
+
+        public class Buffer
+        public fun Buffer.clear() {}
+        public class ByteWriteChannel
+        public suspend fun ByteWriteChannel.writeFully(value: ByteArray) {}
+        public suspend fun ByteWriteChannel.writeFully(value: Buffer) {}
+        public fun bind(localAddress: String? = null, configure: () -> Unit = {}) {}
+        public fun bind(hostname: String = "0.0.0.0", port: Int = 0, configure: () -> Unit = {}) {}
+        public fun take(value: String) {}
+        public fun take(value: Int) {}
+    """,
+    "ktor-io/common/test/io/ktor/utils/io/BaseTest.kt": """
+        package io.ktor.utils.io.tests
+
+        abstract class BaseTest {
+            fun runTest(block: suspend () -> Unit) {}
+        }
+    """,
+    "ktor-io/jvm/test/io/ktor/utils/io/ChannelTest.kt": """
+        package io.ktor.utils.io
+
+        import java.nio.ByteBuffer
+        import kotlinx.coroutines.test.runTest
+
+        class ChannelTest {
+            fun write(channel: ByteWriteChannel, buffer: ByteBuffer, bytes: ByteArray) = runTest {
+                channel.writeFully(bytes)
+                buffer.clear()
+                bind()
+                take(listOf(1))
+            }
+        }
+    """,
+}
+
+
+def test_extensions_by_arguments_library_values_and_library_functions(resolved):
+    calls = resolved("kotlin", KTOR_LIBRARY_VALUES)
+    io = "ktor-io.common.src.io.ktor.utils.io.Channels"
+    write = {
+        dst: r
+        for (src, dst), r in calls.items()
+        if src == "ktor-io.jvm.test.io.ktor.utils.io.ChannelTest.ChannelTest.write"
+    }
+    assert write == {
+        # a typed receiver whose type lacks the method: its extension, chosen by the argument
+        f"{io}.ByteWriteChannel.writeFully": "exact",
+        # of two overloads needing default values, the one needing fewest
+        f"{io}.bind": "exact",
+        # not `Buffer.clear` (java.nio's ByteBuffer is no repository Buffer), not the test
+        # base class's `runTest` (kotlinx.coroutines.test's), not `take(String)`/`take(Int)`
+        # for a List argument
+    }
+    res = resolve(
+        [
+            parse_source(p, textwrap.dedent(c).lstrip("\n").encode(), "kotlin", module=module_id(p))
+            for p, c in KTOR_LIBRARY_VALUES.items()
+        ]
+    )
+    counts = res.by_language["kotlin"]
+    # `buffer.clear()`, `runTest { }` and `listOf(1)` are the libraries' calls; `take(listOf(1))`
+    # has no edge and no library to blame
+    assert (counts["calls"], counts["resolved"], counts["external"]) == (6, 2, 3)
+
+
+def test_an_object_argument_is_no_string(resolved):
+    calls = resolved(
+        "kotlin",
+        {
+            "ktor-client-core/common/src/io/ktor/client/HttpClientConfig.kt": """
+                package io.ktor.client
+
+                public interface HttpClientPlugin
+                public object HttpTimeout : HttpClientPlugin
+                public class HttpClientConfig {
+                    public fun install(plugin: HttpClientPlugin, configure: () -> Unit = {}) {}
+                    public fun install(key: String, block: () -> Unit) {}
+                }
+                fun configure(config: HttpClientConfig) {
+                    config.install(HttpTimeout) { }
+                }
+            """,
+        },
+    )
+    m = "ktor-client-core.common.src.io.ktor.client.HttpClientConfig"
+    # `HttpTimeout` names an object: never the String key (before: both, an overload set)
+    assert {dst: r for (src, dst), r in calls.items() if src == f"{m}.configure"} == {
+        f"{m}.HttpClientConfig.install": "exact"
     }

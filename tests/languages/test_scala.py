@@ -168,7 +168,7 @@ def test_defs_parameters_defaults_returns(parse):
 def test_calls(parse):
     p = parse("scala", PATH, SOURCE)
     assert p.calls(f"{M}.OrderService.place") == [
-        "Order",
+        "new Order",  # `new`: the class, not its companion's `apply`
         "this.repo.save",
         "super.audit",
         "repo.findById",
@@ -177,7 +177,7 @@ def test_calls(parse):
     # A curried call is recorded once, by its first clause.
     assert p.calls(f"{M}.OrderService.place#2") == ["Future.traverse", "place"]
     assert p.calls(f"{M}.OrderService.this") == ["this"]
-    assert p.calls(f"{M}.OrderService#2.apply") == ["OrderService"]
+    assert p.calls(f"{M}.OrderService#2.apply") == ["new OrderService"]
     assert p.calls(f"{M}.OrderService#2.copy") == ["o.copy"]
     assert p.calls(f"{M}.OrderService.Cursor.next") == ["repo.next"]
     assert p.calls(f"{M}.fetchAll") == ["service.place"]
@@ -242,3 +242,67 @@ def test_module_names(parse):
         f"{m}.Config.mutable": "variable",
         f"{m}.top": "variable",
     }
+
+
+# --- companions, `new`, parameters (issue 21, round 4: circe's wrong edges) ---------------------
+
+CIRCE = {
+    "modules/core/src/main/scala/io/circe/Error.scala": """
+        package io.circe
+
+        import cats.Eq
+
+        sealed abstract class DecodingFailure(message: String) extends Error
+        object DecodingFailure {
+          def apply(message: String, ops: => List[CursorOp]): DecodingFailure =
+            new DecodingFailure(message) {}
+        }
+        trait Encoder[A] {
+          def apply(a: A): Json
+          final def contramap[B](f: B => A): Encoder[B] = new Encoder[B] {
+            final def apply(a: B): Json = Encoder.this(f(a))
+          }
+        }
+        object Encoder {
+          final def apply[A](implicit instance: Encoder[A]): Encoder[A] = instance
+          implicit final val encodeString: Encoder[String] = new Encoder[String] {
+            final def apply(a: String): Json = Json.fromString(a)
+          }
+          final def contramap[A, B](e: Encoder[A])(f: B => A): Encoder[B] = e.contramap(f)
+          final val encodeLength: Encoder[String] = Encoder[String].contramap(identity)
+        }
+        final case class Json(value: String) { def toInt(): Int = 0 }
+        object Json { def fromString(s: String): Json = Json(s) }
+        object Uses {
+          def fail(message: String): DecodingFailure = DecodingFailure(message, Nil)
+          def sized[L](toInt: ToInt[L]): Int = toInt()
+          def same[W](eqW: Eq[W], a: W, b: W): Boolean = eqW.eqv(a, b)
+        }
+        class Other { def eqv(a: Any, b: Any): Boolean = true }
+        object syntax {
+          implicit final class EncoderOps[A](private val value: A) { def asJsonString(): String = ??? }
+        }
+        object Syntax { def encoded(xs: List[Int]): String = xs.asJsonString() }
+    """,
+}
+
+
+def test_companion_apply_new_summoner_and_parameters(resolved):
+    calls = resolved("scala", CIRCE)
+    m = "modules.core.src.main.scala.io.circe.Error"
+    uses = {(src.rsplit(".", 1)[-1], dst) for (src, dst) in calls if src.startswith(f"{m}.Uses.")}
+    # `DecodingFailure(message, Nil)`: the companion's apply, not the sealed abstract class
+    assert ("fail", f"{m}.DecodingFailure#2.apply") in uses
+    assert ("fail", f"{m}.DecodingFailure") not in uses
+    # `toInt()` calls the parameter's value; `eqW.eqv` is cats' Eq's: no repository method
+    assert not [dst for name, dst in uses if name in ("sized", "same")]
+    # a method an implicit class adds to any value (`xs.asJsonString()`): the repository's
+    assert (f"{m}.Syntax.encoded", f"{m}.syntax.EncoderOps.asJsonString") in calls
+    # `new DecodingFailure(message) {}` in the companion: the class, not the object itself
+    assert calls[(f"{m}.DecodingFailure#2.apply", f"{m}.DecodingFailure")] == "exact"
+    # `Encoder[String].contramap`: the summoner makes an Encoder, whose contramap is the
+    # trait's (not the object's own contramap, nor the anonymous instances' apply)
+    length = {dst for (src, dst) in calls if src == f"{m}.Encoder#2.encodeLength"}
+    assert length == {f"{m}.Encoder.contramap"}
+    # `Json(s)` in `object Json`: the case class (its synthesized apply)
+    assert calls[(f"{m}.Json#2.fromString", f"{m}.Json")] == "exact"

@@ -28,9 +28,11 @@ import posixpath
 import re
 from functools import lru_cache
 
-from codebot.core.model import FUNCTION_KINDS, FileResult, Import, Parameter, Symbol
+from codebot.core.model import FUNCTION_KINDS, VALUE_KINDS, FileResult, Import, Parameter, Symbol
 from codebot.graph.resolvers.base import (
+    AMBIGUOUS,
     DECL,
+    DYNAMIC,
     EXACT,
     EXT,
     EXTERNAL,
@@ -52,7 +54,13 @@ from codebot.graph.resolvers.base import (
     is_extension,
 )
 from codebot.graph.resolvers.names import TYPES, strip_duplicate
-from codebot.graph.resolvers.overloads import ARGS, OverloadChooser
+from codebot.graph.resolvers.overloads import (
+    ARGS,
+    CLOSED_TYPES,
+    JVM_COLLECTIONS,
+    OverloadChooser,
+    simple_type,
+)
 
 _ARGUMENTS = frozenset({"java", "kotlin"})  # the languages whose calls carry their arguments
 
@@ -94,23 +102,8 @@ _STOP = frozenset(
 def _primary_parameters(name: str, signature: str) -> tuple[Parameter, ...] | None:
     """``class Ping(data: ByteArray) : Frame`` -> (data: ByteArray): a Kotlin class's primary
     constructor, read off its signature; None when it has none."""
-    m = re.search(rf"\b{re.escape(name)}\s*(?:<[^()]*>)?\s*(?:[\w@ ]*constructor\s*)?\(", signature)
-    if m is None:
-        return None
-    depth, start, parts = 1, m.end(), []
-    for i in range(m.end(), len(signature)):
-        ch = signature[i]
-        if ch in "(<[{":
-            depth += 1
-        elif ch in ")>]}" and not (ch == ">" and signature[i - 1] == "-"):
-            depth -= 1
-            if depth == 0:
-                parts.append(signature[start:i])
-                break
-        elif ch == "," and depth == 1:
-            parts.append(signature[start:i])
-            start = i + 1
-    else:
+    parts = _primary_parts(name, signature)
+    if parts is None:
         return None
     out = []
     for part in parts:
@@ -129,6 +122,69 @@ def _primary_parameters(name: str, signature: str) -> tuple[Parameter, ...] | No
     return tuple(out)
 
 
+def _primary_properties(name: str, signature: str) -> dict[str, str]:
+    """``class RoutingContext(val call: RoutingCall, x: Int)`` -> {call: RoutingCall}: the
+    properties a Kotlin class's primary constructor declares (``val``/``var``) with a type."""
+    out: dict[str, str] = {}
+    for part in _primary_parts(name, signature) or ():
+        decl = part.partition("=")[0]
+        pname, _, ptype = decl.partition(":")
+        words = pname.split()
+        if len(words) > 1 and words[-2] in ("val", "var") and ptype.strip():
+            out[words[-1]] = " ".join(ptype.split())
+    return out
+
+
+_PROPERTY = re.compile(
+    r"\b(?:val|var)\s+(?:<[^=]*?>\s*)?(?P<name>[\w.<>?*, ]*?\w)\s*(?P<rest>[:=].*|by\b.*)?$"
+)
+
+
+def _property_type(signature: str) -> tuple[str, str] | None:
+    """``override val client: HttpClient get() = ...`` -> (client, HttpClient); ``private val
+    x = Attributes()`` -> (x, Attributes): a Kotlin property's declared type (or the class its
+    initializer constructs), read off its first line; None when not written."""
+    m = _PROPERTY.search(signature.split("//", 1)[0])
+    if m is None:
+        return None
+    name = m["name"].rsplit(".", 1)[-1]  # `val ApplicationCall.application`: an extension
+    rest = (m["rest"] or "").strip()
+    if rest.startswith(":"):
+        t = re.split(r"\s(?:=|by|get\b|set\b)|=(?!>)|\{", rest[1:], maxsplit=1)[0].strip()
+        return (name, t) if t else None
+    ctor = re.match(r"=\s*((?:[a-z]\w*\.)*[A-Z]\w*)\s*(?:<[^()]*>)?\s*\(", rest)
+    return (name, ctor[1]) if ctor else None
+
+
+@lru_cache(maxsize=4096)
+def _primary_pattern(name: str) -> re.Pattern[str]:
+    return re.compile(rf"\b{re.escape(name)}\s*(?:<[^()]*>)?\s*(?:[\w@ ]*constructor\s*)?\(")
+
+
+def _primary_parts(name: str, signature: str) -> list[str] | None:
+    """The parameters' texts of a Kotlin class's primary constructor, split at top-level
+    commas; None when it has none."""
+    m = _primary_pattern(name).search(signature)
+    if m is None:
+        return None
+    depth, start, parts = 1, m.end(), []
+    for i in range(m.end(), len(signature)):
+        ch = signature[i]
+        if ch in "(<[{":
+            depth += 1
+        elif ch in ")>]}" and not (ch == ">" and signature[i - 1] == "-"):
+            depth -= 1
+            if depth == 0:
+                parts.append(signature[start:i])
+                break
+        elif ch == "," and depth == 1:
+            parts.append(signature[start:i])
+            start = i + 1
+    else:
+        return None
+    return parts
+
+
 class JvmResolver(OverloadChooser, Resolver):
     capitalized_types = True
     family = "jvm"
@@ -143,6 +199,9 @@ class JvmResolver(OverloadChooser, Resolver):
     super_names = frozenset({"super"})
     stop_names = _STOP
     builtins = _BUILTINS
+    closed_types = JVM_COLLECTIONS
+    types_rule_out = True
+    fewest_defaults = True
     # `method.invoke(o)`, `ctor.newInstance()`, `Class.forName(n).getMethod(m)...`: reflection
     dispatch_names = frozenset({"invoke", "newInstance", "invokeExact", "invokeWithArguments"})
     reflect_names = frozenset({"getMethod", "getDeclaredMethod", "forName", "findVirtual"})
@@ -156,6 +215,12 @@ class JvmResolver(OverloadChooser, Resolver):
         # package -> name -> the first top-level extension function of that name (Kotlin)
         self.extensions: dict[str, dict[str, str]] = {}
         self._visible: dict[str, set[str]] = {}  # module -> packages its names come from
+        self._type_memo: dict[tuple[str, str], str | None] = {}  # (path, text) -> type id
+        self._scoped_memo: dict[tuple[str, str], Target | None] = {}  # (path, name) -> target
+        self._syntax: dict[str, bool] = {}  # a name an implicit class or an extension defines
+        # directory (dotted) -> name -> id of the type: a Kotlin factory function may share a
+        # class's name (`fun HttpClient(...)` next to `class HttpClient`)
+        self.package_types: dict[str, dict[str, str]] = {}
         for f in self.files:
             d = _dir(f)
             self.dir_modules.setdefault(d, []).append(f.module)
@@ -164,6 +229,8 @@ class JvmResolver(OverloadChooser, Resolver):
                 if s.kind == "chunk":
                     continue
                 local = index.local_name[s.id]
+                if s.parent is None and s.kind in TYPES and "." not in strip_duplicate(local):
+                    self.package_types.setdefault(d, {}).setdefault(s.name, s.id)
                 if "#" in local or (s.parent is not None and not index.is_type(s.parent)):
                     continue
                 if s.parent is None and "." not in local:
@@ -205,13 +272,142 @@ class JvmResolver(OverloadChooser, Resolver):
         }
         self._scopes: dict[str, tuple[dict[str, object], list[Import]]] = {}
         self._implicit_memo: dict[tuple[str, str], tuple[list[str], bool]] = {}
+        self._receivers_stopped: set[tuple[str, str]] = set()  # at a receiver not known
         self._owners: dict[tuple[str, str], Outcome] = {}  # (caller, call taking a lambda)
         # (type, name, module) -> the extensions of the type (or a base) the module sees
         self._extensions_of: dict[tuple[str, str, str], list[str]] = {}
+        self._prepare_properties()
+        self._prepare_companions()
         for f in self.files:
             for s in f.symbols:
                 if s.kind in TYPES:
                     self._resolve_bases(s, f)
+
+    def _prepare_companions(self) -> None:
+        """Scala: a class (or trait) and its companion ``object`` of the same name, and the
+        object's ``apply`` methods: ``X(...)`` calls them, ``new X(...)`` the class."""
+        # a type's id -> (the class, the companion object, the object's `apply`s)
+        self._companions: dict[str, tuple[str | None, str | None, list[str]]] = {}
+        index = self.index
+        local_name = index.local_name
+        for f in self.files:
+            if f.language != "scala":
+                continue
+            groups: dict[str, list[Symbol]] = {}
+            for s in f.symbols:
+                if s.kind in TYPES:
+                    groups.setdefault(strip_duplicate(local_name[s.id]), []).append(s)
+            for members in groups.values():
+                obj = next((s.id for s in members if s.kind == "module"), None)
+                cls = next((s.id for s in members if s.kind != "module"), None)
+                if obj is None:
+                    continue
+                # the class's own `apply(c: HCursor)`: anonymous instances in the object
+                # (`new Decoder[X] { def apply(c: HCursor) }`) hoisted as its members override
+                # it, they are no factory
+                own = {
+                    tuple(simple_type(p.type) for p in s.parameters)
+                    for s in f.symbols
+                    if s.parent == cls and s.name == "apply" and cls is not None
+                }
+                name = index.by_id[obj].name
+                applies = [
+                    s.id
+                    for s in f.symbols
+                    if s.parent == obj
+                    and s.name == "apply"
+                    and tuple(simple_type(p.type) for p in s.parameters) not in own
+                    and _makes(s.return_type, name)
+                ]
+                for s in members:
+                    self._companions[s.id] = (cls, obj, applies)
+
+    def _scala_construct(self, type_id: str, new: bool) -> Outcome | None:
+        """``new X(...)``: the class X, not its companion object; ``X(...)``: the companion's
+        ``apply`` (one; several: not known which, no edge), a case class when its object
+        defines none. None: leave the call as resolved (no companion, or nothing to say)."""
+        found = self._companions.get(type_id)
+        if found is None:
+            return None
+        cls, _, applies = found
+        if new:
+            return [(cls, EXACT)] if cls is not None else None
+        if cls is not None and "case class" in self.index.by_id[cls].signature:
+            # its synthesized `apply` makes the case class (explicit ones: not known which)
+            return None if applies else [(cls, EXACT)]
+        if not applies:
+            return None
+        return [(applies[0], EXACT)] if len(applies) == 1 else AMBIGUOUS
+
+    def _library_parameter(self, ctx: Ctx, name: str, method: str) -> bool:
+        """Scala ``eqW.eqv(a, b)`` with ``eqW: Eq[W]`` a parameter of a library type: the
+        library's method, unless the repository adds a method of that name to other types
+        (an implicit class's, an extension's: ``xs.asJson``)."""
+        written = next(
+            (p.type for fn in ctx.chain for p in fn.parameters if p.name == name and p.type),
+            None,
+        )
+        if written is None or self.declared_type(ctx, written) != EXTERNAL:
+            return False
+        syntax = self._syntax.get(method)
+        if syntax is None:
+            index = self.index
+            syntax = self._syntax[method] = any(
+                is_extension(index.by_id[sid], index)
+                or (
+                    (owner := self.owner_type(sid)) is not None
+                    and "implicit " in index.by_id[owner].signature
+                )
+                for sid in index.names.get((self.family, method), ())
+            )
+        return not syntax
+
+    def _summoned(self, ctx: Ctx, name: str, method: str) -> Outcome | None:
+        """Scala ``Encoder[String].contramap``: ``Encoder[String]`` calls the companion's
+        ``apply[A]`` (which makes an Encoder), so the method is the class's, not the
+        object's."""
+        t = self.lookup(ctx, name)
+        found = self._companions.get(t[1]) if t is not None and t[0] == SYM else None
+        if found is None or found[0] is None or not found[2]:
+            return None
+        return self._walk(ctx, [(name, PLAIN), (method, PLAIN)], (INST, found[0]))
+
+    def _prepare_properties(self) -> None:
+        """Kotlin: type aliases (what each stands for) and the properties of types (a class's
+        or an interface's ``val``s, a primary constructor's ``val`` parameters, extension
+        properties), with their declared types, for calls on a receiver's property."""
+        index = self.index
+        self.aliases: dict[str, str] = {}  # a type alias's id -> the type it stands for
+        # type id -> property name -> (declared type, the id of the symbol it is written in)
+        self.properties: dict[str, dict[str, tuple[str, str]]] = {}
+        # name -> (receiver's simple name, declared type, id) of the extension properties
+        self.ext_properties: dict[str, list[tuple[str, str, str]]] = {}
+        self._property_memo: dict[tuple[str, str, str], tuple[Target, str] | None] = {}
+        for f in self.files:
+            if f.language != "kotlin":
+                continue
+            for s in f.symbols:
+                if s.kind == "interface" and "typealias " in s.signature:
+                    m = re.search(r"\btypealias\s+\w+\s*(?:<[^=]*>)?\s*=\s*(.+)", s.signature)
+                    if m:
+                        self.aliases[s.id] = m[1].strip()
+                elif s.kind in TYPES and "(" in s.signature:
+                    if "val " not in s.signature and "var " not in s.signature:
+                        continue
+                    for name, t in _primary_properties(s.name, s.signature).items():
+                        self.properties.setdefault(s.id, {})[name] = (t, s.id)
+        for s in index.by_id.values():
+            if s.kind not in VALUE_KINDS or s.language != "kotlin":
+                continue
+            found = _property_type(s.signature)
+            if found is None:
+                continue
+            name, t = found
+            if s.parent is not None and index.is_type(s.parent):
+                if s.class_name == index.by_id[s.parent].name:
+                    self.properties.setdefault(s.parent, {}).setdefault(name, (t, s.id))
+            elif s.parent is None and s.class_name:
+                self.ext_properties.setdefault(name, []).append((s.class_name, t, s.id))
 
     def _merge_companions(self) -> None:
         """A Kotlin ``companion object`` and a Scala companion ``object X`` (``X#2``) lend their
@@ -241,6 +437,13 @@ class JvmResolver(OverloadChooser, Resolver):
         return self._type(file, text)
 
     def _type(self, file: FileResult, text: str) -> str | None:
+        key = (file.path, text)
+        found = self._type_memo.get(key, False)
+        if found is False:
+            found = self._type_memo[key] = self._find_type(file, text)
+        return found  # type: ignore[return-value]
+
+    def _find_type(self, file: FileResult, text: str) -> str | None:
         name = text.split("<", 1)[0].split("[", 1)[0].split("(", 1)[0].strip().rstrip("?")
         for word in ("final ", "vararg ", "out ", "in "):
             if name.startswith(word):
@@ -251,11 +454,35 @@ class JvmResolver(OverloadChooser, Resolver):
         if not all(p.isidentifier() for p in parts):
             return None
         t = self._scoped(file, parts[0])
+        if t is not None and t[0] == SYM and not self.index.is_type(t[1]):
+            # `HttpClient`: the class, not the factory function of its name
+            same = self.package_types.get(_dir(self.index.file_of[t[1]]), {}).get(parts[0])
+            t = (SYM, same) if same is not None else t
         for p in parts[1:]:
             if t is None or t[0] != SYM:
                 break
             t = self.member(t, p)
-        return t[1] if t is not None and t[0] == SYM and self.index.is_type(t[1]) else None
+        found = t[1] if t is not None and t[0] == SYM and self.index.is_type(t[1]) else None
+        if found is not None and found in self.aliases:
+            # `typealias Handler = Pipeline<..>`: the type it stands for; a function type's
+            # alias names no type
+            what = self.aliases[found]
+            if "->" in what or what.split("<", 1)[0].strip() == name:
+                return None
+            return self._type(self.index.file_of[found], what)
+        return found
+
+    def _alias(self, file: FileResult, text: str) -> tuple[str, FileResult] | None:
+        """``RoutingHandler`` -> ``suspend RoutingContext.() -> Unit``: what a type alias
+        written in ``file`` stands for, and the file that defines it; None when ``text`` names
+        none."""
+        name = _TYPE_MODIFIERS.sub("", text.strip()).split("<", 1)[0].strip().rstrip("?")
+        if not name.isidentifier():
+            return None
+        t = self._scoped(file, name)
+        if t is None or t[0] != SYM or t[1] not in self.aliases:
+            return None
+        return self.aliases[t[1]], self.index.file_of[t[1]]
 
     # --- scopes ---------------------------------------------------------------------------------
 
@@ -275,6 +502,13 @@ class JvmResolver(OverloadChooser, Resolver):
 
     def _scoped(self, file: FileResult, name: str) -> Target | None:
         """A name at file level: an import, the package, a wildcard import, the platform."""
+        key = (file.path, name)
+        found = self._scoped_memo.get(key, False)
+        if found is False:
+            found = self._scoped_memo[key] = self._find_scoped(file, name)
+        return found  # type: ignore[return-value]
+
+    def _find_scoped(self, file: FileResult, name: str) -> Target | None:
         names, wild = self._file_scope(file)
         value = names.get(name)
         if isinstance(value, Import):
@@ -360,14 +594,41 @@ class JvmResolver(OverloadChooser, Resolver):
             sid
             for sid in index.names.get((self.family, rest), ())
             if is_extension(index.by_id[sid], index)
+            # a private extension of another file is not seen here
+            and not (
+                "private " in index.by_id[sid].signature.split("fun ", 1)[0]
+                and index.file_of[sid].path != ctx.file.path
+            )
         ]
         if not ext:
             return EXTERNAL_CALL
-        if type_text is None:
+        supertypes: tuple[str, ...] = ()
+        if type_text is not None:
+            simple = type_text.split("<", 1)[0].rstrip("?").strip().rsplit(".", 1)[-1]
+            mine = [sid for sid in ext if index.by_id[sid].class_name == simple]
+            if len(mine) == 1 and len(ext) == 1:
+                return [(mine[0], EXACT)]
+            if mine:
+                return None
+            supertypes = _LIBRARY_SUPERTYPES.get(simple, ())
+        if any(self._may_receive_library_value(sid, supertypes) for sid in ext):
             return None
-        simple = type_text.split("<", 1)[0].rstrip("?").strip().rsplit(".", 1)[-1]
-        mine = [sid for sid in ext if index.by_id[sid].class_name == simple]
-        return [(mine[0], EXACT)] if len(mine) == 1 and len(ext) == 1 else None
+        # every extension of the name is of a repository type, which a library's value is
+        # not: the library type's own method (`(buffer: ByteBuffer).clear()`)
+        return EXTERNAL_CALL
+
+    def _may_receive_library_value(self, sid: str, supertypes: tuple[str, ...] = ()) -> bool:
+        """Whether an extension function's receiver may be a library's value: a library type
+        (its subtypes are not known; ``supertypes``: the value's type's, where known) or a
+        type parameter; not a repository type."""
+        sym = self.index.by_id[sid]
+        receiver = sym.class_name or ""
+        head = sym.signature.split("(", 1)[0]
+        if re.search(rf"<(?:[^<>]|<[^<>]*>)*\b{re.escape(receiver)}\b", head):
+            return True  # `fun <T> T.foo()`
+        if supertypes and receiver not in supertypes:
+            return False  # `MutableMap<..>.add` takes no `ArrayList`
+        return self._type(self.index.file_of[sid], receiver) is None
 
     def extension(self, type_id: str, name: str) -> str | None:
         index = self.index
@@ -396,6 +657,16 @@ class JvmResolver(OverloadChooser, Resolver):
         if found is not None and found[0] == SYM and self.index.is_type(found[1]) and head == name:
             return (DECL, found[1])
         return EXTERNAL if found == EXTERNAL else None
+
+    def value_of(self, ctx: Ctx, text: str) -> Target | None:
+        """Also: Kotlin ``launch()``, a function the repository defines nowhere and the caller
+        does not bind: a library's value."""
+        found = super().value_of(ctx, text)
+        if found is None and ctx.sym.language == "kotlin" and _CALLED_NAME.fullmatch(text):
+            name = text[:-2]
+            if not self.index.names.get((self.family, name)) and self.local(ctx, name) is NOT_LOCAL:
+                return EXTERNAL
+        return found
 
     def local(self, ctx: Ctx, name: str) -> Target | None | object:
         found = super().local(ctx, name)
@@ -465,13 +736,17 @@ class JvmResolver(OverloadChooser, Resolver):
         return self._resolve_call(ctx, text)
 
     def _resolve_call(self, ctx: Ctx, text: str) -> Outcome:
+        if text[:4] == "(=> ":
+            return self._value_call(ctx, text)
         typed = False
         if ">/(" in text and ctx.sym.language == "kotlin":
             # `get<User>/(trailing)`: type arguments choose a generic overload, and go
             receiver, rest = _implicit_split(text)
             typed = ">/(" in rest
             text = (f"{{{receiver}}}" if receiver else "") + _drop_type_arguments(rest)
-        if ctx.sym.language == "kotlin" and (text[:1] == "{" or _BARE_CALL.match(text)):
+        if ctx.sym.language == "kotlin" and (
+            text[:1] == "{" or _BARE_CALL.match(text) or _PATH_CALL.match(text)
+        ):
             # a Kotlin call without a receiver: in a lambda with one (`{routing/(trailing)}get/(…)`)
             # or in an extension function (`fun Application.main() { install(X) }`)
             receiver, text = _implicit_split(text)
@@ -481,10 +756,23 @@ class JvmResolver(OverloadChooser, Resolver):
             if receiver and self._receivers(ctx, receiver)[1]:
                 # `buildString { append(x) }`: a library's receiver may have the method; a name
                 # in scope (the package's function) still resolves, no unique-name guess
-                out = self.resolve_call(ctx, text)
+                out = self._implicit_call(ctx, None, text, typed)  # an extension function's
+                if out is None:
+                    out = self._resolve_plain(ctx, text, typed)
                 if isinstance(out, list) and all(r == UNIQUE for _, r in out):
-                    return self.not_found(text.split("/", 1)[0].split("<", 1)[0])
+                    out = self.not_found(text.split("/", 1)[0].split("<", 1)[0])
+                if out in (AMBIGUOUS, UNRESOLVED) and self._out_of_reach(ctx, receiver, text):
+                    return EXTERNAL_CALL
                 return out
+            if _BARE_CALL.match(text):
+                out = self._resolve_plain(ctx, text, typed)
+                if out in (AMBIGUOUS, UNRESOLVED) and self._out_of_reach(ctx, receiver, text):
+                    return EXTERNAL_CALL
+                return out
+        return self._resolve_plain(ctx, text, typed)
+
+    def _resolve_plain(self, ctx: Ctx, text: str, typed: bool = False) -> Outcome:
+        """A call by its name or path, its arguments choosing among overloads."""
         if text.startswith("(?)."):
             # a method of an expression's value (`getAll(name)?.contains(v)`): not `this`'s;
             # only the repository's one method of that name, if any
@@ -492,14 +780,34 @@ class JvmResolver(OverloadChooser, Resolver):
             return self.member_fallback(name, ctx) if name.isidentifier() else UNRESOLVED
         m = ARGS.search(text) if text[-1:] == ")" and ctx.sym.language in _ARGUMENTS else None
         if m is None:
-            return super().resolve_call(ctx, text)
+            summoned = _SUMMONED.fullmatch(text) if ctx.sym.language == "scala" else None
+            if summoned is not None:
+                out = self._summoned(ctx, summoned[1], summoned[2])
+                if out is not None:
+                    return out
+            on_param = _PARAM_CALL.fullmatch(text) if ctx.sym.language == "scala" else None
+            if on_param is not None and self._library_parameter(ctx, on_param[1], on_param[2]):
+                return EXTERNAL_CALL
+            out = super().resolve_call(ctx, text)
+            if (
+                ctx.sym.language == "scala"
+                and isinstance(out, list)
+                and len(out) == 1
+                and out[0][0] in self._companions
+            ):
+                return self._scala_construct(out[0][0], text.startswith("new ")) or out
+            return out
         args = [a.strip() for a in m[1].split(",")] if m[1].strip() else []
         name = text[: m.start()]
         if self.overloads and ctx.cls is not None and name.isidentifier():
             sibling = self._sibling(ctx, name, args)
             if sibling is not None:
                 return sibling
-        out = super().resolve_call(ctx, name)
+        ctx.scope["args"] = (args, typed)  # for a typed receiver's extensions (`_typed`)
+        try:
+            out = super().resolve_call(ctx, name)
+        finally:
+            ctx.scope.pop("args", None)
         if not isinstance(out, list):
             return out
         chosen = self.choose(ctx, out, args)
@@ -513,6 +821,70 @@ class JvmResolver(OverloadChooser, Resolver):
             return UNRESOLVED
         return list(chosen.items())
 
+    # --- Kotlin: calls on a call's value ----------------------------------------------------
+
+    def _value_call(self, ctx: Ctx, text: str) -> Outcome:
+        """``(=> client.get/(Url)).body<String>/()``: a method called on the value another call
+        returns (``client.get(url).body<String>()``), through that call's declared return type:
+        its members, then the extensions the file sees; a library's value: external, unless a
+        repository extension may take it. Else, as for any expression's value, only the
+        repository's one method of that name."""
+        inner, rest = _value_split(text)
+        typed = ">/(" in rest
+        if typed:
+            rest = _drop_type_arguments(rest)
+        m = ARGS.search(rest) if rest[-1:] == ")" else None
+        name = rest[: m.start()] if m else rest
+        if inner is None or not name.isidentifier():
+            return UNRESOLVED
+        args = [a.strip() for a in m[1].split(",")] if m and m[1].strip() else []
+        value = self._call_value(ctx, inner)
+        if value is not None:
+            target, written = value
+            if name in _ANY_EXTENSIONS and (
+                target[0] == EXT or self.index.find_member(target[1], name)[0] is None
+            ):
+                return EXTERNAL_CALL  # `.apply { }` on a known value: the standard library's
+            if target[0] == EXT:
+                out = self.external_member(ctx, written, name)
+                if out is not None:
+                    return out
+            elif self.index.is_type(target[1]):
+                out = self._on_receiver(ctx, target[1], name, args, typed)
+                if out is not None:
+                    return out
+                # not the type's, nor an extension the file sees: a library base's, else unknown
+                if self.index.find_member(target[1], name)[1]:
+                    return EXTERNAL_CALL
+                return self.not_found(name)
+        return self.member_fallback(name, ctx)
+
+    def _call_value(self, ctx: Ctx, call: str) -> tuple[Target, str | None] | None:
+        """What a call returns: an instance of a repository type (a constructor's, a declared
+        return type's), a library's value (with its type as written), or None (not known, or
+        the callees disagree)."""
+        out = self.resolve_call(ctx, call)
+        if out == EXTERNAL_CALL:
+            return EXTERNAL, None
+        if not isinstance(out, list):
+            return None
+        index = self.index
+        found: set[tuple[Target, str | None]] = set()
+        for dst, res in out:
+            if res not in (EXACT, OVERLOAD):
+                continue
+            sym = index.by_id[dst]
+            if index.is_type(dst):
+                found.add(((INST, dst), None))
+            elif sym.name == "constructor" and index.is_type(sym.parent):
+                found.add(((INST, str(sym.parent)), None))
+            else:
+                t = self.returns(dst)
+                if t is None or (t[0] != EXT and not index.is_type(t[1])):
+                    return None
+                found.add((t, sym.return_type if t[0] == EXT else None))
+        return found.pop() if len(found) == 1 else None
+
     # --- Kotlin: lambdas with receivers -----------------------------------------------------
 
     def _implicit_call(
@@ -525,17 +897,213 @@ class JvmResolver(OverloadChooser, Resolver):
         a receiver is not known (a library's lambda, ``x.apply`` on a value of unknown type, a
         type parameter): the name may be one of its members. A local function comes first."""
         m = ARGS.search(text) if text[-1:] == ")" else None
-        name = (text[: m.start()] if m else text).split("<", 1)[0].strip()
-        if not name.isidentifier() or name in _BUILTINS:
+        callee = text[: m.start()] if m else text
+        name = callee.split("<", 1)[0].strip()
+        args = [a.strip() for a in m[1].split(",")] if m and m[1].strip() else []
+        if not name.isidentifier():
+            names = _SEPARATOR.split(callee)
+            if len(names) > 1 and all(n.isidentifier() for n in names):
+                return self._property_call(ctx, receiver, names, args, typed)
+            return None
+        if name in _BUILTINS:
             return None
         local = self.local(ctx, name)
         if isinstance(local, tuple) and local[0] == SYM:
             return None
-        args = [a.strip() for a in m[1].split(",")] if m and m[1].strip() else []
+        if local is not NOT_LOCAL:
+            return DYNAMIC  # `block()`: a parameter's function value, no receiver's member
         for type_id in self._receivers(ctx, receiver)[0]:
             out = self._on_receiver(ctx, type_id, name, args, typed)
             if out is not None:
                 return out
+        return None
+
+    def _out_of_reach(self, ctx: Ctx, receiver: str | None, text: str) -> bool:
+        """Whether no definition of a bare call's name in the repository can be what it calls:
+        no top-level function of a package the file sees or imports the name from, no member
+        of the receivers around (the lambdas', the extension function's, the class's, along
+        their hierarchies; any type's when a receiver is not known), no extension the file
+        sees. Then it is a library's (`runTest { }`, `withTimeout(..)`, `assertFailsWith<..>`)."""
+        name = text.split("/", 1)[0].split("<", 1)[0].strip()
+        if not name.isidentifier() or self.local(ctx, name) is not NOT_LOCAL:
+            return False
+        index = self.index
+        types, _ = self._receivers(ctx, receiver)
+        stopped = (ctx.sym.id, receiver or "") in self._receivers_stopped
+        around = set()
+        for t in types:
+            around |= index.related(t)
+        cls = ctx.cls
+        while cls is not None:
+            around |= index.related(cls)
+            parent = index.by_id[cls].parent
+            cls = parent if index.is_type(parent) else None
+        visible = self._visible_packages(ctx.file) | self._imported_as(ctx.file, name)
+        for sid in index.names.get((self.family, name), ()):
+            sym = index.by_id[sid]
+            owner = self.owner_type(sid)
+            if owner is not None:
+                if stopped or owner in around or is_extension(sym, index):
+                    return False
+            elif sym.parent is None and _dir(index.file_of[sid]) in visible:
+                return False
+        return True
+
+    def _property_call(
+        self, ctx: Ctx, receiver: str | None, names: list[str], args: list[str], typed: bool
+    ) -> Outcome | None:
+        """``call.respond(x)`` in ``get { }``, ``client.get("/")`` in ``testApplication { }``:
+        the head is a property of an implicit receiver (a lambda's, an extension function's,
+        the class's own along its bases, innermost first); the call resolves on the property's
+        declared type (its members, then the extensions the file sees). None when no receiver
+        has the property, or a property on the way has no type we know."""
+        head = names[0]
+        if not head[:1].islower() or head in _BUILTINS or self.local(ctx, head) is not NOT_LOCAL:
+            return None
+        index = self.index
+        types = list(self._receivers(ctx, receiver)[0])
+        cls = ctx.cls
+        while cls is not None:
+            types.append(cls)
+            parent = index.by_id[cls].parent
+            cls = parent if index.is_type(parent) else None
+        for type_id in types:
+            found = self._property_of(ctx.file, type_id, head)
+            if found is None:
+                continue
+            target, written = found
+            for n in names[1:-1]:  # `call.request.headers.get(...)`
+                if target[0] != DECL:
+                    return None
+                found = self._property_of(ctx.file, target[1], n)
+                if found is None:
+                    return None
+                target, written = found
+            last = names[-1]
+            if target[0] == EXT:
+                return self.external_member(ctx, written, last)
+            out = self._on_receiver(ctx, target[1], last, args, typed)
+            if out is not None:
+                return out
+            # not the type's nor an extension the file sees: a library base's, if it has one
+            return EXTERNAL_CALL if index.find_member(target[1], last)[1] else None
+        return None
+
+    def _property_of(self, file: FileResult, type_id: str, name: str) -> tuple[Target, str] | None:
+        """What the property ``name`` of a type (along its bases; else an extension property
+        of it that ``file`` sees) holds: an instance of its declared type (DECL), a library's
+        value (EXTERNAL), with the type as written; None when the type has no such property or
+        its type is not known (a type parameter)."""
+        key = (type_id, name, file.module)
+        if key in self._property_memo:
+            return self._property_memo[key]
+        index = self.index
+        hit = None
+        for t in index.mro(type_id):
+            hit = self.properties.get(t, {}).get(name)
+            if hit is not None:
+                break
+        if hit is None and name in self.ext_properties:
+            owners = {index.by_id[t].name for t in index.mro(type_id)}
+            visible = self._visible_packages(file) | self._imported_as(file, name)
+            seen = {
+                (written, sid)
+                for recv, written, sid in self.ext_properties[name]
+                if recv in owners and _dir(index.file_of[sid]) in visible
+            }
+            if len({w for w, _ in seen}) == 1:
+                hit = min(seen)
+        found: tuple[Target, str] | None = None
+        if hit is not None:
+            written, sid = hit
+            where = index.file_of[sid]
+            t = self.declared_type_in(where, written)
+            found = (t, written) if t is not None else None
+        self._property_memo[key] = found
+        return found
+
+    def _typed(self, ctx: Ctx, typed: tuple[str, str, str, str]) -> Outcome | None:
+        """Kotlin: a typed receiver whose type lacks the method: an extension of it (or of a
+        base) that the file sees, chosen among its overloads by the arguments (``(channel:
+        ByteWriteChannel).writeFully/(ByteArray)``); a path of the type's properties
+        (``(client: HttpClient).requestPipeline.intercept``) through their declared types."""
+        if ctx.sym.language != "kotlin":
+            return super()._typed(ctx, typed)
+        _, op, what, rest = typed
+        names = _SEPARATOR.split(rest)
+        lam = self._lambda_parameter(ctx, what) if op == " = " and what[:1] == "{" else None
+        if lam is not None:  # `test { client -> client.get() }`: the callee's parameter type
+            target, written = lam
+            if not all(n.isidentifier() for n in names):
+                return None
+            if target[0] == EXT:
+                return self.external_member(ctx, written, rest)
+        else:
+            if op == " = " and len(names) == 1 and _MADE.fullmatch(what):
+                if self.value_of(ctx, what) == EXTERNAL:  # `ArrayList()`: a library's type
+                    return self.external_member(ctx, what[:-2], rest)
+            if len(names) == 1 or not all(n.isidentifier() for n in names):
+                out = super()._typed(ctx, typed)
+                if out is not None or len(names) > 1:
+                    return out
+            target = self.declared_type(ctx, what) if op == ": " else self.value_of(ctx, what)
+            written = what
+        if target is None or target[0] not in (INST, DECL) or not self.index.is_type(target[1]):
+            return None
+        for n in names[:-1]:  # `(client: HttpClient).requestPipeline.intercept`: properties
+            found = self._property_of(ctx.file, target[1], n)
+            if found is None:
+                return None
+            target, written = found
+            if target[0] == EXT:
+                return self.external_member(ctx, written, names[-1])
+        args, typed_args = ctx.scope.get("args", ([], False))
+        out = self._on_receiver(ctx, target[1], names[-1], args, typed_args)
+        if out is None and (len(names) > 1 or lam is not None):
+            return EXTERNAL_CALL if self.index.find_member(target[1], names[-1])[1] else None
+        return out
+
+    def _lambda_parameter(self, ctx: Ctx, what: str) -> tuple[Target, str] | None:
+        """``{test/(trailing)}#0``: the type of the first parameter of the lambda ``test``
+        takes, read off the callee's last parameter (``suspend (client: HttpClient) -> Unit``,
+        ``T.(A) -> R``, a type alias of one): a repository type (DECL) or a library's (EXT),
+        with the type as written; None when not known or the callees disagree."""
+        end = what.rfind("}#")
+        if end < 0 or not what[end + 2 :].isdigit():
+            return None
+        owner, at = what[1:end], int(what[end + 2 :])
+        out = self.resolve_call(ctx, owner)
+        if not isinstance(out, list):
+            return None
+        found: set[tuple[Target, str]] = set()
+        for dst, res in out:
+            if res == OVERRIDE:
+                continue
+            params = self._overload_params(dst)
+            written = params[-1].type if params else None
+            where = self.index.file_of[dst]
+            if written and "->" not in written:
+                written, where = self._alias(where, written) or (written, where)
+            types = _function_parameters(written)
+            if types is None or at >= len(types):
+                return None
+            t = self.declared_type_in(where, types[at])
+            if t is None:
+                return None
+            found.add((t, types[at]))
+        return found.pop() if len(found) == 1 else None
+
+    def declared_type_in(self, file: FileResult, text: str) -> Target | None:
+        """A type written in ``file``: a repository type (DECL), a library's (EXTERNAL), or
+        None (a type parameter, not known)."""
+        t = self._type(file, text)
+        if t is not None:
+            return (DECL, t)
+        simple = text.split("<", 1)[0].strip().rstrip("?")
+        if simple in _PRIMITIVES:
+            return EXTERNAL
+        if simple.isidentifier() and len(simple) > 2 and self._scoped(file, simple) == EXTERNAL:
+            return EXTERNAL
         return None
 
     def _receivers(self, ctx: Ctx, receiver: str | None) -> tuple[list[str], bool]:
@@ -553,6 +1121,7 @@ class JvmResolver(OverloadChooser, Resolver):
         while desc:
             if desc == "?":
                 self._implicit_memo[key] = (found, False)
+                self._receivers_stopped.add(key)
                 return found, False
             outer, body = _implicit_split(desc)
             if body.startswith(": "):
@@ -569,6 +1138,7 @@ class JvmResolver(OverloadChooser, Resolver):
             if t is None or t[0] not in (INST, DECL) or not self.index.is_type(t[1]):
                 library = t is not None and t[0] == EXT
                 self._implicit_memo[key] = (found, library)
+                self._receivers_stopped.add(key)
                 return found, library
             found.append(t[1])
             desc = outer
@@ -576,6 +1146,7 @@ class JvmResolver(OverloadChooser, Resolver):
             if fn.class_name and is_extension(fn, self.index):
                 t = self._type(self.index.file_of[fn.id], fn.class_name)
                 if t is None:
+                    self._receivers_stopped.add(key)
                     break  # a library type, a type parameter: its members are not known
                 found.append(t)
             elif fn.parent is not None and self.index.is_type(fn.parent):
@@ -597,11 +1168,14 @@ class JvmResolver(OverloadChooser, Resolver):
                 continue
             params = self._overload_params(dst)
             written = params[-1].type if params else None
+            where = self.index.file_of[dst]
+            if written and "->" not in written:  # `body: RoutingHandler`: a type alias
+                written, where = self._alias(where, written) or (written, where)
             receiver = _function_receiver(written)
             if receiver is None and written and "->" in written:
                 types.add(_SAME)
                 continue
-            t = self._type(self.index.file_of[dst], receiver) if receiver else None
+            t = self._type(where, receiver) if receiver else None
             if t is None:
                 return None
             types.add((DECL, t))
@@ -643,7 +1217,7 @@ class JvmResolver(OverloadChooser, Resolver):
             if typed:
                 fit = [e for e in ext if "fun <" in heads[e]]
             else:
-                fit = [e for e in ext if "reified " not in heads[e]]
+                fit = [e for e in ext if not self._needs_type_arguments(e, heads[e])]
             ext = fit or ext
         picked = self._overload_pick(ctx, ext, args) if ext else None
         if picked and len(picked) == 1 and not self._overload_takes(ctx, picked[0], args):
@@ -651,6 +1225,19 @@ class JvmResolver(OverloadChooser, Resolver):
         if not picked:
             return None
         return [(p, EXACT if len(picked) == 1 else OVERLOAD) for p in picked]
+
+    def _needs_type_arguments(self, sid: str, head: str) -> bool:
+        """Whether a call must write a function's type arguments: a ``reified`` type parameter
+        no parameter's value gives (``fun <reified R> Route.post(body: suspend
+        RoutingContext.(R) -> Unit)``; ``respond(message: T)`` infers ``T`` from the message)."""
+        if "reified " not in head:
+            return False
+        given = " ".join(
+            p.type or "" for p in self._overload_params(sid) if p.type and "->" not in p.type
+        )
+        return any(
+            not re.search(rf"\b{name}\b", given) for name in re.findall(r"\breified\s+(\w+)", head)
+        )
 
     def _imported_as(self, file: FileResult, name: str) -> set[str]:
         """The packages a file imports a function ``name`` from (`import io.ktor.x.get`)."""
@@ -687,12 +1274,21 @@ class JvmResolver(OverloadChooser, Resolver):
         if alone and how == PLAIN:
             if name == "this" and ctx.cls is not None:  # `this(...)`: another constructor
                 return self._other_constructor(ctx)
+            if ctx.sym.language != "java" and self._parameter(ctx, name):
+                return DYNAMIC  # `toInt()` calls a parameter's value, not a method `toInt`
             if name not in self.super_names and ctx.cls is not None:
                 java = ctx.sym.language == "java"
                 out = self.implicit_member(ctx, name, name_only=java)
                 if out is not None:
                     return out
         return super().head(ctx, name, how, alone)
+
+    def _parameter(self, ctx: Ctx, name: str) -> bool:
+        """Whether ``name`` is a parameter of the caller or a function around it (Kotlin,
+        Scala): called, it is the parameter's value (a function, an object with ``apply``),
+        which shadows the methods and functions of that name."""
+        found = self.local(ctx, name)
+        return found is not NOT_LOCAL and not (isinstance(found, tuple) and found[0] == SYM)
 
     def _other_constructor(self, ctx: Ctx) -> Outcome:
         cls = ctx.cls
@@ -768,6 +1364,15 @@ class JvmResolver(OverloadChooser, Resolver):
         return out
 
 
+def _makes(return_type: str | None, name: str) -> bool:
+    """Whether a companion's ``apply`` returning ``return_type`` makes a ``name`` (``apply[A](
+    implicit d: Decoder[A]): Decoder[A]``, or none declared), as a factory does; an anonymous
+    instance's ``apply(a: Json): Json``, hoisted into the object, does not."""
+    if not return_type:
+        return True
+    return return_type.split("[", 1)[0].strip().rsplit(".", 1)[-1] == name
+
+
 def _receives(sym: Symbol, owners: set[str]) -> bool:
     """Whether a top-level extension function takes a receiver of one of the types ``owners``
     (a type and its bases, by simple name): ``fun Route.get()``, or ``fun <P : Pipeline> P.
@@ -785,6 +1390,31 @@ def _receives(sym: Symbol, owners: set[str]) -> bool:
     return bound == "Any" or bound in owners
 
 
+# Library types whose supertypes are known (a value of one takes only extensions of these).
+_LIBRARY_SUPERTYPES: dict[str, tuple[str, ...]] = {
+    **{k: (k, *v) for k, v in CLOSED_TYPES.items()},
+    **{
+        k: (k, *v.split(), "Any", "Object")
+        for k, v in {
+            "ArrayList": "MutableList List MutableCollection Collection MutableIterable Iterable"
+            " AbstractList AbstractMutableList RandomAccess",
+            "HashMap": "MutableMap Map AbstractMutableMap",
+            "LinkedHashMap": "HashMap MutableMap Map AbstractMutableMap",
+            "HashSet": "MutableSet Set MutableCollection Collection MutableIterable Iterable",
+            "LinkedHashSet": "HashSet MutableSet Set MutableCollection Collection Iterable",
+            "StringBuilder": "Appendable CharSequence",
+        }.items()
+    },
+}
+_MADE = re.compile(r"[A-Z]\w*\(\)")  # `= ArrayList()`: a value the parser saw made
+_CALLED_NAME = re.compile(r"[a-z]\w*\(\)")  # `= launch()`
+# The standard library's extensions of every value (`x.apply { }`, `x.let { }`).
+_ANY_EXTENSIONS = frozenset("apply let also run takeIf takeUnless to".split())
+_PARAM_CALL = re.compile(r"([a-z]\w*)\.(\w+)")  # Scala `eqW.eqv`: a call on a plain name
+_SUMMONED = re.compile(r"([A-Z]\w*)\[[^()]*\]\.(\w+)")  # Scala `Encoder[String].contramap`
+_SEPARATOR = re.compile(r"\?\.|!!\.|\.")
+# `call.respond/(...)`: a call on a property of a name no scope binds (an implicit receiver's)
+_PATH_CALL = re.compile(r"[a-z_]\w*(?:(?:\?\.|!!\.|\.)[A-Za-z_]\w*)+/\(")
 _SAME: Target = ("same", "")  # a lambda without a receiver: `this` is the one around it
 _BARE_CALL = re.compile(r"[A-Za-z_]\w*(?:<[^()]*>)?/\(")
 
@@ -802,6 +1432,20 @@ def _drop_type_arguments(text: str) -> str:
             if depth == 0:
                 return text[:i] + text[end + 1 :]
     return text
+
+
+def _value_split(text: str) -> tuple[str | None, str]:
+    """``(=> a.b/(Int)).c/()`` -> ("a.b/(Int)", "c/()"): the call whose value a method is
+    called on (``languages/kotlin.py``), and the rest; (None, text) when unbalanced."""
+    depth = 0
+    for i, ch in enumerate(text):
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+            if depth == 0:
+                return (text[4:i], text[i + 2 :]) if text[i + 1 : i + 2] == "." else (None, text)
+    return None, text
 
 
 def _implicit_split(text: str) -> tuple[str | None, str]:
@@ -852,6 +1496,51 @@ def _function_receiver(type_text: str | None) -> str | None:
                 return None
             return receiver[:-1].strip() or None
     return None
+
+
+def _function_parameters(type_text: str | None) -> list[str] | None:
+    """``suspend TestInfo.(client: HttpClient, Int) -> Unit`` -> [HttpClient, Int]: the
+    parameter types of a function type; None for no function type."""
+    if not type_text or "->" not in type_text:
+        return None
+    t = _TYPE_MODIFIERS.sub("", " ".join(type_text.split()))
+    while t.startswith("(") and _after_group(t) in ("", "?"):
+        t = _TYPE_MODIFIERS.sub("", t[1 : len(t) - 1 - len(_after_group(t))].strip())
+    depth, arrow = 0, -1
+    for i, ch in enumerate(t):
+        if ch in "(<":
+            depth += 1
+        elif ch in ")>" and not (ch == ">" and t[i - 1] == "-"):
+            depth -= 1
+        elif ch == "-" and depth == 0 and t[i + 1 : i + 2] == ">":
+            arrow = i
+            break
+    left = t[:arrow].strip() if arrow > 0 else ""
+    if not left.endswith(")"):
+        return None
+    depth, start = 0, len(left) - 1
+    for j in range(len(left) - 1, -1, -1):
+        depth += {")": 1, "(": -1}.get(left[j], 0)
+        if depth == 0:
+            start = j
+            break
+    inner, parts, depth, begin = left[start + 1 : -1], [], 0, 0
+    for i, ch in enumerate(inner):
+        if ch in "(<":
+            depth += 1
+        elif ch in ")>" and not (ch == ">" and inner[i - 1] == "-"):
+            depth -= 1
+        elif ch == "," and depth == 0:
+            parts.append(inner[begin:i])
+            begin = i + 1
+    if inner.strip():
+        parts.append(inner[begin:])
+    out = []
+    for part in parts:
+        head, colon, rest = part.partition(":")
+        named = colon and head.strip().isidentifier() and "(" not in head
+        out.append((rest if named else part).strip())
+    return out
 
 
 def _after_group(t: str) -> str:

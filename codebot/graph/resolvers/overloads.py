@@ -17,7 +17,15 @@ from codebot.core.model import FileResult, Parameter, Symbol
 from codebot.graph.resolvers.base import OVERLOAD, Ctx, is_extension
 from codebot.graph.resolvers.names import NameTable
 
-__all__ = ["ARGS", "OverloadChooser", "hidden", "is_vararg", "simple_type"]
+__all__ = [
+    "ARGS",
+    "CLOSED_TYPES",
+    "JVM_COLLECTIONS",
+    "OverloadChooser",
+    "hidden",
+    "is_vararg",
+    "simple_type",
+]
 
 # What a value of a closed platform type converts to in a method call (widening, boxing, the
 # supertypes): an argument of one of these types fits a parameter only of a type listed here.
@@ -53,6 +61,21 @@ _FITS: dict[str, tuple[str, ...]] = {  # most specific first
         "decimal": "decimal",
     }.items()
 }
+# Java's and Kotlin's collection interfaces (what `listOf(...)` makes, a `List<T>` local): their
+# supertypes are known, so a value of one fits no other parameter type.
+JVM_COLLECTIONS: dict[str, tuple[str, ...]] = {
+    k: (*v.split(), *_COMMON)
+    for k, v in {
+        "List": "List Collection Iterable",
+        "MutableList": "MutableList List MutableCollection Collection MutableIterable Iterable",
+        "Set": "Set Collection Iterable",
+        "MutableSet": "MutableSet Set MutableCollection Collection MutableIterable Iterable",
+        "Map": "Map",
+        "MutableMap": "MutableMap Map",
+    }.items()
+}
+# Every closed type and what it converts to (the platform's values, the JVM's collections).
+CLOSED_TYPES: dict[str, tuple[str, ...]] = {**_FITS, **JVM_COLLECTIONS}
 _PRIMITIVE_TYPES = frozenset(
     "byte short char int long float double boolean bool decimal sbyte ushort uint ulong".split()
 )
@@ -96,6 +119,13 @@ class OverloadChooser:
 
     index: NameTable
     overloads: dict[str, list[str]]
+    # closed types beyond the platform's values (a value of one fits only the types listed)
+    closed_types: dict[str, tuple[str, ...]] = {}
+    # whether a call whose arguments' types rule out every member of its arity makes no edge
+    # (else: the members of that arity, as ``overload``)
+    types_rule_out = False
+    # whether, of members that all need default values, the one needing fewest is called
+    fewest_defaults = False
 
     def repo_type(self, file: FileResult, text: str) -> str | None:
         """The id of the repository type ``text`` names in ``file``, or None."""
@@ -154,7 +184,7 @@ class OverloadChooser:
         """The members of an overload set a call with ``args`` may reach: by arity (defaults
         counted; varargs only when no fixed arity fits), then by the argument types written;
         one member when the call decides, several when it does not, None when no member fits
-        (keep the name's)."""
+        (by number, or by the types written: keep the name's, which then takes no edge)."""
         n = len(args)
         # `@Deprecated(level = HIDDEN)`: kept for binaries, never called from source
         callable_ = [g for g in group if not hidden(self.index.by_id[g])]
@@ -182,7 +212,8 @@ class OverloadChooser:
         if len(scores) == 1:
             return list(scores)
         if not scores:
-            return fits
+            # the arguments' types rule every member of that arity out
+            return None if self.types_rule_out else fits
         # Kotlin: a member beats an extension of the same name; a member that needs no default
         # value beats one that does
         members = [g for g in scores if not is_extension(self.index.by_id[g], self.index)]
@@ -191,6 +222,12 @@ class OverloadChooser:
         whole = [g for g in scores if len(self._overload_params(g)) == n]
         if whole and len(whole) < len(scores):
             scores = {g: scores[g] for g in whole}
+        elif self.fewest_defaults and len(scores) > 1:
+            # Kotlin: of the members that need default values, the one needing fewest
+            # (`bind()`: `bind(localAddress = null, configure = {})`, not `bind(hostname =
+            # "0.0.0.0", port = 0, configure = {})`)
+            least = min(len(self._overload_params(g)) for g in scores)
+            scores = {g: sc for g, sc in scores.items() if len(self._overload_params(g)) == least}
         if len(scores) == 1:
             return list(scores)
         if "?" not in args:  # every argument's type known: the most specific member
@@ -227,6 +264,11 @@ class OverloadChooser:
         about 2 a conversion or a supertype (a closer one more), 1 unknown, None it cannot."""
         if arg in ("?", "named") or arg.startswith("named:") or param == "?":
             return 1  # unknown; a named argument (Kotlin) is not matched by position
+        if arg == "object":
+            # an object named by its type's name (Kotlin `install(HttpTimeout)`): no
+            # platform value (a string, a number) and no function
+            closed = param in _FITS or param in self.closed_types
+            return None if closed or param == "Function" else 1
         if arg == param:
             return 3
         if (_TYPE_VARIABLE.fullmatch(param) and param not in _FITS) or (
@@ -236,7 +278,7 @@ class OverloadChooser:
         if param == "Function":  # a Kotlin function type
             return 3 if arg == "lambda" else None
         if arg == "lambda":  # a lambda or a method reference: an instance of an interface
-            if param in _FITS or param in _ANY:
+            if param in _FITS or param in _ANY or param in self.closed_types:
                 return None
             theirs = self.repo_type(self.index.file_of[sid], param)
             if theirs is not None and self.index.by_id[theirs].kind != "interface":
@@ -244,7 +286,7 @@ class OverloadChooser:
             return 1
         if arg == "null":
             return None if param in _PRIMITIVE_TYPES else 2
-        fits = _FITS.get(arg)
+        fits = _FITS.get(arg) or self.closed_types.get(arg)
         if fits is not None:  # `int` fits `long` before `double`, `Integer`, `Object`
             return 2.9 - 0.05 * fits.index(param) if param in fits else None
         if param in _ANY:
@@ -255,11 +297,11 @@ class OverloadChooser:
         theirs = self.repo_type(self.index.file_of[sid], param)
         if mine is None:
             # a library value: never an instance of a repository type
-            return None if theirs is not None or param in _FITS else 1
+            return None if theirs is not None or param in _FITS or param in self.closed_types else 1
         names = {self.index.by_id[t].name for t in self.index.mro(mine)}
         if param in names:
             return 2
-        if theirs is not None or param in _FITS:
+        if theirs is not None or param in _FITS or param in self.closed_types:
             return None  # a repository type outside the argument's hierarchy
         open_ = any(t in self.index.open_types for t in self.index.mro(mine))
         return 1 if open_ else None
