@@ -179,6 +179,11 @@ class LanguageSpec:
     owner: Callable[[Node, str], tuple[tuple[str, ...], str]] = no_owner
     # The node whose range is the symbol's: e.g. Python's decorated_definition around a def.
     outer: Callable[[Node], Node] = same_node
+    # A function's leading documentation and attributes when they are siblings before it, not
+    # part of its node (Elixir's `@doc`, `@spec`): the first of them, or None. The symbol's
+    # lines start there (its code carries its documentation), and a type's outline keeps the
+    # member's signature line, not its first (`index.tables.outline_lines`).
+    lead: Callable[[Node], Node | None] | None = None
     parameters: Callable[[Node], tuple[Parameter, ...]] = default_parameters
     return_type: Callable[[Node], str | None] = default_return_type
     docstring: Callable[[Node], str | None] = leading_comment

@@ -111,6 +111,22 @@ def _docstring(node: Node) -> str | None:
     return leading_comment(node)
 
 
+def _lead(node: Node) -> Node | None:
+    """The first of a function's ``@doc``/``@spec``/``@impl``... attributes right above it (the
+    function's lines start there), or None."""
+    first = None
+    sib = node.prev_named_sibling
+    while sib is not None:
+        attr = _attribute(sib)
+        if attr is None or (attr[0] != "doc" and attr[0] not in _BETWEEN):
+            break
+        first = sib
+        if attr[0] == "doc":
+            break
+        sib = sib.prev_named_sibling
+    return first
+
+
 def _signature_end(node: Node) -> int:
     args = _arguments(node)
     if args is not None:
@@ -179,5 +195,6 @@ SPEC = LanguageSpec(
     docstring=_docstring,
     imports=_imports,
     signature_end=_signature_end,
+    lead=_lead,
     receivers=ElixirReceivers({}, frozenset({"__MODULE__"})),
 )

@@ -269,6 +269,9 @@ def _extract(
             sym_id = qualified if n == 1 else f"{qualified}#{n}"
         is_function = kind in FUNCTION_KINDS
         is_type = kind in TYPE_KINDS
+        first = outer
+        if is_function and spec.lead is not None:
+            first = spec.lead(node) or outer
         symbols.append(
             Symbol(
                 id=sym_id,
@@ -276,7 +279,7 @@ def _extract(
                 kind=kind,
                 language=language,
                 path=path,
-                start_line=outer.start_point[0] + 1,
+                start_line=first.start_point[0] + 1,
                 end_line=end_line(outer),
                 role=role,
                 class_name=class_name,
