@@ -315,12 +315,16 @@ _LEADS: dict[str, bool] = {}
 
 def signature_line(lines: list[bytes], first: int, start: int, end: int, signature: str) -> int:
     """The line of ``start``..``end`` (numbered from ``first`` in ``lines``) that the signature
-    starts on (whitespace squashed on both sides); ``start`` if none does."""
+    starts on, after qualifier words at most (Zig's ``pub fn``; whitespace squashed on both
+    sides); ``start`` if none does."""
     want = " ".join(signature.split())[:24]
     if not want:
         return start
     for n in range(max(start, first), min(end, first + len(lines) - 1) + 1):
         got = " ".join(lines[n - first].decode("utf-8", "replace").split())
-        if got.startswith(want) or (len(got) >= min(len(want), 6) and want.startswith(got)):
+        at = got.find(want)
+        if at < 0 and len(got) >= min(len(want), 6) and want.startswith(got):
+            at = 0  # a signature spread over lines
+        if at == 0 or (at > 0 and got[:at].replace(" ", "").isalnum()):
             return n
     return start

@@ -166,10 +166,30 @@ def _imports(node: Node) -> list[Import]:
     return [Import(module, line=line)]
 
 
+_TYPESPECS = frozenset("spec type typep opaque callback macrocallback".split())
+
+
+def _in_typespec(node: Node) -> bool:
+    """Whether ``node`` is inside a ``@spec``/``@type``/``@callback``... attribute."""
+    p = node.parent
+    while p is not None:
+        if p.type == "unary_operator":
+            attr = _attribute(p)
+            if attr is not None:
+                return attr[0] in _TYPESPECS
+        elif p.type in ("do_block", "source"):
+            return False
+        p = p.parent
+    return False
+
+
 class ElixirReceivers(Receivers):
-    """Marks a definition's head: ``add`` in ``def add(cart)`` is written ``(def) add``."""
+    """Marks a definition's head: ``add`` in ``def add(cart)`` is written ``(def) add``; drops
+    the types a typespec names."""
 
     def annotate(self, node: Node, text_: str, cache: dict) -> str:
+        if _in_typespec(node):
+            return ""  # `@spec add(t(), Item.t()) :: t()` names types, calls nothing
         call = node.parent
         args = call.parent if call is not None else None
         if args is not None and args.type == "binary_operator":  # `def f(x) when g(x)`

@@ -269,8 +269,10 @@ def _extract(
             sym_id = qualified if n == 1 else f"{qualified}#{n}"
         is_function = kind in FUNCTION_KINDS
         is_type = kind in TYPE_KINDS
+        # Leading documentation and attributes that are siblings of the node (Elixir's `@doc`,
+        # Zig's `pub` and `///`): the symbol's lines and span start there.
         first = outer
-        if is_function and spec.lead is not None:
+        if spec.lead is not None and kind not in VALUE_KINDS:
             first = spec.lead(node) or outer
         symbols.append(
             Symbol(
@@ -293,7 +295,7 @@ def _extract(
                 content_hash=content_hash(data[start:end]),
             )
         )
-        spans.append((start, end))
+        spans.append((min(start, first.start_byte), end))
         if kind not in VALUE_KINDS:  # a value holds no definition (see _plain_value)
             stack.append((end, sym_id, name, is_type, sym_id, in_body or is_function))
     # A constant or variable takes its plain id only when no definition has it: a function's id
