@@ -5,9 +5,11 @@ its entry point down), each once; code first, and tests, documentation and examp
 it, with what budget remains (unless the question asks for them: "how is X tested", "the docs for
 Y", or ``include``). A question about behaviour wants the implementation; a documentation chunk
 or a test ranked among the hits must not take the budget the function its own tree lists needed.
-Each is shown in full if its body fits what is left of the budget, else as its signature and the
-first paragraph of its docstring; every shown symbol carries its path and line range, so an agent
-can open the rest. The whole rendered text is counted again
+Each is shown in full if its body fits what is left of the budget and a quarter of the budget
+(:data:`EXCERPT_SHARE`); a longer body is shown as an excerpt (its signature and the lines that
+share a word with the question, :func:`excerpt`), made whole again at the end if budget remains;
+what does not fit even so is shown as its signature and the first paragraph of its docstring.
+Every shown symbol carries its path and line range, so an agent can open the rest. The whole rendered text is counted again
 at the end and trimmed until it fits: the budget is never exceeded, by the counter's own measure.
 """
 
