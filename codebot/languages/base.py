@@ -184,6 +184,10 @@ class LanguageSpec:
     # lines start there (its code carries its documentation), and a type's outline keeps the
     # member's signature line, not its first (`index.tables.outline_lines`).
     lead: Callable[[Node], Node | None] | None = None
+    # Items the grammar reads as a macro's tokens (tokio's `cfg_rt! { pub fn spawn() {} }`):
+    # given the tree and the bytes parsed, the bytes with the wrappers blanked (same length,
+    # same lines) for a parse that sees the items in place; None when there is none.
+    unwrap: Callable[[Node, bytes], bytes | None] | None = None
     parameters: Callable[[Node], tuple[Parameter, ...]] = default_parameters
     return_type: Callable[[Node], str | None] = default_return_type
     docstring: Callable[[Node], str | None] = leading_comment

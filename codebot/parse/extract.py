@@ -180,6 +180,14 @@ def _extract(
 ) -> None:
     budget = Budget(MAX_PARSE_SECONDS)
     tree = bounded_tree(spec, parsed_bytes, budget)
+    # Items wrapped in a macro the grammar reads as tokens: parsed again with the wrappers
+    # blanked (lines and byte offsets unchanged), nested wrappers one level a round.
+    for _ in range(3 if spec.unwrap is not None else 0):
+        unwrapped = spec.unwrap(tree.root_node, parsed_bytes)
+        if unwrapped is None:
+            break
+        parsed_bytes = unwrapped
+        tree = bounded_tree(spec, parsed_bytes, budget)
     root = tree.root_node
     if root.has_error:
         result.issues.extend(_syntax_errors(spec, path, root))
