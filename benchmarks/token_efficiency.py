@@ -14,8 +14,9 @@ the output. Indexes are opened from ``--index-root/<repo>`` as benchmarks/semble
 
 ``--context`` measures what ``codebot context --tokens B`` returns instead: the answer (``DEPTH``
 hits) packed by :func:`codebot.query.context.pack_context` into B tokens, once per budget, and a
-target is covered when an item of the packed text shown in full covers it (a signature alone
-does not count). The packer puts code before tests and documentation and, where a body does not
+target is covered when an item of the packed text shown in full covers it, or the lines an
+excerpt shows of it (a long body at first shows its signature and the lines that share words
+with the question; a signature alone does not count). The packer puts code before tests and documentation and, where a body does not
 fit, shows its signature and goes on to the next: the figure is what an agent reading codebot's
 context gets for B tokens, text, headers and paths included.
 """
@@ -91,9 +92,18 @@ def run_repo(
 class _Item:
     """A packed item, located as annotations give paths."""
 
-    def __init__(self, item: dict, prefix: str) -> None:
+    def __init__(self, item: dict, prefix: str, lines: list[int] | None = None) -> None:
         self.id, self.path = item["id"], prefix + item["path"]
-        self.start_line, self.end_line = item["start_line"], item["end_line"]
+        self.start_line, self.end_line = lines or (item["start_line"], item["end_line"])
+
+
+def _shown(item: dict, prefix: str) -> list[_Item]:
+    """What a packed item shows: the whole symbol, or each stretch of lines of an excerpt."""
+    if item["shown"] == "full":
+        return [_Item(item, prefix)]
+    if item["shown"] == "excerpt":
+        return [_Item(item, prefix, r) for r in item["lines"]]
+    return []
 
 
 class _Memo:
@@ -111,14 +121,15 @@ class _Memo:
 
 
 def _packed_recall(index, answer, targets, prefix: str, counter) -> list[float]:
-    """Per budget, the share of ``targets`` covered by an item ``pack_context`` shows in full."""
+    """Per budget, the share of ``targets`` covered by what ``pack_context`` shows of an item:
+    the whole of it, or the lines of its excerpt (a signature alone covers nothing)."""
     from codebot.query.context import pack_context
 
     counter = _Memo(counter)
     out = []
     for b in BUDGETS:
         packed = pack_context(index, answer, b, counter, "text")
-        items = [_Item(i, prefix) for i in packed.items if i["shown"] == "full"]
+        items = [shown for i in packed.items for shown in _shown(i, prefix)]
         covered = sum(1 for t in targets if any(t.covered_by(i) for i in items))
         out.append(covered / max(len(targets), 1))
     return out

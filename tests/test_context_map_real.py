@@ -194,3 +194,46 @@ def test_the_call_trees_never_put_another_definition_above_a_named_one(click_rep
             if top.id.split("#")[0] != s.id:
                 wrong.append(f"{query} -> {top.id}")
     assert len(asked) > 200 and not wrong, wrong
+
+
+def test_a_long_body_is_cut_to_its_signature_and_the_lines_the_question_names(click_repo):
+    """At a small budget a long function shows its signature and the lines that share the
+    question's words, so that the hits after it get room; with budget to spare, it is whole."""
+    from codebot.query.context import EXCERPT_SHARE, excerpt
+
+    searcher = click_repo
+    counter = token_counter("wordpiece")
+    answer = searcher.answer(QUESTION, k=10, mode="bm25")
+    index = searcher.index
+    small = pack_context(index, answer, 500, counter)
+    assert small.tokens <= 500
+    cut = [i for i in small.items if i["shown"] == "excerpt"]
+    assert cut, [(i["id"], i["shown"]) for i in small.items]
+    for item in cut:
+        s = index.symbols[index.by_id[item["id"]]]
+        body = index.code(s, outline=True).splitlines()
+        lines = [n for a, b in item["lines"] for n in range(a, b + 1)]
+        assert s.start_line <= lines[0] and lines[-1] <= s.end_line and len(lines) < len(body)
+        assert body[lines[0] - s.start_line].lstrip().startswith(("def ", "class ", "@"))
+        assert f"`{s.id}`  {s.path}:{s.start_line}-{s.end_line}" in small.text
+    # More items than whole bodies alone would have left room for.
+    whole = sum(1 for i in small.items if i["shown"] == "full")
+    assert whole + len(cut) >= 3
+
+    # The excerpt of one long function: its signature first, then only lines that share a word
+    # with the question (environment, variables, options, mapped), a `...` for each gap.
+    s = index.symbols[index.by_id["src.click.core.Option.resolve_envvar_value"]]
+    code = index.code(s)
+    text, ranges = excerpt(s, code, QUESTION, 120, counter)
+    lines = text.splitlines()
+    assert lines[0].strip().startswith("def resolve_envvar_value(")
+    assert ranges[0][0] == s.start_line and counter.count(text) <= 120 + 4
+    assert "..." in lines and len(lines) < len(code.splitlines())
+    words = ("envir", "varia", "mappe", "optio")
+    past = [x for x in lines[1:] if x.strip() != "..." and not x.strip().startswith(("self", ")"))]
+    assert past and all(any(w in x.lower() for w in words) for x in past), lines
+
+    # With budget to spare every excerpt became the whole body.
+    big = pack_context(index, answer, 20000, counter)
+    assert all(i["shown"] == "full" for i in big.items)
+    assert 0 < EXCERPT_SHARE < 1

@@ -52,6 +52,7 @@ EXTENSION = {
     "elixir": "ex",
     "shell": "sh",
     "haskell": "hs",
+    "zig": "zig",
 }
 NONE = Config(embedder="none")
 

@@ -155,13 +155,13 @@ def test_context_respects_every_budget_exactly(indexed, counter_name):
     big = pack_context(searcher.index, answer, 5000, counter)
     assert all(i["shown"] == "full" for i in big.items)
     assert "train/data.py:12-14" in big.text
-    # A tight budget shows signatures for what does not fit in full.
+    # A tight budget shows signatures, or excerpts of long bodies, for what does not fit in full.
     shown = {
         i["shown"]
         for b in (60, 90, 150)
         for i in pack_context(searcher.index, answer, b, counter).items
     }
-    assert "signature" in shown
+    assert shown & {"signature", "excerpt"}
 
 
 def test_fit_text_never_exceeds():

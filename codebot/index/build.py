@@ -20,7 +20,7 @@ from codebot.git.repo import short_commit
 from codebot.git.workspace import Workspace
 from codebot.index.embedding import chosen, record
 from codebot.index.store import Manifest, lock_for_writing
-from codebot.index.tables import outline_lines, symbol_key
+from codebot.index.tables import outline_lines, outline_signature, symbol_key
 from codebot.index.writer import GenerationWriter
 from codebot.parse.files import Selector, Skipped
 
@@ -93,10 +93,12 @@ def indexed_code(f: FileResult, data: bytes) -> list[str]:
     indexed by its first :data:`VALUE_TEXT_CHARS` characters, cut at a line's end.
     """
     lines = data.splitlines(keepends=True)
-    members: dict[str, list[tuple[int, int]]] = {}
+    members: dict[str, list[tuple[int, int, str | None]]] = {}
     for s in f.symbols:
         if s.parent is not None:
-            members.setdefault(s.parent, []).append((s.start_line, s.end_line))
+            members.setdefault(s.parent, []).append(
+                (s.start_line, s.end_line, outline_signature(s.language, s.signature))
+            )
     out = []
     for s in f.symbols:
         kept = lines[s.start_line - 1 : s.end_line]

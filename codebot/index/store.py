@@ -48,6 +48,7 @@ from codebot.index.tables import (
     load_files,
     load_symbols,
     outline_lines,
+    outline_signature,
     read_table,
 )
 
@@ -398,17 +399,24 @@ class Index:
             kept = outline_lines(kept, symbol.start_line, self._members().get(symbol.id, ()))
         return b"".join(kept).decode("utf-8", "replace")
 
-    def _members(self) -> dict[str, list[tuple[int, int]]]:
-        """Line spans of each symbol's direct members, by parent id (built once, from columns)."""
+    def _members(self) -> dict[str, list[tuple[int, int, str | None]]]:
+        """Line spans of each symbol's direct members, by parent id, each with the signature its
+        outline line is found by where the language needs it (built once, from columns)."""
         members = self.__dict__.get("_member_spans")
         if members is None:
             table = self.symbols
             members = {}
-            for parent, start, end in zip(
-                table.column("parent"), table.column("start_line"), table.column("end_line")
+            for parent, start, end, language, signature in zip(
+                table.column("parent"),
+                table.column("start_line"),
+                table.column("end_line"),
+                table.column("language"),
+                table.column("signature"),
             ):
                 if parent is not None:
-                    members.setdefault(parent, []).append((start, end))
+                    members.setdefault(parent, []).append(
+                        (start, end, outline_signature(language, signature))
+                    )
             self.__dict__["_member_spans"] = members
         return members
 

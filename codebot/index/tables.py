@@ -30,9 +30,11 @@ __all__ = [
     "load_files",
     "load_symbols",
     "outline_lines",
+    "outline_signature",
     "pack_files",
     "pack_symbols",
     "read_table",
+    "signature_line",
     "symbol_key",
     "symbol_keys",
     "unpack_table",
@@ -279,8 +281,50 @@ def symbol_keys(symbol_ids: Iterable[str]):
 
 
 def outline_lines(
-    lines: list[bytes], first: int, members: Iterable[tuple[int, int]]
+    lines: list[bytes], first: int, members: Iterable[tuple[int, int, str | None]]
 ) -> list[bytes]:
-    """A type's lines (the first one numbered ``first``) with each member cut to its first line."""
-    drop = {n for start, end in members for n in range(start + 1, end + 1)}
+    """A type's lines (the first one numbered ``first``) with each member cut to one line.
+
+    ``members``: (start line, end line, signature or None) of each. The line kept is the
+    member's first, or, where its signature is given (see :func:`outline_signature`), the line
+    its signature starts on: an Elixir function's lines start at its ``@doc``, and the type's
+    outline shows ``def add(cart, item)``, not the documentation above it.
+    """
+    drop: set[int] = set()
+    for start, end, signature in members:
+        keep = start if signature is None else signature_line(lines, first, start, end, signature)
+        drop.update(n for n in range(start, end + 1) if n != keep)
     return [line for n, line in enumerate(lines, first) if n not in drop]
+
+
+def outline_signature(language: str, signature: str) -> str | None:
+    """The signature a member's outline line is found by, for a language whose definitions
+    start at their leading documentation (``LanguageSpec.lead``); None elsewhere (the first
+    line is kept)."""
+    lead = _LEADS.get(language)
+    if lead is None:
+        from codebot.languages import get_spec
+
+        spec = get_spec(language)
+        lead = _LEADS[language] = spec is not None and spec.lead is not None
+    return signature if lead else None
+
+
+_LEADS: dict[str, bool] = {}
+
+
+def signature_line(lines: list[bytes], first: int, start: int, end: int, signature: str) -> int:
+    """The line of ``start``..``end`` (numbered from ``first`` in ``lines``) that the signature
+    starts on, after qualifier words at most (Zig's ``pub fn``; whitespace squashed on both
+    sides); ``start`` if none does."""
+    want = " ".join(signature.split())[:24]
+    if not want:
+        return start
+    for n in range(max(start, first), min(end, first + len(lines) - 1) + 1):
+        got = " ".join(lines[n - first].decode("utf-8", "replace").split())
+        at = got.find(want)
+        if at < 0 and len(got) >= min(len(want), 6) and want.startswith(got):
+            at = 0  # a signature spread over lines
+        if at == 0 or (at > 0 and got[:at].replace(" ", "").isalnum()):
+            return n
+    return start

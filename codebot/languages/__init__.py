@@ -73,6 +73,7 @@ GRAMMAR_LANGUAGES: dict[str, str] = {
     "elixir": "codebot.languages.elixir",
     "shell": "codebot.languages.bash",
     "haskell": "codebot.languages.haskell",
+    "zig": "codebot.languages.zig",
 }
 
 _EXTENSIONS: dict[str, str] = {

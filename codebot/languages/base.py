@@ -179,6 +179,19 @@ class LanguageSpec:
     owner: Callable[[Node, str], tuple[tuple[str, ...], str]] = no_owner
     # The node whose range is the symbol's: e.g. Python's decorated_definition around a def.
     outer: Callable[[Node], Node] = same_node
+    # A function's leading documentation and attributes when they are siblings before it, not
+    # part of its node (Elixir's `@doc`, `@spec`): the first of them, or None. The symbol's
+    # lines start there (its code carries its documentation), and a type's outline keeps the
+    # member's signature line, not its first (`index.tables.outline_lines`).
+    lead: Callable[[Node], Node | None] | None = None
+    # Items the grammar reads as a macro's tokens (tokio's `cfg_rt! { pub fn spawn() {} }`):
+    # given the tree and the bytes parsed, the bytes with the wrappers blanked (same length,
+    # same lines) for a parse that sees the items in place; None when there is none.
+    unwrap: Callable[[Node, bytes], bytes | None] | None = None
+    # The same kind of rewrite made before any parse, from the text alone (C++: macros the
+    # grammar cannot read blanked). Both keep every newline where it was, so every byte offset,
+    # line and column of the file holds; signatures and hashes read the file's own bytes.
+    preprocess: Callable[[bytes], bytes] | None = None
     parameters: Callable[[Node], tuple[Parameter, ...]] = default_parameters
     return_type: Callable[[Node], str | None] = default_return_type
     docstring: Callable[[Node], str | None] = leading_comment
@@ -190,10 +203,6 @@ class LanguageSpec:
     receivers: Receivers | None = None
     # Node types that hold a type's members: a function directly inside one is a method.
     extra: dict = field(default_factory=dict)
-    # The bytes tree-sitter parses, rewritten from the file's (C++: macros the grammar cannot
-    # read blanked). The same length, with every newline where it was, so that every byte
-    # offset, line and column of the file holds; signatures and hashes read the file's bytes.
-    preprocess: Callable[[bytes], bytes] | None = None
 
     @cached_property
     def language(self):

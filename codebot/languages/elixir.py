@@ -111,6 +111,22 @@ def _docstring(node: Node) -> str | None:
     return leading_comment(node)
 
 
+def _lead(node: Node) -> Node | None:
+    """The first of a function's ``@doc``/``@spec``/``@impl``... attributes right above it (the
+    function's lines start there), or None."""
+    first = None
+    sib = node.prev_named_sibling
+    while sib is not None:
+        attr = _attribute(sib)
+        if attr is None or (attr[0] != "doc" and attr[0] not in _BETWEEN):
+            break
+        first = sib
+        if attr[0] == "doc":
+            break
+        sib = sib.prev_named_sibling
+    return first
+
+
 def _signature_end(node: Node) -> int:
     args = _arguments(node)
     if args is not None:
@@ -150,10 +166,30 @@ def _imports(node: Node) -> list[Import]:
     return [Import(module, line=line)]
 
 
+_TYPESPECS = frozenset("spec type typep opaque callback macrocallback".split())
+
+
+def _in_typespec(node: Node) -> bool:
+    """Whether ``node`` is inside a ``@spec``/``@type``/``@callback``... attribute."""
+    p = node.parent
+    while p is not None:
+        if p.type == "unary_operator":
+            attr = _attribute(p)
+            if attr is not None:
+                return attr[0] in _TYPESPECS
+        elif p.type in ("do_block", "source"):
+            return False
+        p = p.parent
+    return False
+
+
 class ElixirReceivers(Receivers):
-    """Marks a definition's head: ``add`` in ``def add(cart)`` is written ``(def) add``."""
+    """Marks a definition's head: ``add`` in ``def add(cart)`` is written ``(def) add``; drops
+    the types a typespec names."""
 
     def annotate(self, node: Node, text_: str, cache: dict) -> str:
+        if _in_typespec(node):
+            return ""  # `@spec add(t(), Item.t()) :: t()` names types, calls nothing
         call = node.parent
         args = call.parent if call is not None else None
         if args is not None and args.type == "binary_operator":  # `def f(x) when g(x)`
@@ -179,5 +215,6 @@ SPEC = LanguageSpec(
     docstring=_docstring,
     imports=_imports,
     signature_end=_signature_end,
+    lead=_lead,
     receivers=ElixirReceivers({}, frozenset({"__MODULE__"})),
 )

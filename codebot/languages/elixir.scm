@@ -1,11 +1,14 @@
 ; Elixir. Every construct is a `call`: `defmodule Name do`, `def name(args) do`, `alias X`.
-; A module is a namespace, no symbol: its functions are `Shop.Cart.add`, and its own code
-; (`@moduledoc`, `use`, attributes) is chunks, as big as chunks may be. As one symbol a module
-; is its whole documentation (Phoenix's run to a thousand lines), too big for any token budget.
-; `defmodule Shop.Cart` nests under `Shop` then `Cart` (elixir.py splits the alias); a nested
+; A module is a symbol (`defprotocol` an interface) and its functions are its methods
+; (`Shop.Cart.add`). Its outline is its own code: the header, `@moduledoc`, `use`/`alias`,
+; attributes and each member's signature line; a member's `@doc` and `@spec` belong to the
+; member (elixir.py's `lead`), so a module costs its outline, not its whole documentation.
+; `defmodule Shop.Cart` is `Cart` under `Shop` (elixir.py splits the alias); a nested
 ; `defmodule` nests, as Elixir names it (`Outer.Inner`).
-((call target: (identifier) @_kw (arguments . (alias) @name)) @scope.namespace
- (#match? @_kw "^(defmodule|defprotocol)$"))
+((call target: (identifier) @_kw (arguments . (alias) @name)) @definition.module
+ (#eq? @_kw "defmodule"))
+((call target: (identifier) @_kw (arguments . (alias) @name)) @definition.interface
+ (#eq? @_kw "defprotocol"))
 ; `def name(args)`, `def name(args) when guard`, `def name` (no parentheses): functions, methods
 ; of the module around them.
 ((call target: (identifier) @_kw

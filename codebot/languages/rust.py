@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from tree_sitter import Node
 
 from codebot.core.model import Import, Parameter
@@ -247,6 +249,45 @@ _RECEIVERS = Receivers(
     member_scopes=frozenset({"impl_item"}),
 )
 
+_TRANSPARENT = re.compile(rb"cfg_\w+")
+_ITEM_LEVEL = frozenset(("source_file", "declaration_list"))
+
+
+def _unwrap(root: Node, data: bytes) -> bytes | None:
+    """``cfg_rt! { pub fn spawn() {} }`` (tokio wraps 300 blocks of items in such macros, whose
+    braces the grammar reads as plain tokens): ``data`` with each item-level ``cfg_*!`` wrapper
+    (``cfg_rt! {`` and its ``}``) blanked, so that a second parse sees the items in place;
+    None when there is none."""
+    blank: list[tuple[int, int]] = []
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        for child in node.named_children:
+            if child.type in _ITEM_LEVEL:
+                stack.append(child)
+            elif child.type in ("mod_item", "impl_item", "trait_item"):
+                stack.append(child)
+            elif child.type == "macro_invocation" and node.type in _ITEM_LEVEL:
+                name = child.child_by_field_name("macro")
+                body = child.named_children[-1] if child.named_child_count else None
+                if (
+                    name is not None
+                    and _TRANSPARENT.fullmatch(name.text or b"")
+                    and body is not None
+                    and body.type == "token_tree"
+                    and data[body.start_byte : body.start_byte + 1] == b"{"
+                    and data[body.end_byte - 1 : body.end_byte] == b"}"
+                ):
+                    blank.append((child.start_byte, body.start_byte + 1))
+                    blank.append((body.end_byte - 1, child.end_byte))
+    if not blank:
+        return None
+    out = bytearray(data)
+    for start, end in blank:
+        out[start:end] = bytes(b if b == 10 else 32 for b in data[start:end])
+    return bytes(out)
+
+
 SPEC = LanguageSpec(
     name="rust",
     grammar="rust",
@@ -258,4 +299,5 @@ SPEC = LanguageSpec(
     bases=_bases,
     imports=_imports,
     receivers=_RECEIVERS,
+    unwrap=_unwrap,
 )

@@ -182,6 +182,14 @@ def _extract(
 ) -> None:
     budget = Budget(MAX_PARSE_SECONDS)
     tree = bounded_tree(spec, parsed_bytes, budget)
+    # Items wrapped in a macro the grammar reads as tokens: parsed again with the wrappers
+    # blanked (lines and byte offsets unchanged), nested wrappers one level a round.
+    for _ in range(3 if spec.unwrap is not None else 0):
+        unwrapped = spec.unwrap(tree.root_node, parsed_bytes)
+        if unwrapped is None:
+            break
+        parsed_bytes = unwrapped
+        tree = bounded_tree(spec, parsed_bytes, budget)
     root = tree.root_node
     if root.has_error:
         result.issues.extend(_syntax_errors(spec, path, root))
@@ -271,6 +279,11 @@ def _extract(
             sym_id = qualified if n == 1 else f"{qualified}#{n}"
         is_function = kind in FUNCTION_KINDS
         is_type = kind in TYPE_KINDS
+        # Leading documentation and attributes that are siblings of the node (Elixir's `@doc`,
+        # Zig's `pub` and `///`): the symbol's lines and span start there.
+        first = outer
+        if spec.lead is not None and kind not in VALUE_KINDS:
+            first = spec.lead(node) or outer
         symbols.append(
             Symbol(
                 id=sym_id,
@@ -278,7 +291,7 @@ def _extract(
                 kind=kind,
                 language=language,
                 path=path,
-                start_line=outer.start_point[0] + 1,
+                start_line=first.start_point[0] + 1,
                 end_line=end_line(outer),
                 role=role,
                 class_name=class_name,
@@ -292,7 +305,7 @@ def _extract(
                 content_hash=content_hash(data[start:end]),
             )
         )
-        spans.append((start, end))
+        spans.append((min(start, first.start_byte), end))
         if kind not in VALUE_KINDS:  # a value holds no definition (see _plain_value)
             stack.append((end, sym_id, name, is_type, sym_id, in_body or is_function))
     # A constant or variable takes its plain id only when no definition has it: a function's id

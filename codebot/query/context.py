@@ -5,9 +5,11 @@ its entry point down), each once; code first, and tests, documentation and examp
 it, with what budget remains (unless the question asks for them: "how is X tested", "the docs for
 Y", or ``include``). A question about behaviour wants the implementation; a documentation chunk
 or a test ranked among the hits must not take the budget the function its own tree lists needed.
-Each is shown in full if its body fits what is left of the budget, else as its signature and the
-first paragraph of its docstring; every shown symbol carries its path and line range, so an agent
-can open the rest. The whole rendered text is counted again
+Each is shown in full if its body fits what is left of the budget and a quarter of the budget
+(:data:`EXCERPT_SHARE`); a longer body is shown as an excerpt (its signature and the lines that
+share a word with the question, :func:`excerpt`), made whole again at the end if budget remains;
+what does not fit even so is shown as its signature and the first paragraph of its docstring.
+Every shown symbol carries its path and line range, so an agent can open the rest. The whole rendered text is counted again
 at the end and trimmed until it fits: the budget is never exceeded, by the counter's own measure.
 """
 
@@ -26,9 +28,26 @@ if TYPE_CHECKING:
     from codebot.core.model import Symbol
     from codebot.index.store import Index
 
-__all__ = ["ASIDE_ROLES", "Packed", "asked_roles", "context_items", "pack_context"]
+__all__ = [
+    "ASIDE_ROLES",
+    "EXCERPT_SHARE",
+    "Packed",
+    "asked_roles",
+    "context_items",
+    "excerpt",
+    "pack_context",
+]
 
 _DOC_CHARS = 300  # a docstring's first paragraph, cut here: the signature view is a pointer
+# A body longer than this share of the budget is shown as an excerpt at first (its signature and
+# the lines that share words with the question), and in full only if budget remains once every
+# item has its place: one long function early in the ranking must not take a small budget.
+EXCERPT_SHARE = 0.25
+_STOP = frozenset(
+    """the and for with how are is of to in on a an by from what where when which does do
+    that this into its it be as or not can get set use used using""".split()
+)
+_WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
 
 # Roles packed after the code, and the words of a question that ask for them.
 ASIDE_ROLES = {
@@ -87,10 +106,69 @@ def _docline(s: Symbol) -> str:
     return doc if len(doc) <= _DOC_CHARS else doc[: _DOC_CHARS - 3].rstrip() + "..."
 
 
-def _section(s: Symbol, why: str, body: str | None, fmt: str) -> str:
-    """One symbol: a header with path and lines, then its code (``body``) or its signature."""
+def _words(text: str) -> set[str]:
+    """Lower-cased words of a text, identifiers split (``parseArgs``, ``parse_args``: parse,
+    args), cut to their first five letters (``registered`` and ``registry`` meet)."""
+    return {w.lower()[:5] for w in _WORD.findall(text) if len(w) > 2} - _STOP
+
+
+def excerpt(
+    s: Symbol, body: str, query: str, limit: int, counter: TokenCounter
+) -> tuple[str, list[list[int]]] | None:
+    """A long body cut to its signature and the lines that share a word with ``query`` (each
+    gap a ``...`` line), in at most ``limit`` tokens; with no such line, its first lines. Also
+    the line ranges shown. None when the signature alone does not fit."""
+    from codebot.index.tables import signature_line
+
+    lines = body.splitlines()
+    first = s.start_line
+    last = first + len(lines) - 1
+    encoded = [line.encode() for line in lines]
+    head = [signature_line(encoded, first, first, last, s.signature) - first]
+    end = " ".join(s.signature.split())[-12:]  # a signature spread over lines: up to its end
+    while (
+        end
+        and end not in " ".join(" ".join(lines[i].split()) for i in head)
+        and head[-1] + 1 < len(lines)
+        and len(head) < 6
+    ):
+        head.append(head[-1] + 1)
+    asked = _words(query)
+    after = range(head[-1] + 1, len(lines))
+    score = {i: len(asked & _words(lines[i])) for i in after}
+    # The lines naming most of the question's words first, then in order; none: the first lines.
+    rest = sorted((i for i in after if score[i]), key=lambda i: (-score[i], i)) or list(after)
+    used = sum(counter.count(lines[i] + "\n") for i in head) + 4  # the closing `...`
+    if used > limit:
+        return None
+    picked = set(head)
+    for i in rest:
+        cost = counter.count(lines[i] + "\n") + 3  # and a gap's `...`, at most
+        if used + cost > limit:
+            break
+        picked.add(i)
+        used += cost
+    kept = sorted(picked)
+    out: list[str] = []
+    ranges: list[list[int]] = []
+    for i in kept:
+        if ranges and first + i == ranges[-1][1] + 1:
+            ranges[-1][1] = first + i
+        else:
+            if ranges:
+                out.append(lines[i][: len(lines[i]) - len(lines[i].lstrip())] + "...")
+            ranges.append([first + i, first + i])
+        out.append(lines[i])
+    if kept[-1] != len(lines) - 1:
+        out.append("...")
+    return "\n".join(out) + "\n", ranges
+
+
+def _section(s: Symbol, why: str, body: str | None, fmt: str, cut: bool = False) -> str:
+    """One symbol: a header with path and lines, then its code (``body``, an excerpt of it
+    with ``cut``) or its signature."""
     where = f"{s.path}:{s.start_line}-{s.end_line}"
-    shown = "" if body is not None else "  (signature)"
+    shown = "  (excerpt)" if cut else "" if body is not None else "  (signature)"
     if body is None:
         sig = s.signature or s.name
         doc = _docline(s)
@@ -137,13 +215,32 @@ def pack_context(
     # The tree outline is worth a quarter of the budget at most: code matters more.
     if counter.count(header) > budget // 4 or not add(header):
         add(_header(Answer(answer.query, []), fmt))
+    cap = max(int(budget * EXCERPT_SHARE), 100)
+    cut: list[tuple[int, str]] = []  # (part index, the full section) of each excerpt
     for symbol, why in context_items(answer, include):
         ref = {**symbol.ref(), "why": why}
-        if not add(
-            _section(symbol, why, index.code(symbol, outline=True), fmt), {**ref, "shown": "full"}
+        body = index.code(symbol, outline=True)
+        full = _section(symbol, why, body, fmt)
+        if counter.count(full + sep) <= cap and add(full, {**ref, "shown": "full"}):
+            continue
+        room = min(cap, budget - used) - counter.count(_section(symbol, why, "", fmt, True))
+        short = excerpt(symbol, body, answer.query, room, counter) if room > 0 else None
+        if short is not None and add(
+            _section(symbol, why, short[0], fmt, True),
+            {**ref, "shown": "excerpt", "lines": short[1]},
         ):
+            cut.append((len(parts) - 1, full))
+        elif not add(full, {**ref, "shown": "full"}):
             add(_section(symbol, why, None, fmt), {**ref, "shown": "signature"})
         # else: skip it; a smaller one further down may still fit
+    # With budget left once every item has its place, excerpts become whole bodies, best first.
+    for i, full in cut:
+        text, item = parts[i]
+        extra = counter.count(full + sep) - counter.count(text + sep)
+        if used + extra <= budget:
+            item = {k: v for k, v in item.items() if k != "lines"}
+            parts[i] = (full, {**item, "shown": "full"})
+            used += extra
 
     def joined() -> str:
         return sep.join(text for text, _ in parts)

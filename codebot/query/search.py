@@ -79,6 +79,10 @@ _PATH_MIN_RATIO = 0.1
 _FILE_BOOST = 0.3  # times the best score, times the file's share of the best file's sum
 _FILE_TOP = 40  # the file sums count this many best candidates (in a small index, all would be)
 _CENTRALITY_BOOST = 0.3
+# A name several definitions answer equally (phoenix's `Channel`: `Phoenix.Channel` and the mix
+# task `Mix.Tasks.Phx.Gen.Channel`) puts the one nested least deep in its file first (1), not the
+# one the retrievers happened to score higher (0).
+_SHALLOW_FIRST = 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -454,8 +458,19 @@ class Searcher:
             fit = qualified.matches(s.id, s.path)
             if fit:
                 stub = is_overload_stub(s) or s.path.endswith((".pyi", ".d.ts"))
+                # Nesting within the file: the path's depth is no measure (zod's `v3/types.ts`
+                # is shallower than the `v4/classic/schemas.ts` it was replaced by).
+                depth = s.id.count(".") - s.path.count("/") if _SHALLOW_FIRST else 0
                 found.append(
-                    (-fit, stub, s.role != "source", s.kind == "chunk", -fused.get(row, 0.0), row)
+                    (
+                        -fit,
+                        stub,
+                        s.role != "source",
+                        s.kind == "chunk",
+                        depth,
+                        -fused.get(row, 0.0),
+                        row,
+                    )
                 )
         found.sort()
         return [key[-1] for key in found]

@@ -408,7 +408,9 @@ def context(
     """The code that answers QUERY, packed into --tokens N tokens for a prompt.
 
     Full bodies for the hits and then the best call tree's nodes, signatures and docstrings for
-    what does not fit, paths and line ranges always. Tests, documentation and examples come after
+    what does not fit, paths and line ranges always. A body longer than a quarter of N shows its
+    signature and the lines that share the question's words ("excerpt"), and whole only if
+    budget remains once every item has its place. Tests, documentation and examples come after
     all the code, with the budget left, unless QUERY asks for them or --include names them.
     Never more than N tokens (tiktoken's cl100k_base if installed, else the built-in model's
     tokenizer, else characters / 4; the one used is named on stderr, and in the JSON).

@@ -1,3 +1,5 @@
+import textwrap
+
 from codebot.core.model import Import, Parameter
 
 SOURCE = '''
@@ -40,20 +42,81 @@ end
 def test_definitions_ids_kinds_lines(parse):
     p = parse("elixir", "lib/shop/cart.ex", SOURCE)
     m = "lib.shop.cart.Shop.Cart"
-    # A module is a namespace: its functions are under its name, its own code is chunks.
+    # A module is a symbol; its functions are its methods, under its name.
     assert p.ids == [
+        m,
         f"{m}.add",
         f"{m}.reset",
         f"{m}.normalize",
         f"{m}.guarded",
         f"{m}.empty",
+        f"{m}.Line",
         f"{m}.Line.new",
     ]
-    assert p[f"{m}.add"].kind == "function"
-    assert p[f"{m}.add"].class_name is None
-    assert (p[f"{m}.add"].start_line, p[f"{m}.add"].end_line) == (15, 18)
+    assert (p[m].kind, p[m].name, p[m].signature) == ("module", "Cart", "defmodule Shop.Cart")
+    assert p[m].docstring == "A shopping cart."
+    assert (p[f"{m}.Line"].kind, p[f"{m}.Line"].parent) == ("module", m)
+    assert p[f"{m}.add"].kind == "method"
+    assert (p[f"{m}.add"].class_name, p[f"{m}.add"].parent) == ("Cart", m)
+    assert p[f"{m}.Line.new"].class_name == "Line"
+    # A function's lines start at its `@doc` (past the `@spec`): it carries its documentation.
+    assert (p[f"{m}.add"].start_line, p[f"{m}.add"].end_line) == (11, 18)
+    assert (p[f"{m}.reset"].start_line, p[f"{m}.reset"].end_line) == (20, 21)  # `@doc false`
+    assert p[f"{m}.normalize"].start_line == 24  # a comment is no attribute
     assert p[f"{m}.add"].signature == "def add(cart, %Item{} = item, qty \\\\ 1)"
     assert p[f"{m}.normalize"].signature == "defp normalize(x) when is_number(x)"
+    # No chunks: the module covers the file.
+    assert [s for s in p.result.symbols if s.kind == "chunk"] == []
+
+
+def test_a_module_is_indexed_and_shown_by_its_outline(parse, make_repo):
+    """The module's text is its header, `@moduledoc`, `alias`/`use` and each member's signature
+    line; the members' `@doc`s and bodies are theirs, not the module's (Phoenix's modules run to
+    hundreds of lines of documentation)."""
+    from codebot.core.config import load_config
+    from codebot.index.build import build_index, indexed_code
+    from codebot.index.overlay import open_index
+
+    p = parse("elixir", "lib/shop/cart.ex", SOURCE)
+    texts = dict(zip(p.ids, indexed_code(p.result, textwrap.dedent(SOURCE).lstrip("\n").encode())))
+    module = texts["lib.shop.cart.Shop.Cart"]
+    assert module.splitlines() == [
+        "defmodule Shop.Cart do",
+        '  @moduledoc """',
+        "  A shopping cart.",
+        '  """',
+        "  alias Shop.{Item, Price}",
+        "  alias Shop.Tax.Rules, as: TaxRules",
+        "  import Shop.Util",
+        "  require Logger",
+        "  use GenServer",
+        "",
+        "  def add(cart, %Item{} = item, qty \\\\ 1) do",
+        "",
+        "  def reset(cart), do: cart",
+        "",
+        "  # Keeps totals positive.",
+        "  defp normalize(x) when is_number(x), do: abs(x)",
+        "",
+        "  defmacro guarded(expr), do: expr",
+        "",
+        "  def empty, do: %{}",
+        "",
+        "  defmodule Line do",
+        "end",
+    ]
+    # The member keeps its documentation.
+    assert texts["lib.shop.cart.Shop.Cart.add"].startswith('  @doc """\n  Adds `qty` of an item.')
+
+    # What an index shows of it (`codebot context`, the token budget) is the same outline.
+    repo = make_repo({"lib/shop/cart.ex": textwrap.dedent(SOURCE).lstrip("\n")})
+    config = load_config(repo, {"embedder": "none"})
+    build_index(repo, config)
+    index = open_index(repo, config)
+    shown = {s.id: index.code(s, outline=True) for s in index.symbols}
+    assert shown["lib.shop.cart.Shop.Cart"] == module
+    assert "Adds `qty`" not in shown["lib.shop.cart.Shop.Cart"]
+    assert "@spec" not in shown["lib.shop.cart.Shop.Cart"]
 
 
 def test_parameters_and_docs(parse):

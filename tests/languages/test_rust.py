@@ -468,3 +468,59 @@ def test_a_derived_method_is_external_only_when_derived():
     # (a method we cannot find: unknown, not external)
     assert res.external.get("axum.src.routing.mod.copies") == 2
     assert res.unresolved.get("axum.src.routing.mod.copies") == 1
+
+
+# tokio (tokio/src/task/blocking.rs, tokio/src/runtime/handle.rs): items inside `cfg_*!` macros,
+# whose braces tree-sitter-rust reads as plain tokens.
+TOKIO_CFG = """
+cfg_rt_multi_thread! {
+    /// Runs the provided blocking function on the current thread without
+    /// blocking the executor.
+    #[track_caller]
+    pub fn block_in_place<F, R>(f: F) -> R
+    where
+        F: FnOnce() -> R,
+    {
+        crate::runtime::scheduler::block_in_place(f)
+    }
+}
+
+cfg_rt! {
+    pub fn spawn_blocking<F, R>(f: F) -> JoinHandle<R>
+    where
+        F: FnOnce() -> R + Send + 'static,
+        R: Send + 'static,
+    {
+        crate::runtime::spawn_blocking(f)
+    }
+}
+
+impl Handle {
+    cfg_rt_multi_thread! {
+        /// Spawn a new thread and asynchronously await on its result.
+        async fn spawn_thread<F>(f: F) -> <F as Future>::Output
+        where
+            F: Future + Send + 'static,
+        {
+            let (tx, rx) = crate::sync::oneshot::channel();
+            rx.await.unwrap()
+        }
+    }
+}
+"""
+
+
+def test_items_inside_cfg_macros_are_definitions(parse):
+    p = parse("rust", "tokio/src/task/blocking.rs", TOKIO_CFG)
+    m = "tokio.src.task.blocking"
+    assert p.ids == [f"{m}.block_in_place", f"{m}.spawn_blocking", f"{m}.Handle.spawn_thread"]
+    bip = p[f"{m}.block_in_place"]
+    assert (bip.kind, bip.start_line, bip.end_line) == ("function", 5, 10)
+    assert bip.signature.startswith("pub fn block_in_place<F, R>(f: F) -> R")
+    assert bip.docstring.startswith("Runs the provided blocking function on the current thread")
+    assert p.calls(f"{m}.spawn_blocking") == ["crate::runtime::spawn_blocking"]
+    thread = p[f"{m}.Handle.spawn_thread"]
+    assert (thread.kind, thread.class_name) == ("method", "Handle")
+    # The wrappers stay in the file's chunks: nothing of the file is unsearchable.
+    chunks = " ".join(s.signature for s in p.result.symbols if s.kind == "chunk")
+    assert "cfg_rt_multi_thread! {" in chunks and "cfg_rt! {" in chunks
