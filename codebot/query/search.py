@@ -30,7 +30,16 @@ from codebot.query.signals import (
     qualified_name,
 )
 
-__all__ = ["Answer", "AnswerNode", "DEFAULT_SIGNALS", "Hit", "Searcher", "MODES", "SIGNALS"]
+__all__ = [
+    "Answer",
+    "AnswerNode",
+    "DEFAULT_SIGNALS",
+    "Hit",
+    "MODES",
+    "SIGNALS",
+    "Searcher",
+    "is_declaration",
+]
 
 MODES = ("hybrid", "bm25", "vector")
 _CANDIDATES = 100  # how deep each retriever looks before fusion
@@ -69,13 +78,30 @@ _ROLE_WEIGHT = {
 #   files       a file's summed candidate score lifts its best candidate (the hub file)
 #   centrality  (not on by default: it lowered the benchmark) for questions, the call graph's
 #               PageRank lifts central definitions
-SIGNALS = ("qualified", "impl_first", "docs", "paths", "files", "centrality")
+#   declarations  a declaration (an interface's method spec, an abstract method, a Protocol's
+#               member) weighs half, and never ranks above an implementation of its name
+#   members     for a question, a class never ranks above its own method among the strong
+#               candidates: the method does what is asked, the class only holds it
+SIGNALS = (
+    "qualified",
+    "impl_first",
+    "docs",
+    "paths",
+    "files",
+    "centrality",
+    "declarations",
+    "members",
+)
 DEFAULT_SIGNALS = frozenset(SIGNALS) - {"centrality"}
 _BARE_NAME = re.compile(r"[A-Za-z_$][\w$]*")
 _STUB_WEIGHT = 0.5  # an @overload signature or a declaration file: the implementation answers
 _DEMOTED_WEIGHT = 0.3  # tests for a question not about tests; docs for one not about docs
 _PATH_BOOST = 1.0  # times the best fused score, times the share of the question's words matched
 _PATH_MIN_RATIO = 0.1
+# A question's word counts toward a file's name by how rare it is in the index's text (its
+# inverse document frequency, to this power; 0: every word alike). "requests" in a question
+# about chi's throttle middleware is in every file and says little; "throttle" says where.
+_PATH_IDF = 1.0
 _FILE_BOOST = 0.3  # times the best score, times the file's share of the best file's sum
 _FILE_TOP = 40  # the file sums count this many best candidates (in a small index, all would be)
 _CENTRALITY_BOOST = 0.3
@@ -136,6 +162,7 @@ class Searcher:
         self._lexical = None
         self._vectors = None
         self._reranking = None
+        self._doc_counts: dict[str, int] = {}  # word -> documents holding it (see _rarity)
 
     # --- retrievers -------------------------------------------------------------------------------
 
@@ -340,6 +367,7 @@ class Searcher:
         tests_asked = "impl_first" in on and asks_for_tests(query)
         docs_asked = "docs" in on and asks_for_docs(query)
         keywords = path_keywords(query) if "paths" in on and not symbol_like else frozenset()
+        rarity = self._rarity(keywords) if keywords and _PATH_IDF else None
         central = self._centrality(fused) if "centrality" in on and not symbol_like else {}
         ratios: dict[str, float] = {}  # path -> share of the question's words its name carries
         scored: dict[int, float] = {}
@@ -363,7 +391,7 @@ class Searcher:
             if keywords:
                 ratio = ratios.get(s.path)
                 if ratio is None:
-                    ratio = ratios[s.path] = path_match_ratio(keywords, s.path)
+                    ratio = ratios[s.path] = path_match_ratio(keywords, s.path, rarity)
                 if ratio >= _PATH_MIN_RATIO:
                     score += top * _PATH_BOOST * ratio
             scored[row] = score
@@ -372,7 +400,12 @@ class Searcher:
         # many near-identical functions would outweigh the one function that answers.
         if "files" in on and lexical and scored:
             _lift_files(scored, made)
-        out = [(row, score * weights[row]) for row, score in scored.items()]
+        final = {row: score * weights[row] for row, score in scored.items()}
+        if "declarations" in on:
+            self._declarations_below(final, made)
+        if "members" in on and not symbol_like:
+            _members_above_classes(final, made, fused)
+        out = list(final.items())
         out.sort(key=lambda item: (-item[1], item[0]))
         # Spread the answer over files: each further hit from a file already listed counts half.
         # A flat top-10 of one file's helpers hides the other files the question touches
@@ -403,6 +436,52 @@ class Searcher:
         if "docs" in on and s.role in ("docs", "example"):
             weight = 1.0 if docs_asked else _DEMOTED_WEIGHT
         return weight
+
+    def _rarity(self, words: frozenset[str]) -> dict[str, float] | None:
+        """Each word's inverse document frequency in the keyword index (to the power
+        :data:`_PATH_IDF`), counted once per word for this searcher; None without a keyword
+        index."""
+        cache = self._doc_counts
+        try:
+            lexical = self._lexical_index()
+            missing = sorted(w for w in words if w not in cache)
+            if missing:
+                cache.update(zip(missing, lexical.doc_counts(missing)))
+            docs = max(len(lexical), 1)
+        except (StoreError, OSError, ValueError):
+            return None
+        return {w: math.log1p(docs / (1 + cache[w])) ** _PATH_IDF for w in words}
+
+    def _declarations_below(self, final: dict[int, float], made: dict[int, Symbol]) -> None:
+        """Declarations weigh :data:`_STUB_WEIGHT`, and each ranks just below the best
+        implementation of its name among the candidates (in place): a reader wants the code
+        that runs, then the contract it fulfils."""
+        index = self.index
+        kinds: dict[str, str | None] = {}  # parent id -> its kind
+
+        def parent_kind(s: Symbol) -> str | None:
+            if s.parent is None:
+                return None
+            if s.parent not in kinds:
+                row = index.by_id.get(s.parent)
+                kinds[s.parent] = None if row is None else index.symbols[row].kind
+            return kinds[s.parent]
+
+        declared = [row for row, s in made.items() if is_declaration(s, parent_kind(s))]
+        if not declared:
+            return
+        best: dict[str, float] = {}  # name -> the best implementation's score
+        chosen = set(declared)
+        for row, score in final.items():
+            s = made[row]
+            if row not in chosen and s.kind in FUNCTION_KINDS and score > best.get(s.name, 0.0):
+                best[s.name] = score
+        for row in declared:
+            score = final[row] * _STUB_WEIGHT
+            implemented = best.get(made[row].name)
+            if implemented is not None and score >= implemented:
+                score = implemented * 0.99
+            final[row] = score
 
     def _centrality(self, fused: dict[int, float]) -> dict[int, float]:
         """Each candidate's PageRank in the call graph over the candidates'
@@ -525,3 +604,38 @@ def _lift_files(scored: dict[int, float], made: dict[int, Symbol]) -> None:
     unit = items[0][1] * _FILE_BOOST
     for path, row in best.items():
         scored[row] += unit * sums[path] / most
+
+
+def is_declaration(s: Symbol, parent_kind: str | None) -> bool:
+    """A method that declares without implementing: an interface's method spec (Go, TypeScript,
+    and a one-line bodiless member elsewhere), an ``@abstractmethod``, a ``Protocol``'s member.
+    ``parent_kind`` is the kind of the definition around ``s``."""
+    if s.kind != "method":
+        return False
+    if parent_kind == "interface":
+        if s.language in ("go", "typescript"):
+            return True  # their interfaces hold no bodies
+        return s.start_line == s.end_line and not s.signature.rstrip().endswith(("{", "}", "="))
+    if s.language == "python":
+        return any(d.split("(", 1)[0].endswith("abstractmethod") for d in s.decorators)
+    return False
+
+
+def _members_above_classes(
+    final: dict[int, float], made: dict[int, Symbol], fused: dict[int, float]
+) -> None:
+    """A class (a type) among the candidates whose own method is among the strong candidates
+    ranks just below that method (in place): a question about what happens wants the method
+    that does it before the class that holds it."""
+    strong = sorted(fused, key=fused.__getitem__, reverse=True)[:_COHERENCE_TOP]
+    best: dict[str, float] = {}  # class id -> its best strong method's score
+    for row in strong:
+        s = made[row]
+        if s.parent is not None and s.kind in FUNCTION_KINDS:
+            best[s.parent] = max(best.get(s.parent, 0.0), final[row])
+    if not best:
+        return
+    for row, score in final.items():
+        s = made[row]
+        if s.kind in TYPE_KINDS and (member := best.get(s.id)) is not None and score >= member:
+            final[row] = member * 0.99

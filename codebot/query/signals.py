@@ -173,8 +173,11 @@ def _path_stems(path: str) -> frozenset[str]:
     return frozenset(p[:3] for p in _path_parts(path))
 
 
-def path_match_ratio(keywords: frozenset[str], path: str) -> float:
-    """The share of ``keywords`` that a file's name or folder carries (see :func:`_related`)."""
+def path_match_ratio(
+    keywords: frozenset[str], path: str, weights: dict[str, float] | None = None
+) -> float:
+    """The share of ``keywords`` that a file's name or folder carries (see :func:`_related`),
+    each word counting its weight in ``weights`` (default: 1 each)."""
     if not keywords:
         return 0.0
     # Two forms of one word share their first three letters: most paths share none with the
@@ -183,10 +186,11 @@ def path_match_ratio(keywords: frozenset[str], path: str) -> float:
     if all(word[:3] not in stems for word in keywords):
         return 0.0
     parts = _path_parts(path)
-    n = 0
+    n = 0.0
     for word in keywords:
-        if word in parts:
-            n += 1
-        elif word[:3] in stems and any(p[:3] == word[:3] and _related(word, p) for p in parts):
-            n += 1
-    return n / len(keywords)
+        if word in parts or (
+            word[:3] in stems and any(p[:3] == word[:3] and _related(word, p) for p in parts)
+        ):
+            n += 1.0 if weights is None else weights.get(word, 1.0)
+    total = len(keywords) if weights is None else sum(weights.get(w, 1.0) for w in keywords)
+    return n / total if total > 0 else 0.0
