@@ -78,8 +78,10 @@ _ROLE_WEIGHT = {
 #   files       a file's summed candidate score lifts its best candidate (the hub file)
 #   centrality  (not on by default: it lowered the benchmark) for questions, the call graph's
 #               PageRank lifts central definitions
-#   declarations  a declaration (an interface's method spec, an abstract method, a Protocol's
-#               member) weighs half, and never ranks above an implementation of its name
+#   declarations  a declaration (an interface's method spec, an abstract method, a bodiless
+#               interface member) weighs half, and never ranks above an implementation of its name
+#   focus       for a question, a file holding most of the strong candidates' score keeps more
+#               of its members (the same-file decay weakens with the file's share)
 #   members     for a question, a class never ranks above its own method among the strong
 #               candidates: the method does what is asked, the class only holds it
 SIGNALS = (
@@ -90,9 +92,10 @@ SIGNALS = (
     "files",
     "centrality",
     "declarations",
+    "focus",
     "members",
 )
-DEFAULT_SIGNALS = frozenset(SIGNALS) - {"centrality"}
+DEFAULT_SIGNALS = frozenset(SIGNALS) - {"centrality", "members", "focus"}
 _BARE_NAME = re.compile(r"[A-Za-z_$][\w$]*")
 _STUB_WEIGHT = 0.5  # an @overload signature or a declaration file: the implementation answers
 _DEMOTED_WEIGHT = 0.3  # tests for a question not about tests; docs for one not about docs
@@ -105,6 +108,7 @@ _PATH_IDF = 1.0
 _FILE_BOOST = 0.3  # times the best score, times the file's share of the best file's sum
 _FILE_TOP = 40  # the file sums count this many best candidates (in a small index, all would be)
 _CENTRALITY_BOOST = 0.3
+_FOCUS_MIN_SHARE = 0.0  # focus: only a file with this share of the strong candidates' score
 
 
 @dataclass(frozen=True, slots=True)
@@ -401,8 +405,9 @@ class Searcher:
         if "files" in on and lexical and scored:
             _lift_files(scored, made)
         final = {row: score * weights[row] for row, score in scored.items()}
-        if "declarations" in on:
-            self._declarations_below(final, made)
+        declared = self._declarations(made) if "declarations" in on else set()
+        for row in declared:
+            final[row] *= _STUB_WEIGHT
         if "members" in on and not symbol_like:
             _members_above_classes(final, made, fused)
         out = list(final.items())
@@ -411,6 +416,7 @@ class Searcher:
         # A flat top-10 of one file's helpers hides the other files the question touches
         # (measured on the semble benchmark, BM25 only: NDCG@10 0.763 -> 0.813). A class does
         # not use up its file: the method the question is about may come right after it.
+        decay = _file_decays(out, made) if "focus" in on and not symbol_like else {}
         seen: dict[str, int] = {}
         spread = []
         for row, score in out:
@@ -418,7 +424,9 @@ class Searcher:
             n = seen.get(s.path, 0)
             if s.kind not in TYPE_KINDS:
                 seen[s.path] = n + 1
-            spread.append((row, score * _SAME_FILE_DECAY**n))
+            spread.append((row, score * decay.get(s.path, _SAME_FILE_DECAY) ** n))
+        if declared:
+            _declarations_below(spread, made, declared)
         spread.sort(key=lambda item: (-item[1], item[0]))
         if "qualified" in on:
             spread = self._qualified_first(query, spread, fused)
@@ -452,36 +460,20 @@ class Searcher:
             return None
         return {w: math.log1p(docs / (1 + cache[w])) ** _PATH_IDF for w in words}
 
-    def _declarations_below(self, final: dict[int, float], made: dict[int, Symbol]) -> None:
-        """Declarations weigh :data:`_STUB_WEIGHT`, and each ranks just below the best
-        implementation of its name among the candidates (in place): a reader wants the code
-        that runs, then the contract it fulfils."""
+    def _declarations(self, made: dict[int, Symbol]) -> set[int]:
+        """The candidates that declare without implementing (see :func:`is_declaration`)."""
         index = self.index
         kinds: dict[str, str | None] = {}  # parent id -> its kind
-
-        def parent_kind(s: Symbol) -> str | None:
-            if s.parent is None:
-                return None
+        out = set()
+        for row, s in made.items():
+            if s.kind != "method" or s.parent is None:
+                continue
             if s.parent not in kinds:
-                row = index.by_id.get(s.parent)
-                kinds[s.parent] = None if row is None else index.symbols[row].kind
-            return kinds[s.parent]
-
-        declared = [row for row, s in made.items() if is_declaration(s, parent_kind(s))]
-        if not declared:
-            return
-        best: dict[str, float] = {}  # name -> the best implementation's score
-        chosen = set(declared)
-        for row, score in final.items():
-            s = made[row]
-            if row not in chosen and s.kind in FUNCTION_KINDS and score > best.get(s.name, 0.0):
-                best[s.name] = score
-        for row in declared:
-            score = final[row] * _STUB_WEIGHT
-            implemented = best.get(made[row].name)
-            if implemented is not None and score >= implemented:
-                score = implemented * 0.99
-            final[row] = score
+                parent = index.by_id.get(s.parent)
+                kinds[s.parent] = None if parent is None else index.symbols[parent].kind
+            if is_declaration(s, kinds[s.parent]):
+                out.add(row)
+        return out
 
     def _centrality(self, fused: dict[int, float]) -> dict[int, float]:
         """Each candidate's PageRank in the call graph over the candidates'
@@ -608,7 +600,7 @@ def _lift_files(scored: dict[int, float], made: dict[int, Symbol]) -> None:
 
 def is_declaration(s: Symbol, parent_kind: str | None) -> bool:
     """A method that declares without implementing: an interface's method spec (Go, TypeScript,
-    and a one-line bodiless member elsewhere), an ``@abstractmethod``, a ``Protocol``'s member.
+    and a one-line bodiless member elsewhere) and an ``@abstractmethod``.
     ``parent_kind`` is the kind of the definition around ``s``."""
     if s.kind != "method":
         return False
@@ -619,6 +611,41 @@ def is_declaration(s: Symbol, parent_kind: str | None) -> bool:
     if s.language == "python":
         return any(d.split("(", 1)[0].endswith("abstractmethod") for d in s.decorators)
     return False
+
+
+def _declarations_below(
+    ranked: list[tuple[int, float]], made: dict[int, Symbol], declared: set[int]
+) -> None:
+    """Each declaration ranks just below the best implementation of its name among the
+    candidates, if that is below it (in place, in the final scores): a reader wants the code
+    that runs, then the contract it fulfils."""
+    best: dict[str, float] = {}  # name -> the best implementation's final score
+    for row, score in ranked:
+        s = made[row]
+        if row not in declared and s.kind in FUNCTION_KINDS and score > best.get(s.name, 0.0):
+            best[s.name] = score
+    for i, (row, score) in enumerate(ranked):
+        implemented = best.get(made[row].name) if row in declared else None
+        if implemented is not None and score >= implemented:
+            ranked[i] = (row, implemented * 0.99)
+
+
+def _file_decays(out: list[tuple[int, float]], made: dict[int, Symbol]) -> dict[str, float]:
+    """Per file among the strong candidates, the same-file decay weakened by the file's share
+    of their summed score: ``_SAME_FILE_DECAY ** (1 - share)`` (a file with every strong
+    candidate keeps them all; one with a tenth of the score decays almost as before)."""
+    sums: dict[str, float] = {}
+    for row, score in out[:_COHERENCE_TOP]:
+        path = made[row].path
+        sums[path] = sums.get(path, 0.0) + score
+    total = sum(sums.values())
+    if total <= 0:
+        return {}
+    return {
+        path: _SAME_FILE_DECAY ** (1.0 - part / total)
+        for path, part in sums.items()
+        if part / total >= _FOCUS_MIN_SHARE
+    }
 
 
 def _members_above_classes(
