@@ -472,7 +472,7 @@ class Searcher:
             lexical = self._lexical_index()
             missing = sorted(w for w in words if w not in cache)
             if missing:
-                cache.update(zip(missing, lexical.doc_counts(missing)))
+                cache.update(zip(missing, lexical.word_frequencies(missing)))
             docs = max(len(lexical), 1)
         except (StoreError, OSError, ValueError):
             return None
