@@ -56,26 +56,6 @@ def _damaged(directory: Path, exc: Exception) -> DamagedIndex:
     return DamagedIndex(path, f"Tantivy cannot read the keyword index: {why}")
 
 
-_STEMMED_FIELDS = tuple(name for name in FIELDS if name != "parts")
-_STEMMER = None
-
-
-def _stemmer():
-    """The analysis of the ``en_stem`` fields (tantivy's simple tokenizer, lowercased, English
-    stems), to look a word's term up as the index holds it."""
-    global _STEMMER
-    if _STEMMER is None:
-        import tantivy
-
-        _STEMMER = (
-            tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.simple())
-            .filter(tantivy.Filter.lowercase())
-            .filter(tantivy.Filter.stemmer("english"))
-            .build()
-        )
-    return _STEMMER
-
-
 def _register(index) -> None:
     """Custom tokenizers live in the process, not the index: register them at every open."""
     import tantivy
@@ -175,21 +155,6 @@ class LexicalIndex:
 
     def __len__(self) -> int:
         return self._searcher.num_docs
-
-    def word_frequencies(self, words: list[str]) -> list[int]:
-        """For each word, the most documents that hold its stem in any one of the stemmed
-        fields: a lower bound of :meth:`doc_counts`, read from the term dictionary (no search;
-        microseconds a word where a counting search takes a millisecond on 80k documents)."""
-        stem = _stemmer()
-        out = []
-        for word in words:
-            terms = stem.analyze(word)
-            most = 0
-            for term in terms[:1]:
-                for field in _STEMMED_FIELDS:
-                    most = max(most, self._searcher.doc_freq(field, term))
-            out.append(most)
-        return out
 
     def doc_counts(self, words: list[str]) -> list[int]:
         """How many documents hold each word (in any field): the corpus's own statistics, which

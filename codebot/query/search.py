@@ -387,9 +387,9 @@ class Searcher:
         tests_asked = "impl_first" in on and asks_for_tests(query)
         docs_asked = "docs" in on and asks_for_docs(query)
         keywords = path_keywords(query) if "paths" in on and not symbol_like else frozenset()
-        rarity = self._rarity(keywords) if keywords and _PATH_IDF else None
+        # path -> the share of the question's words its name carries
+        ratios = self._path_ratios(keywords, {s.path for s in made.values()}) if keywords else {}
         central = self._centrality(fused) if "centrality" in on and not symbol_like else {}
-        ratios: dict[str, float] = {}  # path -> share of the question's words its name carries
         scored: dict[int, float] = {}
         weights: dict[int, float] = {}
         for row, score in fused.items():
@@ -410,12 +410,8 @@ class Searcher:
             score *= 1.0 + _COHERENCE_BOOST * min(max(per_file.get(s.path, 0) - 1, 0), 3)
             if central:
                 score *= 1.0 + _CENTRALITY_BOOST * central.get(row, 0.0)
-            if keywords:
-                ratio = ratios.get(s.path)
-                if ratio is None:
-                    ratio = ratios[s.path] = path_match_ratio(keywords, s.path, rarity)
-                if ratio >= _PATH_MIN_RATIO:
-                    score += top * _PATH_BOOST * ratio
+            if ratios.get(s.path, 0.0) >= _PATH_MIN_RATIO:
+                score += top * _PATH_BOOST * ratios[s.path]
             scored[row] = score
             weights[row] = self._role_weight(s, on, tests_asked, docs_asked)
         # The file lift sums keyword evidence: over vectors alone (``lexical`` False) a file of
@@ -463,6 +459,21 @@ class Searcher:
             weight = 1.0 if docs_asked else _DEMOTED_WEIGHT
         return weight
 
+    def _path_ratios(self, keywords: frozenset[str], paths: set[str]) -> dict[str, float]:
+        """Per candidate file, the share of the question's words its name or folder carries,
+        each word weighted by its rarity (:meth:`_rarity`); the rarity is read only when some
+        file carries a word at all."""
+        plain = {path: path_match_ratio(keywords, path) for path in paths}
+        if not _PATH_IDF or not any(plain.values()):
+            return plain
+        rarity = self._rarity(keywords)
+        if rarity is None:
+            return plain
+        return {
+            path: path_match_ratio(keywords, path, rarity) if ratio else 0.0
+            for path, ratio in plain.items()
+        }
+
     def _rarity(self, words: frozenset[str]) -> dict[str, float] | None:
         """Each word's inverse document frequency in the keyword index (to the power
         :data:`_PATH_IDF`), counted once per word for this searcher; None without a keyword
@@ -472,7 +483,7 @@ class Searcher:
             lexical = self._lexical_index()
             missing = sorted(w for w in words if w not in cache)
             if missing:
-                cache.update(zip(missing, lexical.word_frequencies(missing)))
+                cache.update(zip(missing, lexical.doc_counts(missing)))
             docs = max(len(lexical), 1)
         except (StoreError, OSError, ValueError):
             return None
