@@ -1,7 +1,7 @@
 """A contributor's questions, answered by reading the code: how many of the top-5 slots are relevant.
 
     python benchmarks/contributor_questions.py [--repo click] [--mode hybrid] [--graph]
-        [--index-root /tmp/cq-idx] [--out benchmarks/results/contributor-questions-<date>.json]
+        [--signals default|none|+NAME|-NAME] [--index-root /tmp/cq-idx] [--out benchmarks/results/contributor-questions-<date>.json]
 
 ``benchmarks/contributor_questions/<repo>.json`` holds ten questions per repository, written as a
 new contributor would ask them, and the definitions that answer each one, judged by reading the
@@ -25,7 +25,7 @@ from pathlib import Path
 from codebot.core.config import Config
 from codebot.git.workspace import Workspace
 from codebot.index.store import read_index
-from codebot.query.search import Searcher
+from codebot.query.search import DEFAULT_SIGNALS, SIGNALS, Searcher
 
 HERE = Path(__file__).resolve().parent
 QUESTIONS = HERE / "contributor_questions"
@@ -64,7 +64,22 @@ def ensure_index(spec: dict, config: Config) -> None:
         build_index(spec["checkout"], config)
 
 
-def run_repo(spec: dict, index_root: Path, mode: str, graph: bool) -> dict:
+def signals_of(variant: str) -> frozenset[str]:
+    """The ranking signals of a variant, as ``rank_ablation.py`` names them: ``default``,
+    ``none``, ``+NAME`` (that signal alone) or ``-NAME`` (the default ones but that)."""
+    if variant == "default":
+        return DEFAULT_SIGNALS
+    if variant == "none":
+        return frozenset()
+    name = variant[1:]
+    if variant[:1] not in ("+", "-") or name not in SIGNALS:
+        raise SystemExit(f"unknown variant {variant!r}: default, none, +NAME or -NAME of {SIGNALS}")
+    return frozenset({name}) if variant[0] == "+" else DEFAULT_SIGNALS - {name}
+
+
+def run_repo(
+    spec: dict, index_root: Path, mode: str, graph: bool, signals: frozenset[str] | None = None
+) -> dict:
     index_dir = index_root / spec["repo"]
     config = Config(index_dir=str(index_dir))
     ensure_index(spec, config)
@@ -74,7 +89,7 @@ def run_repo(spec: dict, index_root: Path, mode: str, graph: bool) -> dict:
             f"{spec['repo']}: the index is of {index.manifest.commit}, the answers of "
             f"{spec['revision']}: check out that revision"
         )
-    searcher = Searcher(index, config)
+    searcher = Searcher(index, config, signals=signals)
     rows, slots, unresolved = [], 0, []
     for q in spec["questions"]:
         where, missing = spans(index, q["relevant"])
@@ -107,6 +122,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--graph", action=argparse.BooleanOptionalAction, default=True,
                     help="the graph stage, as `codebot search` answers (default: on)")  # fmt: skip
     ap.add_argument("--index-root", type=Path, default=Path("/tmp/cq-idx"))
+    ap.add_argument("--signals", default="default",
+                    help="the ranking signals: default, none, +NAME alone, -NAME left out")  # fmt: skip
     ap.add_argument("--verbose", "-v", action="store_true", help="print every hit")
     ap.add_argument("--out", type=Path)
     args = ap.parse_args(argv)
@@ -115,7 +132,7 @@ def main(argv: list[str] | None = None) -> int:
     repos, failed = {}, False
     for name in names:
         spec = json.loads((QUESTIONS / f"{name}.json").read_text())
-        r = run_repo(spec, args.index_root, args.mode, args.graph)
+        r = run_repo(spec, args.index_root, args.mode, args.graph, signals_of(args.signals))
         repos[name] = r
         print(f"\n{name}: {r['slots']}/{r['of']} top-{TOP} slots relevant")
         for q in r["questions"]:
@@ -138,6 +155,7 @@ def main(argv: list[str] | None = None) -> int:
         "date": datetime.date.today().isoformat(),
         "mode": args.mode,
         "graph": args.graph,
+        "signals": args.signals,
         "top": TOP,
         "slots": total,
         "of": of,

@@ -17,7 +17,8 @@ body, trailers and pull-request numbers removed). Cases are written to
 ``run`` clones each repository into ``--work``, indexes the oldest parent once with the built-in
 embedder and brings that index to each later parent with ``codebot update`` (vectors of unchanged
 code come from the index's vector cache), so every query is asked of the code as it was before
-the change. One index serves every mode: ``bm25`` reads only its keyword index, as an index built
+the change. Each parent's index is kept under ``--work/snapshots`` (a few MB each); ``run --reuse``
+queries those instead of updating, for a ranking change. One index serves every mode: ``bm25`` reads only its keyword index, as an index built
 with ``--embedder none`` would. Scores, per mode: function level (a hit inside a changed function)
 and file level (a hit in a changed file), hit@1/@5/@10 and MRR over the top 10, split by query
 type:
@@ -289,7 +290,22 @@ def summary(rows: list[dict], level: str) -> dict:
     }
 
 
-def run_repo(name: str, cases: list[dict], work: Path, modes: list[str], mirror: Path) -> dict:
+def _snapshot(index_dir: Path, to: Path) -> None:
+    """Keep the index as it is now (its manifest and generation, not the vector cache) under
+    ``to``: a later ``run --reuse`` re-queries it without updating (a ranking change only)."""
+    import shutil
+
+    manifest = json.loads((index_dir / "manifest.json").read_text())
+    if to.exists():
+        shutil.rmtree(to)
+    to.mkdir(parents=True)
+    shutil.copytree(index_dir / manifest["generation"], to / manifest["generation"])
+    shutil.copy2(index_dir / "manifest.json", to / "manifest.json")
+
+
+def run_repo(
+    name: str, cases: list[dict], work: Path, modes: list[str], mirror: Path, reuse: bool = False
+) -> dict:
     from codebot.core.config import Config
     from codebot.git.workspace import Workspace
     from codebot.index.store import read_index
@@ -303,12 +319,16 @@ def run_repo(name: str, cases: list[dict], work: Path, modes: list[str], mirror:
     config = Config(index_dir=str(work / "indexes" / name), embedder="builtin")
     per_mode: dict[str, list[dict]] = {m: [] for m in modes}
     seconds = {"update": 0.0, "search": 0.0}
+    snapshots = work / "snapshots" / name
     for case in sorted(cases, key=lambda c: c["date"]):
         t = time.perf_counter()
-        update_index(Workspace.of(checkout, config.index_dir), config, to=case["parent"])
+        kept = snapshots / case["parent"]
+        if not (reuse and (kept / "manifest.json").exists()):
+            update_index(Workspace.of(checkout, config.index_dir), config, to=case["parent"])
+            _snapshot(Path(config.index_dir), kept)
         seconds["update"] += time.perf_counter() - t
         t = time.perf_counter()
-        index = read_index(Workspace.of(checkout, config.index_dir))
+        index = read_index(Workspace.of(checkout, str(kept)))
         searcher = Searcher(index, config)
         for mode in modes:
             if mode == "graph":
@@ -368,6 +388,12 @@ def main(argv: list[str] | None = None) -> int:
     r.add_argument("--modes", default="bm25,vector,hybrid,graph")
     r.add_argument("--work", type=Path, default=Path("/tmp/localise"))
     r.add_argument("--out", type=Path)
+    r.add_argument(
+        "--reuse",
+        action="store_true",
+        help="query the index kept for each parent by an earlier run (under --work/snapshots) "
+        "instead of updating to it: for a ranking change, minutes instead of hours",
+    )
     p = sub.add_parser("report", help="pool the results of several runs")
     p.add_argument("results", nargs="+", type=Path)
     p.add_argument("--out", type=Path)
@@ -399,7 +425,7 @@ def main(argv: list[str] | None = None) -> int:
         mirror = Path(
             mirrors.get(name, f"/work/.mirror/{REPOS[name]['url'].replace('/', '+')}/repo")
         )
-        result = run_repo(name, cases, args.work, modes, mirror)
+        result = run_repo(name, cases, args.work, modes, mirror, args.reuse)
         rep = report(result["cases"])
         _print(f"{name} ({len(cases)} cases, {result['seconds']})", rep)
         repos[name] = {"report": rep, "cases": result["cases"], "seconds": result["seconds"]}

@@ -18,6 +18,7 @@ __all__ = [
     "QualifiedName",
     "asks_for_docs",
     "asks_for_tests",
+    "code_tokens",
     "path_keywords",
     "path_match_ratio",
     "qualified_name",
@@ -173,8 +174,11 @@ def _path_stems(path: str) -> frozenset[str]:
     return frozenset(p[:3] for p in _path_parts(path))
 
 
-def path_match_ratio(keywords: frozenset[str], path: str) -> float:
-    """The share of ``keywords`` that a file's name or folder carries (see :func:`_related`)."""
+def path_match_ratio(
+    keywords: frozenset[str], path: str, weights: dict[str, float] | None = None
+) -> float:
+    """The share of ``keywords`` that a file's name or folder carries (see :func:`_related`),
+    each word counting its weight in ``weights`` (default: 1 each)."""
     if not keywords:
         return 0.0
     # Two forms of one word share their first three letters: most paths share none with the
@@ -183,10 +187,48 @@ def path_match_ratio(keywords: frozenset[str], path: str) -> float:
     if all(word[:3] not in stems for word in keywords):
         return 0.0
     parts = _path_parts(path)
-    n = 0
+    n = 0.0
     for word in keywords:
-        if word in parts:
-            n += 1
-        elif word[:3] in stems and any(p[:3] == word[:3] and _related(word, p) for p in parts):
-            n += 1
-    return n / len(keywords)
+        if word in parts or (
+            word[:3] in stems and any(p[:3] == word[:3] and _related(word, p) for p in parts)
+        ):
+            n += 1.0 if weights is None else weights.get(word, 1.0)
+    total = len(keywords) if weights is None else sum(weights.get(w, 1.0) for w in keywords)
+    return n / total if total > 0 else 0.0
+
+
+_BACKTICKS = re.compile(r"`([^`]+)`")
+_TOKEN = re.compile(r"[A-Za-z_$][\w$]*")
+
+
+def _written_as_code(word: str) -> bool:
+    """An identifier no prose word looks like: an underscore inside it (``find_app``), a capital
+    after a lower-case letter (``routePattern``, ``RoutePattern``), or both kinds of letter and
+    a digit (``sha256Hash``). ``HTTP``, ``Flask`` and ``redirect`` are words."""
+    core = word.strip("_$")
+    if "_" in core:
+        return True
+    return bool(re.search(r"[a-z][A-Z]", core))
+
+
+def code_tokens(query: str) -> frozenset[str]:
+    """The names a question (or a commit message) writes as code, case kept: each part of a
+    dotted name (``middleware.RedirectSlashes``, ``r.text``), a name called (``cancel()``), a
+    name in backticks, an identifier no prose word looks like (``super_len``,
+    ``reverseMethodMap``). Empty for a query that is itself one name (see ``is_symbol_like``)."""
+    q = query.strip()
+    if not q or not any(c.isspace() for c in q):
+        return frozenset()
+    found: set[str] = set()
+    for quoted in _BACKTICKS.findall(q):
+        found.update(_TOKEN.findall(quoted))
+    for m in re.finditer(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+(\(\))?", q):
+        # A dotted name: ``utils.super_len``, ``Context.RoutePattern()``; not a sentence's end
+        # (no letter right after the dot).
+        found.update(m.group(0).removesuffix("()").split("."))
+    for m in re.finditer(r"([A-Za-z_$][\w$]*)\(\)", q):
+        found.add(m.group(1))
+    for word in _TOKEN.findall(q):
+        if _written_as_code(word):
+            found.add(word)
+    return frozenset(w for w in found if len(w) > 1)
