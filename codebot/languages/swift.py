@@ -1,7 +1,10 @@
 """Swift: classes, structs, enums, actors (classes), protocols (interfaces), extensions as scopes.
 
-- A function in ``extension Foo`` is a method of ``Foo``; the extension's conformances are not
-  recorded (an extension is a scope, not a symbol).
+- A function in ``extension Foo: P`` is a method of ``Foo``; an extension is a scope, not a
+  symbol, so its conformances (``P``) are the ``bases`` of each of its functions, and the
+  resolver adds them to ``Foo``'s (an extension without functions records none).
+- an enum's cases are constants of the enum (``case redirect(count: Int)``: the first name of a
+  ``case`` line).
 - ``init``, ``deinit`` and ``subscript`` are methods under those names; operators keep theirs.
 - parameters are named as declared: ``with id`` for an argument label and an internal name,
   ``_ value`` for an unlabeled one, ``id`` when they are one; the type is written with its
@@ -94,6 +97,18 @@ def _bases(node: Node) -> tuple[str, ...]:
         for c in node.named_children
         if c.type == "inheritance_specifier"
     )
+
+
+def _scope_bases(node: Node) -> tuple[str, ...]:
+    """The conformances of the extension a function is declared in (``extension Application:
+    RoutesBuilder { func add(..) }`` -> ``("RoutesBuilder",)``): the extension is a scope, not a
+    symbol, so its functions carry them for the resolver to add to the extended type."""
+    body = node.parent
+    ext = body.parent if body is not None and body.type == "class_body" else None
+    if ext is None or ext.type != "class_declaration":
+        return ()
+    kind = ext.child_by_field_name("declaration_kind")
+    return _bases(ext) if kind is not None and kind.type == "extension" else ()
 
 
 def _imports(node: Node) -> list[Import]:
@@ -272,6 +287,7 @@ SPEC = LanguageSpec(
     return_type=_return_type,
     decorators=_decorators,
     bases=_bases,
+    scope_bases=_scope_bases,
     imports=_imports,
     signature_end=_signature_end,
     receivers=_RECEIVERS,

@@ -102,6 +102,7 @@ def test_definitions_ids_kinds_lines(parse):
         f"{M}.UserRepository.fetch",
         f"{M}.UserRepository.save",
         f"{M}.Role",
+        f"{M}.Role.admin",  # `case admin, member`: one constant, the line's first name
         f"{M}.Role.can",
         f"{S}.reset",
         f"{M}.Array.names",
@@ -138,6 +139,16 @@ def test_definitions_ids_kinds_lines(parse):
     )
     assert p[f"{M}.UserRepository"].bases == ("AnyObject", "Sendable")
     assert p[f"{M}.Role"].bases == ("String", "CaseIterable")
+    admin = p[f"{M}.Role.admin"]
+    assert (admin.kind, admin.parent, admin.signature) == (
+        "constant",
+        f"{M}.Role",
+        "case admin, member",
+    )
+    # a function of `extension UserStore: CustomStringConvertible` carries the conformance
+    assert p[f"{S}.reset"].bases == ("CustomStringConvertible",)
+    assert p[f"{M}.Array.names"].bases == ()  # `extension Array where ..`: none
+    assert p[f"{S}.load"].bases == ()  # a method in the type's own body: none
 
 
 def test_init_and_async_methods(parse):

@@ -931,6 +931,17 @@ class SwiftResolver(NamespacedResolver):
 
     def prepare(self) -> None:
         super().prepare()
+        self._add_conformances()
+        # Enum cases (constants of an enum; a `case a, b` line is one symbol, its signature
+        # names the others): `.redirect(count:)` may be a case, not a function of that name
+        self.enum_cases: dict[str, list[tuple[Parameter, ...] | None]] = {}
+        index = self.index
+        for sym in index.by_id.values():
+            if sym.kind == "constant" and sym.language == "swift" and sym.parent is not None:
+                parent = index.by_id.get(sym.parent)
+                if parent is not None and parent.kind == "enum":
+                    for name, values in _cases(sym):
+                        self.enum_cases.setdefault(name, []).append(values)
         # Overloads: the functions of one name in one type (its extensions too) or one file
         groups: dict[tuple[str, str], list[str]] = {}
         for f in self.files:
@@ -944,18 +955,64 @@ class SwiftResolver(NamespacedResolver):
         self.overloads = {sid: ids for ids in groups.values() if len(ids) > 1 for sid in ids}
         self._fits: dict[tuple[str, ...], bool] = {}  # (function, *labels) -> takes them
 
+    def _add_conformances(self) -> None:
+        """``extension Application: RoutesBuilder { .. }``: the extension's functions carry its
+        conformances (``bases``); they are the extended type's too, so that the protocol's
+        extension methods (``app.get(..)``) are its members. One that does not resolve (a
+        library protocol) leaves the type open."""
+        index = self.index
+        seen: set[tuple[str, str]] = set()
+        added = False
+        for f in self.files:
+            for s in f.symbols:
+                if not s.bases or s.kind != "method" or s.id not in self.attached:
+                    continue
+                t = self.canonical.get(self.attached[s.id], self.attached[s.id])
+                for text in s.bases:
+                    if (t, text) in seen:
+                        continue
+                    seen.add((t, text))
+                    b = self._type_name(f, self._nest(s), text)
+                    b = self.canonical.get(b, b) if b is not None else None
+                    if b is None or b == t:
+                        if b is None:
+                            index.open_types.add(t)
+                        continue
+                    bases = index.bases.setdefault(t, [])
+                    if b not in bases:
+                        bases.append(b)
+                        index.subclasses[b].append(t)
+                        added = True
+        if added:  # (nothing asked the hierarchy yet; dropped all the same, to be sure)
+            index._mro.clear()
+            index._members_found.clear()
+            index._overrides.clear()
+
     def resolve_call(self, ctx: Ctx, text: str) -> Outcome:
         m = ARGS.search(text) if text[-1:] == ")" else None
         if m is None:
             return self._resolve_swift(ctx, text)
-        out = self._resolve_swift(ctx, text[: m.start()])
-        if not isinstance(out, list) or not self.overloads:
+        callee = text[: m.start()]
+        if callee == ".init" and not self._returns_own(ctx):
+            # `self.sync = .init()`: the initializer of the type the context expects, which the
+            # text does not show; in a function returning its own type (`static func parse(..)
+            # -> Expires? { .init(..) }`), that type's
+            return AMBIGUOUS
+        out = self._resolve_swift(ctx, callee)
+        if not isinstance(out, list):
             return out
         labels = [a.strip() for a in m[1].split(",")] if m[1].strip() else []
+        if callee[:1] == "." and self._is_case(callee[1:], labels):
+            # `.redirect(count: 3)`: an implicit member of the type the context expects, which
+            # may be an enum's case so labelled as well as a function: not known which
+            return AMBIGUOUS
         chosen: dict[str, str] = {}
+        is_callable = self.index.is_callable
         for dst, res in out:
-            group = self.overloads.get(dst)
+            group = self.overloads.get(dst) or ([dst] if is_callable(dst) else None)
             fits = [g for g in group if self._takes(g, labels)] if group else []
+            if len(fits) > 1:
+                fits = self._preferred(fits, labels)
             if not group:
                 chosen.setdefault(dst, res)
             elif not fits:
@@ -964,10 +1021,39 @@ class SwiftResolver(NamespacedResolver):
                 chosen.setdefault(fits[0], res)
             elif len({self.index.by_id[g].parameters for g in fits}) == 1:
                 continue  # members alike but for what they return: only the context tells
+            elif len(fits) > _MAX_SET:
+                continue  # told apart by argument types the text does not show: not a guess
             else:
                 for g in fits:
                     chosen.setdefault(g, OVERLOAD)
         return list(chosen.items()) if chosen else AMBIGUOUS
+
+    def _returns_own(self, ctx: Ctx) -> bool:
+        """Whether the caller returns its own type (``Self``, or the type it is a member of)."""
+        written = (ctx.sym.return_type or "").strip().rstrip("?!").strip()
+        if written == "Self":
+            return True
+        if ctx.cls is None or not written.isidentifier():
+            return False
+        return self.index.by_id[ctx.cls].name == written
+
+    def _is_case(self, name: str, labels: list[str]) -> bool:
+        """Whether an enum case ``name`` takes these arguments (``case status(Int)`` takes
+        ``.status(200)``; ``case bytes(count: Int)`` not ``.bytes(10)``; a case without
+        associated values is never called)."""
+        return any(
+            values is not None and _takes(values, labels)
+            for values in self.enum_cases.get(name, ())
+        )
+
+    def _preferred(self, fits: list[str], labels: list[str]) -> list[str]:
+        """Of the members a call fits, those Swift ranks first where the text tells: a trailing
+        closure without ``await`` goes to a synchronous function type rather than an ``async``
+        one (``app.get("a") { req in .. }``: the synchronous ``get``)."""
+        if not labels or labels[-1] != "{}":
+            return fits
+        sync = [g for g in fits if not _async_closure(self.index.by_id[g].parameters)]
+        return sync or fits
 
     def _takes(self, sid: str, labels: list[str]) -> bool:
         """Whether function ``sid`` takes arguments so labelled, an implicit member argument
@@ -997,6 +1083,8 @@ class SwiftResolver(NamespacedResolver):
             type: that type or one of its subclasses (`String` is no `Endpoint`)."""
             name = (type_text or "").replace("any ", "").replace("some ", "").strip()
             name = name.split("<", 1)[0].rstrip("?!").strip()
+            if not _fits_scalar(type_text, arg):
+                return False  # `"a"` for an `Int` or a `[PathComponent]`
             t = self._type_name(file, self._nest(sym), name) if name.isidentifier() else None
             if t is None or self.index.by_id[t].kind == "interface" or arg == name:
                 return True
@@ -1016,6 +1104,75 @@ class SwiftResolver(NamespacedResolver):
             if found is not None and found[0] == MOD and f"{text}.init" not in self.qnames:
                 return EXTERNAL_CALL
         return out
+
+
+_MAX_SET = 2  # the most members of an overload set a call reaches when the text cannot tell
+_SCALARS = {  # Swift's standard scalar types, and those a value of each is not
+    "String": ("Int", "Double", "Float", "Bool", "Int8", "Int16", "Int32", "Int64", "UInt"),
+    "Int": ("String", "Bool"),
+    "Double": ("String", "Bool", "Int"),
+    "Bool": ("String", "Int", "Double", "Float"),
+}
+
+
+def _top_level(text: str) -> list[str]:
+    """``a(b, c), d`` -> ["a(b, c)", "d"]: split at the commas outside brackets."""
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        if ch in "([<":
+            depth += 1
+        elif ch in ")]>" and not (ch == ">" and text[i - 1 : i] == "-"):
+            depth -= 1
+        elif ch == "," and depth == 0:
+            parts.append(text[start:i].strip())
+            start = i + 1
+    parts.append(text[start:].strip())
+    return [p for p in parts if p]
+
+
+def _cases(sym: Symbol) -> list[tuple[str, tuple[Parameter, ...] | None]]:
+    """``case redirect(count: Int), other`` (an enum case's signature) -> [("redirect",
+    (Parameter("count", "Int"),)), ("other", None)]: each case and its associated values
+    (None: it has none, and is no function), an unlabelled one named ``_``."""
+    text = sym.signature.strip()
+    text = text[text.index("case ") + 5 :] if "case " in text else text
+    out: list[tuple[str, tuple[Parameter, ...] | None]] = []
+    for part in _top_level(text):
+        name, paren, rest = part.partition("(")
+        name = name.split("=", 1)[0].strip().strip("`")
+        if not name.isidentifier():
+            continue
+        if not paren:
+            out.append((name, None))
+            continue
+        values = []
+        for v in _top_level(rest.rsplit(")", 1)[0]):
+            v, _, default = v.partition("=")
+            label, colon, type_ = v.partition(":")
+            if not colon or not label.strip().isidentifier():
+                label, type_ = "_", v  # `case status(Int)`
+            values.append(Parameter(label.strip(), type_.strip(), default.strip() or None))
+        out.append((name, tuple(values)))
+    return out or [(sym.name, None)]
+
+
+def _async_closure(params: tuple[Parameter, ...]) -> bool:
+    """Whether the last function-typed parameter (what a trailing closure fills) is async."""
+    for p in reversed(params):
+        if "->" in (p.type or ""):
+            return " async" in f" {p.type}"
+    return False
+
+
+def _fits_scalar(param_type: str | None, arg: str) -> bool:
+    """A value of standard type ``arg`` (``String``) for a parameter of type ``param_type``:
+    not an array, a dictionary or another standard scalar."""
+    t = (param_type or "").replace("inout ", "").strip().rstrip("?!").strip()
+    if arg not in _SCALARS:
+        return True
+    if t[:1] == "[":
+        return False
+    return t not in _SCALARS[arg]
 
 
 def _takes(
