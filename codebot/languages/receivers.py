@@ -90,7 +90,17 @@ class Receivers:
         | None
     ) = None
 
+    # `(node) -> "AF.request().validate"`: a call on an expression's value written as the chain
+    # of names and calls it is (arguments dropped), for the resolver to follow what each call
+    # returns (Swift); None where the receiver is no such chain (the call text is kept).
+    chain: Callable[[Node], str | None] | None = None
+
     def annotate(self, node: Node, text: str, cache: dict) -> str:
+        if self.chain is not None:
+            try:
+                text = self.chain(node) or text
+            except Exception:  # noqa: BLE001 - an odd tree (error recovery): as written
+                pass
         out = self._typed(node, text, cache) if "." in text else text
         parent = node.parent
         on_expression = parent is not None and parent.type in self.on_expression

@@ -128,6 +128,20 @@ def _imports(node: Node) -> list[Import]:
 # --- receivers: local types ------------------------------------------------------------------
 
 
+def plain_type(written: str) -> str:
+    """The type a value declared so has, as a name: ``(any EventMonitor)?`` -> ``EventMonitor``,
+    ``some Publisher`` -> ``Publisher``, ``inout Foo!`` -> ``Foo``; anything else as written."""
+    t = " ".join(written.split())
+    for _ in range(3):
+        t = t.rstrip("?!").strip()
+        if t[:1] == "(" and t[-1:] == ")" and "," not in t and "->" not in t:
+            t = t[1:-1].strip()
+        for word in ("inout ", "any ", "some ", "borrowing ", "consuming "):
+            if t.startswith(word):
+                t = t[len(word) :].strip()
+    return t
+
+
 def _binding(node: Node) -> tuple[str | None, str | None]:
     """``let x: T = ...`` -> (x, ": T"); ``var x = T(...)``/``= make()`` -> (x, "= T()");
     another pattern or value -> (name or None, None)."""
@@ -139,7 +153,7 @@ def _binding(node: Node) -> tuple[str | None, str | None]:
     annotation = next((c for c in node.named_children if c.type == "type_annotation"), None)
     if annotation is not None:
         type_ = annotation.child_by_field_name("name")
-        return name, declared(text(type_)) if type_ is not None else None
+        return name, declared(plain_type(text(type_))) if type_ is not None else None
     value = node.child_by_field_name("value")
     literal = _LITERALS.get(value.type) if value is not None else None
     if literal is not None:
@@ -173,7 +187,9 @@ def _function(node: Node) -> Bindings:
                 elif names:
                     type_ = type_ or c
             if names:
-                out.setdefault(names[-1], declared(text(type_)) if type_ is not None else None)
+                out.setdefault(
+                    names[-1], declared(plain_type(text(type_))) if type_ is not None else None
+                )
     return out
 
 
@@ -264,6 +280,50 @@ def _arguments(node: Node, bound: Callable[[Node, str], str | None]) -> str | No
     return f"({', '.join(labels)})"
 
 
+def _chain(node: Node) -> str | None:
+    """``validate`` in ``AF.request(url).validate()`` -> ``AF.request().validate``: a member
+    called on an expression's value, with the names and calls of the expression (arguments
+    dropped); None for anything else (a subscript, a literal, a closure on the way)."""
+    suffix = node.parent
+    if node.type != "simple_identifier" or suffix is None or suffix.type != "navigation_suffix":
+        return None
+    nav = suffix.parent
+    target = nav.child_by_field_name("target") if nav is not None else None
+    head = _chained(target, 0) if target is not None else None
+    return f"{head}.{text(node)}" if head else None
+
+
+def _chained(node: Node, depth: int) -> str | None:
+    if depth > 6:
+        return None
+    kind = node.type
+    if kind == "simple_identifier":
+        return text(node)
+    if kind == "self_expression":
+        return "self"
+    if kind in ("await_expression", "try_expression"):
+        inner = node.child_by_field_name("expr")
+        return _chained(inner, depth + 1) if inner is not None else None
+    if kind == "navigation_expression":
+        target = node.child_by_field_name("target")
+        suffix = node.child_by_field_name("suffix")
+        name = suffix.child_by_field_name("suffix") if suffix is not None else None
+        if target is None or name is None or name.type != "simple_identifier":
+            return None
+        head = _chained(target, depth + 1)
+        return f"{head}.{text(name)}" if head else None
+    if kind == "call_expression":
+        kids = node.named_children
+        if len(kids) != 2 or kids[1].type != "call_suffix":
+            return None
+        args = kids[1].named_children
+        if args and args[0].type == "value_arguments" and text(args[0])[:1] == "[":
+            return None  # `items[0]`: a subscript
+        head = _chained(kids[0], depth + 1)
+        return f"{head}()" if head else None
+    return None
+
+
 _RECEIVERS = Receivers(
     scopes={
         "statements": _statements,
@@ -276,6 +336,7 @@ _RECEIVERS = Receivers(
     self_names=frozenset({"self"}),
     member_scopes=frozenset({"class_body"}),
     arguments=_arguments,
+    chain=_chain,
 )
 
 SPEC = LanguageSpec(

@@ -223,7 +223,8 @@ def test_extensions_add_methods_to_their_type(parse):
 def test_calls(parse):
     p = parse("swift", PATH, SOURCE)
     assert p.calls(f"{S}.init") == ["super.init/()"]
-    # Callees as written; on a receiver that is itself a call, the member name. After `/`, the
+    # Callees as written; on a receiver that is a chain of names and calls, that chain with the
+    # arguments dropped (`fresh.map().sorted`); on another expression, the member name. After `/`, the
     # argument labels (`_` none, `{}` a trailing closure; `:T` a literal's or a declared name's
     # type): what tells overloads apart.
     # a receiver of a declared type says so (the stored properties `repo` and `users`)
@@ -233,7 +234,7 @@ def test_calls(parse):
         "Logger.shared.info/(_:String)",
         "print/(_)",
         "fresh.map/({})",
-        "sorted/()",
+        "fresh.map().sorted/()",
         "User.sorted/(_)",
     ]
     assert [c.line for c in p[f"{S}.load"].calls] == [21, 22, 23, 24, 25, 25, 26]

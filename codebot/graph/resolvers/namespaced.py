@@ -22,7 +22,7 @@ import posixpath
 import re
 from collections.abc import Callable
 
-from codebot.core.model import FUNCTION_KINDS, FileResult, Parameter, Symbol
+from codebot.core.model import FUNCTION_KINDS, VALUE_KINDS, FileResult, Parameter, Symbol
 from codebot.graph.resolvers.base import (
     AMBIGUOUS,
     CLS,
@@ -899,13 +899,93 @@ class SwiftResolver(NamespacedResolver):
         t = self.param_type(ctx, ctx.sym, text)
         if t is not None:
             return (DECL, t)
-        name = text.strip().rstrip("?!").split("<", 1)[0].strip()
+        name = _plain_type(text).split("<", 1)[0].strip()
         if name[:1] == "[" and name[-1:] == "]":
             return EXTERNAL  # `[User]`, `[String: Int]`: an Array, a Dictionary
         if not name.isidentifier() or not name[:1].isupper():
             return None
         found = self.lookup(ctx, name)
         return EXTERNAL if found == EXTERNAL or (found and found[0] == MOD) else None
+
+    def param_type(self, ctx: Ctx, fn: Symbol, text: str) -> str | None:
+        return super().param_type(ctx, fn, _plain_type(text))  # `(any EventMonitor)?`
+
+    def lookup(self, ctx: Ctx, name: str) -> Target | None:
+        found = super().lookup(ctx, name)
+        if (found is None or found == EXTERNAL) and name in self.globals:
+            # `AF` of `public let AF = Session.default`: the repository's value, of the type
+            # its declaration shows, or unknown (not a library's)
+            values = self.globals[name]
+            return self._value(values[0]) if len(values) == 1 else None
+        return found
+
+    def member(self, target: Target, name: str) -> Target | None:
+        self._recv = target
+        found = super().member(target, name)
+        if found is None and target[0] in (SYM, CLS) and self.index.is_type(target[1]):
+            static = self.statics.get((self.canonical.get(target[1], target[1]), name))
+            if static is not None:  # `Session.default`: a static value of the type
+                return self._value(static)
+        return found
+
+    def head(self, ctx: Ctx, name: str, how: int, alone: bool) -> Target | Outcome | None:
+        self._recv = None
+        return super().head(ctx, name, how, alone)
+
+    def returns(self, sym_id: str) -> Target | None:
+        """What a function returns: its declared type (``Self``: the type of the value it is
+        called on, or the type it is a member of), unless its overloads declare others."""
+        index = self.index
+        group = self.overloads.get(sym_id)
+        if group:
+            # which member is called decides; the text of a chain drops the arguments, but a
+            # member whose value is optional is rarely followed by a plain `.`
+            written = {(index.by_id[g].return_type or "").strip() for g in group}
+            plain = {w for w in written if w[-1:] not in ("?", "!")}
+            if len({_plain_type(w) for w in plain or written}) > 1:
+                return None
+            sym_id = next(
+                g for g in group if (index.by_id[g].return_type or "").strip() in (plain or written)
+            )
+        sym = index.by_id[sym_id]
+        written = _plain_type(sym.return_type or "")
+        if written == "Self":
+            owner = self.owner_type(sym_id)
+            recv = self._recv
+            if recv is not None and recv[0] in (INST, DECL) and owner is not None:
+                if owner in self.index.mro(recv[1]):
+                    return recv
+            return (DECL, self.canonical.get(owner, owner)) if owner is not None else None
+        if not written:
+            return None
+        t = self._type_name(index.file_of[sym_id], self._nest(sym), written)
+        return (DECL, t) if t is not None else None
+
+    def _value(self, sym: Symbol) -> Target | None:
+        """What a constant or variable holds, as its declaration shows: ``let x: T``, ``let x
+        = T()`` / ``T.init(..)``, ``let x = T.shared`` (another static value); None else."""
+        if sym.id in self._values:
+            return self._values[sym.id]
+        self._values[sym.id] = None  # (a cycle stops here)
+        found: Target | None = None
+        m = _VALUE_DECL.search(sym.signature)
+        if m is not None:
+            file = self.index.file_of[sym.id]
+            nest = self._nest(sym)
+            if m["type"]:
+                t = self._type_name(file, nest, _plain_type(m["type"]))
+                found = (DECL, t) if t is not None else None
+            elif m["value"]:
+                path, called = m["value"], m["call"] is not None
+                head, _, rest = path.partition(".")
+                t = self._type_name(file, nest, head) if head[:1].isupper() else None
+                if t is not None and (not rest or rest == "init") and called:
+                    found = (INST, t)
+                elif t is not None and rest and "." not in rest and not called:
+                    static = self.statics.get((t, rest.strip("`")))
+                    found = self._value(static) if static is not None else None
+        self._values[sym.id] = found
+        return found
 
     def value_of(self, ctx: Ctx, text: str) -> Target | None:
         """``let done = expectation(description:)`` in a test case: a method of the library
@@ -935,13 +1015,23 @@ class SwiftResolver(NamespacedResolver):
         # Enum cases (constants of an enum; a `case a, b` line is one symbol, its signature
         # names the others): `.redirect(count:)` may be a case, not a function of that name
         self.enum_cases: dict[str, list[tuple[Parameter, ...] | None]] = {}
+        # Values: a type's static ones by (type, name), the top-level ones by name
+        self.statics: dict[tuple[str, str], Symbol] = {}
+        self.globals: dict[str, list[Symbol]] = {}
         index = self.index
         for sym in index.by_id.values():
-            if sym.kind == "constant" and sym.language == "swift" and sym.parent is not None:
-                parent = index.by_id.get(sym.parent)
-                if parent is not None and parent.kind == "enum":
-                    for name, values in _cases(sym):
-                        self.enum_cases.setdefault(name, []).append(values)
+            if sym.kind not in VALUE_KINDS or sym.language != "swift":
+                continue
+            parent = index.by_id.get(sym.parent) if sym.parent is not None else None
+            if parent is None:
+                self.globals.setdefault(sym.name, []).append(sym)
+            elif parent.kind == "enum" and sym.signature.lstrip().startswith(("case ", "indirect")):
+                for name, values in _cases(sym):
+                    self.enum_cases.setdefault(name, []).append(values)
+            elif parent.kind in TYPES:
+                self.statics.setdefault((parent.id, sym.name.strip("`")), sym)
+        self._values: dict[str, Target | None] = {}
+        self._recv: Target | None = None  # the receiver of the member last looked up
         # Overloads: the functions of one name in one type (its extensions too) or one file
         groups: dict[tuple[str, str], list[str]] = {}
         for f in self.files:
@@ -1091,7 +1181,12 @@ class SwiftResolver(NamespacedResolver):
             a = self._type_name(file, self._nest(sym), arg)
             return a is not None and t in self.index.mro(a)
 
-        return _takes(sym.parameters, labels, has, takes)
+        def repo_type(type_text: str | None) -> bool:
+            """Whether a parameter's type is one the repository defines (no function type)."""
+            name = _plain_type((type_text or "").replace("@escaping", ""))
+            return name.isidentifier() and self._type_name(file, self._nest(sym), name) is not None
+
+        return _takes(sym.parameters, labels, has, takes, repo_type)
 
     def _resolve_swift(self, ctx: Ctx, text: str) -> Outcome:
         out = super().resolve_call(ctx, text)
@@ -1106,6 +1201,11 @@ class SwiftResolver(NamespacedResolver):
         return out
 
 
+# `let x: T`, `let x = T(..)`, `let x = T.shared`: a value's declaration, its first line
+_VALUE_DECL = re.compile(
+    r"(?:let|var)\s+`?\w+`?\s*(?::\s*(?P<type>[^=]+?)\s*(?:=|$)|=\s*(?P<value>[A-Z]\w*"
+    r"(?:\.`?\w+`?)?)\s*(?P<call>\()?)"
+)
 _MAX_SET = 2  # the most members of an overload set a call reaches when the text cannot tell
 _SCALARS = {  # Swift's standard scalar types, and those a value of each is not
     "String": ("Int", "Double", "Float", "Bool", "Int8", "Int16", "Int32", "Int64", "UInt"),
@@ -1113,6 +1213,20 @@ _SCALARS = {  # Swift's standard scalar types, and those a value of each is not
     "Double": ("String", "Bool", "Int"),
     "Bool": ("String", "Int", "Double", "Float"),
 }
+
+
+def _plain_type(written: str) -> str:
+    """A Swift type as a name: ``(any EventMonitor)?`` -> ``EventMonitor``, ``some P`` -> ``P``,
+    ``inout Foo`` -> ``Foo`` (as ``codebot.languages.swift.plain_type`` writes receivers)."""
+    t = " ".join(written.split())
+    for _ in range(3):
+        t = t.rstrip("?!").strip()
+        if t[:1] == "(" and t[-1:] == ")" and "," not in t and "->" not in t:
+            t = t[1:-1].strip()
+        for word in ("inout ", "any ", "some ", "borrowing ", "consuming "):
+            if t.startswith(word):
+                t = t[len(word) :].strip()
+    return t
 
 
 def _top_level(text: str) -> list[str]:
@@ -1156,6 +1270,13 @@ def _cases(sym: Symbol) -> list[tuple[str, tuple[Parameter, ...] | None]]:
     return out or [(sym.name, None)]
 
 
+def _maybe_alias(type_text: str | None) -> bool:
+    """Whether a parameter's type may name a function type through a type alias
+    (``RequestModifier``): a plain name, not a generic, nested or collection type."""
+    t = _plain_type((type_text or "").replace("@escaping", "").replace("@Sendable", ""))
+    return t.isidentifier() and t[:1].isupper()
+
+
 def _async_closure(params: tuple[Parameter, ...]) -> bool:
     """Whether the last function-typed parameter (what a trailing closure fills) is async."""
     for p in reversed(params):
@@ -1180,6 +1301,7 @@ def _takes(
     labels: list[str],
     has: Callable[[str | None, str], bool] = lambda t, m: True,
     takes: Callable[[str | None, str], bool] = lambda t, a: True,
+    repo_type: Callable[[str | None], bool] = lambda t: False,
 ) -> bool:
     """Whether a Swift function whose parameters are ``params`` (``with id``, ``_ value``,
     ``name``) takes a call's argument labels (``_`` none, ``{}`` a trailing closure, ``_.x``
@@ -1193,7 +1315,9 @@ def _takes(
             p = params[i]
             written = p.name.split()[0] if p.name else "_"
             variadic = (p.type or "").rstrip().endswith("...")
-            closure = "->" in (p.type or "") or i == len(params) - 1
+            closure = "->" in (p.type or "") or (
+                i == len(params) - 1 and _maybe_alias(p.type) and not repo_type(p.type)
+            )
             if label == "{}" and closure and "@autoclosure" not in (p.type or ""):
                 break  # a trailing closure: a function-typed parameter, or the last one
             if label != "{}" and written == label:
