@@ -280,10 +280,14 @@ def _arguments(node: Node, bound: Callable[[Node, str], str | None]) -> str | No
     return f"({', '.join(labels)})"
 
 
-def _chain(node: Node) -> str | None:
+def _chain(node: Node, bound: Callable[[Node, str], str | None]) -> str | None:
     """``validate`` in ``AF.request(url).validate()`` -> ``AF.request().validate``: a member
     called on an expression's value, with the names and calls of the expression (arguments
-    dropped); None for anything else (a subscript, a literal, a closure on the way)."""
+    dropped); ``.init`` in ``let x: T = .init()`` -> ``T.init``: an implicit member of the
+    type the context gives; None for anything else (a subscript, a literal, a closure on the
+    way, a context that does not say)."""
+    if node.type == "prefix_expression":
+        return _implicit(node, bound)
     suffix = node.parent
     if node.type != "simple_identifier" or suffix is None or suffix.type != "navigation_suffix":
         return None
@@ -291,6 +295,52 @@ def _chain(node: Node) -> str | None:
     target = nav.child_by_field_name("target") if nav is not None else None
     head = _chained(target, 0) if target is not None else None
     return f"{head}.{text(node)}" if head else None
+
+
+def _implicit(node: Node, bound: Callable[[Node, str], str | None]) -> str | None:
+    """``.init(..)``/``.shared()`` where the context names the type: a declaration's annotation
+    (``let x: T = .init()``), a stored property or local assigned (``self.x = .init()``), the
+    function's declared return type (``return .init(..)``, a body of that one expression)."""
+    target = node.child_by_field_name("target")
+    operation = node.child_by_field_name("operation")
+    call = node.parent
+    if target is None or operation is None or text(operation) != "." or call is None:
+        return None
+    if call.type != "call_expression" or target.type != "simple_identifier":
+        return None
+    where = call.parent
+    written: str | None = None
+    if where is None:
+        return None
+    if where.type == "property_declaration":
+        annotation = next((c for c in where.named_children if c.type == "type_annotation"), None)
+        type_ = annotation.child_by_field_name("name") if annotation is not None else None
+        written = text(type_) if type_ is not None else None
+    elif where.type == "assignment" and where.child_by_field_name("result") == call:
+        assigned = where.child_by_field_name("target")
+        name = text(assigned).strip() if assigned is not None else ""
+        name = name[5:] if name.startswith("self.") else name
+        what = bound(call, name) if name.isidentifier() else None
+        written = what[2:] if what is not None and what.startswith(": ") else None
+    elif where.type == "control_transfer_statement" or (
+        where.type == "statements"
+        and len(where.named_children) == 1
+        and where.parent is not None
+        and where.parent.type == "function_body"
+    ):
+        if where.type == "control_transfer_statement" and not text(where).startswith("return"):
+            return None
+        scope = where.parent
+        while scope is not None and scope.type not in ("function_declaration", "lambda_literal"):
+            scope = scope.parent
+        if scope is not None and scope.type == "function_declaration":
+            written = _return_type(scope)
+    if not written:
+        return None
+    t = plain_type(written).split("<", 1)[0].strip()
+    if not all(p.isidentifier() for p in t.split(".")):
+        return None
+    return f"{t}.{text(target)}"
 
 
 def _chained(node: Node, depth: int) -> str | None:

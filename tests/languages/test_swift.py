@@ -433,10 +433,11 @@ def test_a_library_value_is_external_unless_the_repository_extends_its_type():
 def test_calling_an_extended_library_type_is_its_initializer():
     res, calls = library_resolution()
     # `String(format:)` where the repository has `extension String`: the library's
-    # initializer; `URLRequest(path:)` where an extension adds an `init`: not known which
-    # (neither external nor an edge); `names.append` on `[String]`: the library's
+    # initializer; `URLRequest(path:)` where an extension adds `init(path:)`: that one (its
+    # label fits no other here); `names.append` on `[String]`: the library's
     assert res.external["Source.Session.boundary"] == 2
-    assert res.unresolved["Source.Session.boundary"] == 1
+    assert "Source.Session.boundary" not in res.unresolved
+    assert calls[("Source.Session.boundary", "Source.Session.URLRequest.init")] == "exact"
 
 
 OVERLOADS = {

@@ -1088,10 +1088,13 @@ class SwiftResolver(NamespacedResolver):
             # text does not show; in a function returning its own type (`static func parse(..)
             # -> Expires? { .init(..) }`), that type's
             return AMBIGUOUS
+        labels = [a.strip() for a in m[1].split(",")] if m[1].strip() else []
+        extended = self._extended_init(ctx, callee, labels)
+        if extended is not None:
+            return extended
         out = self._resolve_swift(ctx, callee)
         if not isinstance(out, list):
             return out
-        labels = [a.strip() for a in m[1].split(",")] if m[1].strip() else []
         if callee[:1] == "." and self._is_case(callee[1:], labels):
             # `.redirect(count: 3)`: an implicit member of the type the context expects, which
             # may be an enum's case so labelled as well as a function: not known which
@@ -1117,6 +1120,31 @@ class SwiftResolver(NamespacedResolver):
                 for g in fits:
                     chosen.setdefault(g, OVERLOAD)
         return list(chosen.items()) if chosen else AMBIGUOUS
+
+    def _extended_init(self, ctx: Ctx, callee: str, labels: list[str]) -> Outcome | None:
+        """``HTTPHeaders()``, ``String(decoding: buf)``: a library type the repository extends
+        (a namespace here). An initializer its extensions add, where the call's labels or its
+        arguments' declared types fit it and no other; the library's own where none fits (no
+        edge, external); else not known which (ambiguous). None: no such type."""
+        name = callee[:-5] if callee.endswith(".init") else callee
+        if not (name[:1].isupper() and name.isidentifier()):
+            return None
+        found = self.lookup(ctx, name)
+        if found is None or found[0] != MOD:
+            return None
+        inits: list[str] = []
+        for sid in self.qnames.get(f"{found[1]}.init", ()):
+            for g in self.overloads.get(sid, [sid]):
+                if g not in inits and self.index.is_callable(g):
+                    inits.append(g)
+        fits = [g for g in inits if self._takes(g, labels)]
+        if not fits:
+            return EXTERNAL_CALL
+        told = any(a.split(":", 1)[0].split(".", 1)[0] not in ("_", "{}") for a in labels)
+        typed = all(":" in a for a in labels if a.split(":", 1)[0] == "_")
+        if len(fits) == 1 and labels and (told or typed):
+            return [(fits[0], EXACT)]
+        return AMBIGUOUS
 
     def _returns_own(self, ctx: Ctx) -> bool:
         """Whether the caller returns its own type (``Self``, or the type it is a member of)."""
