@@ -912,6 +912,8 @@ class SwiftResolver(NamespacedResolver):
 
     def lookup(self, ctx: Ctx, name: str) -> Target | None:
         found = super().lookup(ctx, name)
+        if found is not None and found[0] == SYM and not self._visible(ctx, found[1]):
+            return EXTERNAL  # `NIOLock()` in a source file: not a test file's private `NIOLock`
         if (found is None or found == EXTERNAL) and name in self.globals:
             # `AF` of `public let AF = Session.default`: the repository's value, of the type
             # its declaration shows, or unknown (not a library's)
@@ -1119,7 +1121,21 @@ class SwiftResolver(NamespacedResolver):
             else:
                 for g in fits:
                     chosen.setdefault(g, OVERLOAD)
-        return list(chosen.items()) if chosen else AMBIGUOUS
+        if not chosen:
+            return AMBIGUOUS
+        seen = [(d, r) for d, r in chosen.items() if self._visible(ctx, d)]
+        return seen or UNRESOLVED
+
+    def _visible(self, ctx: Ctx, sid: str) -> bool:
+        """Whether a definition can be seen from the caller: a ``private``/``fileprivate`` one
+        only in its file, a test target's never from code that is no test."""
+        target = self.index.file_of[sid]
+        if target is ctx.file:
+            return True
+        if target.role == "test" and ctx.file.role != "test":
+            return False
+        head = self.index.by_id[sid].signature.split("(", 1)[0]
+        return not any(w in ("private", "fileprivate") for w in head.split()[:4])
 
     def _extended_init(self, ctx: Ctx, callee: str, labels: list[str]) -> Outcome | None:
         """``HTTPHeaders()``, ``String(decoding: buf)``: a library type the repository extends
@@ -1135,7 +1151,7 @@ class SwiftResolver(NamespacedResolver):
         inits: list[str] = []
         for sid in self.qnames.get(f"{found[1]}.init", ()):
             for g in self.overloads.get(sid, [sid]):
-                if g not in inits and self.index.is_callable(g):
+                if g not in inits and self.index.is_callable(g) and self._visible(ctx, g):
                     inits.append(g)
         fits = [g for g in inits if self._takes(g, labels)]
         if not fits:
@@ -1165,12 +1181,15 @@ class SwiftResolver(NamespacedResolver):
         )
 
     def _preferred(self, fits: list[str], labels: list[str]) -> list[str]:
-        """Of the members a call fits, those Swift ranks first where the text tells: a trailing
-        closure without ``await`` goes to a synchronous function type rather than an ``async``
-        one (``app.get("a") { req in .. }``: the synchronous ``get``)."""
+        """Of the members a call fits, those Swift ranks first where the text tells: not an
+        ``@_disfavoredOverload`` one; a trailing closure goes to a synchronous function type
+        rather than an ``async`` one (``app.get("a") { req in .. }``: the synchronous ``get``)."""
+        by_id = self.index.by_id
+        favoured = [g for g in fits if "_disfavoredOverload" not in by_id[g].decorators]
+        fits = favoured or fits
         if not labels or labels[-1] != "{}":
             return fits
-        sync = [g for g in fits if not _async_closure(self.index.by_id[g].parameters)]
+        sync = [g for g in fits if not _async_closure(by_id[g].parameters)]
         return sync or fits
 
     def _takes(self, sid: str, labels: list[str]) -> bool:
