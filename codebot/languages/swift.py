@@ -231,7 +231,40 @@ def _argument_type(value: Node | None, bound: Callable[[Node, str], str | None])
         what = bound(value, text(value)) or ""
         t = what[2:].strip() if what.startswith(": ") else ""
         return f":{t}" if t.isidentifier() else ""
+    if value.type == "call_expression" and value.named_children:
+        callee = value.named_children[0]  # `Double(x)`: a value of the standard type called
+        name = text(callee) if callee.type == "simple_identifier" else ""
+        return f":{name}" if name in _STANDARD else ""
     return ""
+
+
+_STANDARD = frozenset(
+    """String Int Int8 Int16 Int32 Int64 UInt UInt8 UInt16 UInt32 UInt64 Double Float
+    Bool""".split()
+)
+
+
+def _awaited(node: Node) -> bool:
+    """Whether a call is under an ``await`` (``try await app.test(..)``): in its expression, not
+    across a closure or a statement."""
+    at = node.parent
+    while at is not None and at.type not in _EXPRESSION_ENDS:
+        if at.type == "await_expression":
+            return True
+        at = at.parent
+    return False
+
+
+_EXPRESSION_ENDS = frozenset(
+    {
+        "statements",
+        "lambda_literal",
+        "function_body",
+        "class_body",
+        "source_file",
+        "computed_property",
+    }
+)
 
 
 def _implicit_member(value: Node | None) -> str:
@@ -277,6 +310,8 @@ def _arguments(node: Node, bound: Callable[[Node, str], str | None]) -> str | No
                     labels.append(written)
         elif part.type == "lambda_literal":
             labels.append("{}")
+    if _awaited(call):
+        labels.append("~await")  # async members first; without it, async ones cannot be called
     return f"({', '.join(labels)})"
 
 

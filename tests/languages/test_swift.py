@@ -229,7 +229,7 @@ def test_calls(parse):
     # type): what tells overloads apart.
     # a receiver of a declared type says so (the stored properties `repo` and `users`)
     assert p.calls(f"{S}.load") == [
-        "(repo: UserRepository).fetch/(id:Int)",
+        "(repo: UserRepository).fetch/(id:Int, ~await)",  # under `await`
         "(users: [User]).append/(contentsOf)",
         "Logger.shared.info/(_:String)",
         "print/(_)",

@@ -1091,6 +1091,9 @@ class SwiftResolver(NamespacedResolver):
             # -> Expires? { .init(..) }`), that type's
             return AMBIGUOUS
         labels = [a.strip() for a in m[1].split(",")] if m[1].strip() else []
+        awaited = bool(labels) and labels[-1] == "~await"
+        if awaited:
+            labels.pop()
         extended = self._extended_init(ctx, callee, labels)
         if extended is not None:
             return extended
@@ -1107,7 +1110,7 @@ class SwiftResolver(NamespacedResolver):
             group = self.overloads.get(dst) or ([dst] if is_callable(dst) else None)
             fits = [g for g in group if self._takes(g, labels)] if group else []
             if len(fits) > 1:
-                fits = self._preferred(fits, labels)
+                fits = self._preferred(fits, labels, awaited)
             if not group:
                 chosen.setdefault(dst, res)
             elif not fits:
@@ -1180,13 +1183,19 @@ class SwiftResolver(NamespacedResolver):
             for values in self.enum_cases.get(name, ())
         )
 
-    def _preferred(self, fits: list[str], labels: list[str]) -> list[str]:
+    def _preferred(self, fits: list[str], labels: list[str], awaited: bool) -> list[str]:
         """Of the members a call fits, those Swift ranks first where the text tells: not an
-        ``@_disfavoredOverload`` one; a trailing closure goes to a synchronous function type
-        rather than an ``async`` one (``app.get("a") { req in .. }``: the synchronous ``get``)."""
+        ``@_disfavoredOverload`` one; under ``await`` an ``async`` one, else a synchronous one;
+        a trailing closure goes to a synchronous function type rather than an ``async`` one
+        (``app.get("a") { req in .. }``: the synchronous ``get``)."""
         by_id = self.index.by_id
         favoured = [g for g in fits if "_disfavoredOverload" not in by_id[g].decorators]
         fits = favoured or fits
+        asyncs = [g for g in fits if _is_async(by_id[g])]
+        if awaited and asyncs:
+            fits = asyncs  # under `await`, Swift takes the async member
+        elif not awaited and len(asyncs) < len(fits):
+            fits = [g for g in fits if g not in asyncs]  # an async one needs `await`
         if not labels or labels[-1] != "{}":
             return fits
         sync = [g for g in fits if not _async_closure(by_id[g].parameters)]
@@ -1254,11 +1263,26 @@ _VALUE_DECL = re.compile(
     r"(?:\.`?\w+`?)?)\s*(?P<call>\()?)"
 )
 _MAX_SET = 2  # the most members of an overload set a call reaches when the text cannot tell
-_SCALARS = {  # Swift's standard scalar types, and those a value of each is not
-    "String": ("Int", "Double", "Float", "Bool", "Int8", "Int16", "Int32", "Int64", "UInt"),
+_INTEGERS = (
+    "Int",
+    "Int8",
+    "Int16",
+    "Int32",
+    "Int64",
+    "UInt",
+    "UInt8",
+    "UInt16",
+    "UInt32",
+    "UInt64",
+)
+_SCALARS = {  # Swift's standard scalar types, and those a value of each is not (an integer
+    # literal, written `:Int`, also makes a Double)
+    "String": (*_INTEGERS, "Double", "Float", "Bool"),
     "Int": ("String", "Bool"),
-    "Double": ("String", "Bool", "Int"),
-    "Bool": ("String", "Int", "Double", "Float"),
+    "Double": (*_INTEGERS, "String", "Bool"),
+    "Float": (*_INTEGERS, "String", "Bool"),
+    "Bool": (*_INTEGERS, "String", "Double", "Float"),
+    **{t: ("String", "Bool", "Double", "Float") for t in _INTEGERS[1:]},
 }
 
 
@@ -1322,6 +1346,12 @@ def _maybe_alias(type_text: str | None) -> bool:
     (``RequestModifier``): a plain name, not a generic, nested or collection type."""
     t = _plain_type((type_text or "").replace("@escaping", "").replace("@Sendable", ""))
     return t.isidentifier() and t[:1].isupper()
+
+
+def _is_async(sym: Symbol) -> bool:
+    """Whether a function is ``async`` (the word after its parameter list, before ``->``)."""
+    effects = sym.signature.rsplit(")", 1)[-1].split("->", 1)[0]
+    return "async" in effects.split()
 
 
 def _async_closure(params: tuple[Parameter, ...]) -> bool:
