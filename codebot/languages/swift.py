@@ -245,13 +245,18 @@ _STANDARD = frozenset(
 
 
 def _awaited(node: Node) -> bool:
-    """Whether a call is under an ``await`` (``try await app.test(..)``): in its expression, not
-    across a closure or a statement."""
-    at = node.parent
-    while at is not None and at.type not in _EXPRESSION_ENDS:
+    """Whether a call is in a statement with an ``await`` (``try await app.test(..)``; the
+    grammar hangs ``await`` on the innermost receiver, ``await app.testable()``, though it
+    covers the whole expression), not across a closure."""
+    root = node
+    while root.parent is not None and root.parent.type not in _EXPRESSION_ENDS:
+        root = root.parent
+    stack = [root]
+    while stack:
+        at = stack.pop()
         if at.type == "await_expression":
             return True
-        at = at.parent
+        stack.extend(c for c in at.named_children if c.type != "lambda_literal")
     return False
 
 
@@ -311,7 +316,10 @@ def _arguments(node: Node, bound: Callable[[Node, str], str | None]) -> str | No
         elif part.type == "lambda_literal":
             labels.append("{}")
     if _awaited(call):
-        labels.append("~await")  # async members first; without it, async ones cannot be called
+        # async members first, unless the value is a receiver (`await next.respond(to:).get()`:
+        # what follows decides); without `await`, async ones cannot be called
+        receiver = call.parent is not None and call.parent.type == "navigation_expression"
+        labels.append("~await-" if receiver else "~await")
     return f"({', '.join(labels)})"
 
 

@@ -34,6 +34,7 @@ from codebot.graph.resolvers.base import (
     MOD,
     NOT_LOCAL,
     OVERLOAD,
+    OVERRIDE,
     PLAIN,
     SYM,
     UNIQUE,
@@ -1091,9 +1092,7 @@ class SwiftResolver(NamespacedResolver):
             # -> Expires? { .init(..) }`), that type's
             return AMBIGUOUS
         labels = [a.strip() for a in m[1].split(",")] if m[1].strip() else []
-        awaited = bool(labels) and labels[-1] == "~await"
-        if awaited:
-            labels.pop()
+        awaited = labels.pop() if labels and labels[-1] in ("~await", "~await-") else ""
         extended = self._extended_init(ctx, callee, labels)
         if extended is not None:
             return extended
@@ -1106,9 +1105,14 @@ class SwiftResolver(NamespacedResolver):
             return AMBIGUOUS
         chosen: dict[str, str] = {}
         is_callable = self.index.is_callable
+        declared: list[str] = []  # the members chosen for the declared type (`exact`)
         for dst, res in out:
             group = self.overloads.get(dst) or ([dst] if is_callable(dst) else None)
             fits = [g for g in group if self._takes(g, labels)] if group else []
+            if res == OVERRIDE and declared:
+                # an override implements the declared member: its labels and its `async`
+                # (`respond(to:) async` does not implement `Responder.respond(to:)`)
+                fits = [g for g in fits if any(self._same_shape(g, d) for d in declared)]
             if len(fits) > 1:
                 fits = self._preferred(fits, labels, awaited)
             if not group:
@@ -1117,6 +1121,8 @@ class SwiftResolver(NamespacedResolver):
                 continue  # the arguments fit no member: not this name's (`"s".write(to:)`)
             elif len(fits) == 1:
                 chosen.setdefault(fits[0], res)
+                if res == EXACT:
+                    declared.append(fits[0])
             elif len({self.index.by_id[g].parameters for g in fits}) == 1:
                 continue  # members alike but for what they return: only the context tells
             elif len(fits) > _MAX_SET:
@@ -1183,7 +1189,17 @@ class SwiftResolver(NamespacedResolver):
             for values in self.enum_cases.get(name, ())
         )
 
-    def _preferred(self, fits: list[str], labels: list[str], awaited: bool) -> list[str]:
+    def _same_shape(self, a: str, b: str) -> bool:
+        """Whether two functions take the same argument labels and agree on ``async``."""
+        sa, sb = self.index.by_id[a], self.index.by_id[b]
+        if _is_async(sa) != _is_async(sb) or len(sa.parameters) != len(sb.parameters):
+            return False
+        return all(
+            (p.name or "_").split()[0] == (q.name or "_").split()[0]
+            for p, q in zip(sa.parameters, sb.parameters)
+        )
+
+    def _preferred(self, fits: list[str], labels: list[str], awaited: str) -> list[str]:
         """Of the members a call fits, those Swift ranks first where the text tells: not an
         ``@_disfavoredOverload`` one; under ``await`` an ``async`` one, else a synchronous one;
         a trailing closure goes to a synchronous function type rather than an ``async`` one
@@ -1192,7 +1208,7 @@ class SwiftResolver(NamespacedResolver):
         favoured = [g for g in fits if "_disfavoredOverload" not in by_id[g].decorators]
         fits = favoured or fits
         asyncs = [g for g in fits if _is_async(by_id[g])]
-        if awaited and asyncs:
+        if awaited == "~await" and asyncs:
             fits = asyncs  # under `await`, Swift takes the async member
         elif not awaited and len(asyncs) < len(fits):
             fits = [g for g in fits if g not in asyncs]  # an async one needs `await`
