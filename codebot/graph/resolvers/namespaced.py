@@ -925,6 +925,15 @@ class SwiftResolver(NamespacedResolver):
     def member(self, target: Target, name: str) -> Target | None:
         self._recv = target
         found = super().member(target, name)
+        if found is not None and found[0] == SYM and not self._imported(found[1]):
+            # `app.test(..)` in a file importing XCTVapor: XCTApplicationTester's `test`, not
+            # VaporTesting's, though Application conforms to both
+            found = None
+            for t in self.index.mro(target[1]) if self.index.is_type(target[1]) else ():
+                hit = self.index.members.get(t, {}).get(name)
+                if hit is not None and self._imported(hit):
+                    found = (SYM, hit)
+                    break
         if found is None and target[0] in (SYM, CLS) and self.index.is_type(target[1]):
             static = self.statics.get((self.canonical.get(target[1], target[1]), name))
             if static is not None:  # `Session.default`: a static value of the type
@@ -1035,6 +1044,17 @@ class SwiftResolver(NamespacedResolver):
                 self.statics.setdefault((parent.id, sym.name.strip("`")), sym)
         self._values: dict[str, Target | None] = {}
         self._recv: Target | None = None  # the receiver of the member last looked up
+        self._file: FileResult | None = None  # the caller's file, while one call is resolved
+        # SwiftPM modules (`Sources/XCTVapor/..`) some file imports: a member of another module
+        # is seen only where that module is imported
+        imported = {i.module for f in self.files for i in f.imports}
+        self._modules = {
+            f.path: parts[1]
+            for f in self.files
+            if len(parts := f.path.split("/")) > 2
+            and parts[0] in ("Sources", "Source")
+            and parts[1] in imported
+        }
         # Overloads: the functions of one name in one type (its extensions too) or one file
         groups: dict[tuple[str, str], list[str]] = {}
         for f in self.files:
@@ -1082,6 +1102,7 @@ class SwiftResolver(NamespacedResolver):
             index._overrides.clear()
 
     def resolve_call(self, ctx: Ctx, text: str) -> Outcome:
+        self._file = ctx.file
         m = ARGS.search(text) if text[-1:] == ")" else None
         if m is None:
             return self._resolve_swift(ctx, text)
@@ -1132,8 +1153,21 @@ class SwiftResolver(NamespacedResolver):
                     chosen.setdefault(g, OVERLOAD)
         if not chosen:
             return AMBIGUOUS
-        seen = [(d, r) for d, r in chosen.items() if self._visible(ctx, d)]
+        seen = [
+            (d, r)
+            for d, r in chosen.items()
+            if self._visible(ctx, d) and (r == OVERRIDE or self._imported(d))
+        ]
         return seen or UNRESOLVED
+
+    def _imported(self, sid: str) -> bool:
+        """Whether the caller's file sees the module a definition is in (its own, or one it
+        imports); True where modules are not known."""
+        file = self._file
+        module = self._modules.get(self.index.file_of[sid].path)
+        if file is None or module is None or self._modules.get(file.path) == module:
+            return True
+        return any(i.module == module for i in file.imports)
 
     def _visible(self, ctx: Ctx, sid: str) -> bool:
         """Whether a definition can be seen from the caller: a ``private``/``fileprivate`` one
