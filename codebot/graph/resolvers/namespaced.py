@@ -1055,6 +1055,13 @@ class SwiftResolver(NamespacedResolver):
             and parts[0] in ("Sources", "Source")
             and parts[1] in imported
         }
+        # what a module's files import (`@_exported import VaporTestUtils` in XCTVapor: one
+        # import further is seen too; whether an import is exported is not recorded)
+        self._module_imports: dict[str, set[str]] = {}
+        for f in self.files:
+            module = self._modules.get(f.path)
+            if module is not None:
+                self._module_imports.setdefault(module, set()).update(i.module for i in f.imports)
         # Overloads: the functions of one name in one type (its extensions too) or one file
         groups: dict[tuple[str, str], list[str]] = {}
         for f in self.files:
@@ -1167,7 +1174,8 @@ class SwiftResolver(NamespacedResolver):
         module = self._modules.get(self.index.file_of[sid].path)
         if file is None or module is None or self._modules.get(file.path) == module:
             return True
-        return any(i.module == module for i in file.imports)
+        seen = {i.module for i in file.imports}
+        return module in seen or any(module in self._module_imports.get(m, ()) for m in seen)
 
     def _visible(self, ctx: Ctx, sid: str) -> bool:
         """Whether a definition can be seen from the caller: a ``private``/``fileprivate`` one
@@ -1249,7 +1257,17 @@ class SwiftResolver(NamespacedResolver):
         if not labels or labels[-1] != "{}":
             return fits
         sync = [g for g in fits if not _async_closure(by_id[g].parameters)]
-        return sync or fits
+        fits = sync or fits
+        # Swift gives a trailing closure to the first function-typed parameter it may fill:
+        # where that is one of several defaulted closures (`test(.., beforeRequest: = {..},
+        # afterResponse: = {..})`), the call means the member whose last parameter it fills
+        # (`test(.., afterResponse:)`), the other's closure being of another type
+        last = [
+            g
+            for g in fits
+            if _closure_slot(by_id[g].parameters, labels) == len(by_id[g].parameters) - 1
+        ]
+        return last or fits
 
     def _takes(self, sid: str, labels: list[str]) -> bool:
         """Whether function ``sid`` takes arguments so labelled, an implicit member argument
@@ -1398,6 +1416,12 @@ def _maybe_alias(type_text: str | None) -> bool:
     return t.isidentifier() and t[:1].isupper()
 
 
+def _closure_slot(params: tuple[Parameter, ...], labels: list[str]) -> int:
+    """The index of the parameter a call's trailing closure (its last label) fills; -1: none."""
+    slots: list[int] = []
+    return slots[-1] if _takes(params, labels, slots=slots) and slots else -1
+
+
 def _is_async(sym: Symbol) -> bool:
     """Whether a function is ``async`` (the word after its parameter list, before ``->``)."""
     effects = sym.signature.rsplit(")", 1)[-1].split("->", 1)[0]
@@ -1429,11 +1453,13 @@ def _takes(
     has: Callable[[str | None, str], bool] = lambda t, m: True,
     takes: Callable[[str | None, str], bool] = lambda t, a: True,
     repo_type: Callable[[str | None], bool] = lambda t: False,
+    slots: list[int] | None = None,
 ) -> bool:
     """Whether a Swift function whose parameters are ``params`` (``with id``, ``_ value``,
     ``name``) takes a call's argument labels (``_`` none, ``{}`` a trailing closure, ``_.x``
     the implicit member ``.x``, which the parameter's type must ``has``): each argument in
-    order, a parameter left out only when it has a default value."""
+    order, a parameter left out only when it has a default value. ``slots`` collects the
+    index of the parameter each argument fills."""
     i = 0
     for written_label in labels:
         head, _, arg_type = written_label.partition(":")  # `_:String`: a value of that type
@@ -1459,6 +1485,8 @@ def _takes(
         else:
             return False
         p = params[i]
+        if slots is not None:
+            slots.append(i)
         if not ((p.type or "").rstrip().endswith("...") and label == "_"):
             i += 1  # (a variadic parameter takes the unlabeled arguments that follow)
     return all(p.default is not None or (p.type or "").rstrip().endswith("...") for p in params[i:])
