@@ -1249,6 +1249,13 @@ class SwiftResolver(NamespacedResolver):
         by_id = self.index.by_id
         favoured = [g for g in fits if "_disfavoredOverload" not in by_id[g].decorators]
         fits = favoured or fits
+        if any(":" in a for a in labels):
+            # `File(data: "..")`: the member whose parameter is of the argument's very type
+            # (`init(data: String)`) over one it may convert to (`init(data: ByteBuffer)`)
+            exact = {g: _exact_types(by_id[g].parameters, labels) for g in fits}
+            best = max(exact.values())
+            if best > 0:
+                fits = [g for g in fits if exact[g] == best]
         asyncs = [g for g in fits if _is_async(by_id[g])]
         if awaited == "~await" and asyncs:
             fits = asyncs  # under `await`, Swift takes the async member
@@ -1414,6 +1421,20 @@ def _maybe_alias(type_text: str | None) -> bool:
     (``RequestModifier``): a plain name, not a generic, nested or collection type."""
     t = _plain_type((type_text or "").replace("@escaping", "").replace("@Sendable", ""))
     return t.isidentifier() and t[:1].isupper()
+
+
+def _exact_types(params: tuple[Parameter, ...], labels: list[str]) -> int:
+    """How many of a call's arguments of known type (``_:String``) fill a parameter of that
+    very type."""
+    slots: list[int] = []
+    if not _takes(params, labels, slots=slots):
+        return 0
+    n = 0
+    for label, i in zip(labels, slots):
+        known = label.partition(":")[2]
+        if known and _plain_type(params[i].type or "") == known:
+            n += 1
+    return n
 
 
 def _closure_slot(params: tuple[Parameter, ...], labels: list[str]) -> int:
