@@ -244,6 +244,21 @@ _STANDARD = frozenset(
 )
 
 
+def _awaits(closure: Node) -> bool:
+    """Whether a closure is async: declared so (``{ res async in``) or awaiting in its body
+    (not in a closure inside it)."""
+    kind = next((c for c in closure.named_children if c.type == "lambda_function_type"), None)
+    if kind is not None and any(c.type == "async" for c in kind.children):
+        return True
+    stack = [c for c in closure.named_children if c.type != "lambda_function_type"]
+    while stack:
+        at = stack.pop()
+        if at.type == "await_expression":
+            return True
+        stack.extend(c for c in at.named_children if c.type != "lambda_literal")
+    return False
+
+
 def _awaited(node: Node) -> bool:
     """Whether a call is in a statement with an ``await`` (``try await app.test(..)``; the
     grammar hangs ``await`` on the innermost receiver, ``await app.testable()``, though it
@@ -314,7 +329,7 @@ def _arguments(node: Node, bound: Callable[[Node, str], str | None]) -> str | No
                     written += _implicit_member(value) or _argument_type(value, bound)
                     labels.append(written)
         elif part.type == "lambda_literal":
-            labels.append("{}")
+            labels.append("{await}" if _awaits(part) else "{}")
     if _awaited(call):
         # async members first, unless the value is a receiver (`await next.respond(to:).get()`:
         # what follows decides); without `await`, async ones cannot be called

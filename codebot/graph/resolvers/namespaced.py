@@ -1124,6 +1124,8 @@ class SwiftResolver(NamespacedResolver):
         extended = self._extended_init(ctx, callee, labels)
         if extended is not None:
             return extended
+        if callee.endswith(".init") and callee[:-5] not in ("self", "super") and "(" not in callee:
+            callee = callee[:-5]  # `Endpoint.init(path:)` is `Endpoint(path:)`
         out = self._resolve_swift(ctx, callee)
         if not isinstance(out, list):
             return out
@@ -1207,7 +1209,9 @@ class SwiftResolver(NamespacedResolver):
         fits = [g for g in inits if self._takes(g, labels)]
         if not fits:
             return EXTERNAL_CALL
-        told = any(a.split(":", 1)[0].split(".", 1)[0] not in ("_", "{}") for a in labels)
+        told = any(
+            a.split(":", 1)[0].split(".", 1)[0] not in ("_", "{}", "{await}") for a in labels
+        )
         typed = all(":" in a for a in labels if a.split(":", 1)[0] == "_")
         if len(fits) == 1 and labels and (told or typed):
             return [(fits[0], EXACT)]
@@ -1261,9 +1265,12 @@ class SwiftResolver(NamespacedResolver):
             fits = asyncs  # under `await`, Swift takes the async member
         elif not awaited and len(asyncs) < len(fits):
             fits = [g for g in fits if g not in asyncs]  # an async one needs `await`
-        if not labels or labels[-1] != "{}":
+        if not labels or labels[-1] not in ("{}", "{await}"):
             return fits
-        sync = [g for g in fits if not _async_closure(by_id[g].parameters)]
+        if labels[-1] == "{await}":  # a closure with `await` in it: an async function type
+            sync = [g for g in fits if _async_closure(by_id[g].parameters)]
+        else:
+            sync = [g for g in fits if not _async_closure(by_id[g].parameters)]
         fits = sync or fits
         # Swift gives a trailing closure to the first function-typed parameter it may fill:
         # where that is one of several defaulted closures (`test(.., beforeRequest: = {..},
@@ -1485,6 +1492,7 @@ def _takes(
     for written_label in labels:
         head, _, arg_type = written_label.partition(":")  # `_:String`: a value of that type
         label, _, member = head.partition(".")
+        label = "{}" if label == "{await}" else label  # (a closure with `await` in it)
         while i < len(params):
             p = params[i]
             written = p.name.split()[0] if p.name else "_"
