@@ -21,6 +21,7 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Callable
+from functools import lru_cache
 
 from codebot.core.model import FUNCTION_KINDS, VALUE_KINDS, FileResult, Parameter, Symbol
 from codebot.graph.resolvers.base import (
@@ -45,7 +46,7 @@ from codebot.graph.resolvers.base import (
     Resolver,
     Target,
 )
-from codebot.graph.resolvers.names import TYPES, strip_duplicate
+from codebot.graph.resolvers.names import TYPES, NameTable, strip_duplicate
 from codebot.graph.resolvers.overloads import ARGS, OverloadChooser
 
 
@@ -894,6 +895,26 @@ class SwiftResolver(NamespacedResolver):
         description encode decode resume cancel async sync""".split()
     )
 
+    def __init__(self, index: NameTable, files: list[FileResult]) -> None:
+        super().__init__(index, files)
+        self._nests: dict[str, list[str]] = {}
+        self._type_names: dict[tuple[str, str, str], str | None] = {}
+        self._extended: dict[str, bool] = {}  # name -> may be a library type extended here
+        self._shapes: dict[tuple[str, str], bool] = {}
+        self._chosen: dict[tuple, Outcome] = {}  # (file, arguments, *targets) -> outcome
+
+    def _nest(self, sym: Symbol) -> list[str]:
+        found = self._nests.get(sym.id)
+        if found is None:
+            found = self._nests[sym.id] = super()._nest(sym)
+        return found
+
+    def _type_name(self, file: FileResult, nest: list[str], text: str) -> str | None:
+        key = (file.path, ".".join(nest), text)
+        if key not in self._type_names:
+            self._type_names[key] = super()._type_name(file, nest, text)
+        return self._type_names[key]
+
     def declared_type(self, ctx: Ctx, text: str) -> Target | None:
         """``let q: DispatchQueue``, ``(request: URLRequest)``: the repository's type, a
         library's (defined nowhere here, or only extended: ``extension URLRequest``), or None."""
@@ -1045,6 +1066,9 @@ class SwiftResolver(NamespacedResolver):
         self._values: dict[str, Target | None] = {}
         self._recv: Target | None = None  # the receiver of the member last looked up
         self._file: FileResult | None = None  # the caller's file, while one call is resolved
+        self._sees: dict[str, set[str]] = {}  # file -> the modules it sees
+        self._private: dict[str, bool] = {}
+        self._ranks: dict[tuple[str, ...], tuple[int, int]] = {}
         # SwiftPM modules (`Sources/XCTVapor/..`) some file imports: a member of another module
         # is seen only where that module is imported
         imported = {i.module for f in self.files for i in f.imports}
@@ -1133,6 +1157,17 @@ class SwiftResolver(NamespacedResolver):
             # `.redirect(count: 3)`: an implicit member of the type the context expects, which
             # may be an enum's case so labelled as well as a function: not known which
             return AMBIGUOUS
+        key = (ctx.file.path, m[1], *out)
+        found = self._chosen.get(key)
+        if found is None:
+            found = self._chosen[key] = self._choose(ctx, out, labels, awaited)
+        return found
+
+    def _choose(
+        self, ctx: Ctx, out: list[tuple[str, str]], labels: list[str], awaited: str
+    ) -> Outcome:
+        """The members of the targets ``out`` that the call's arguments fit, ranked as Swift
+        ranks overloads where the text tells, and seen from the caller."""
         chosen: dict[str, str] = {}
         is_callable = self.index.is_callable
         declared: list[str] = []  # the members chosen for the declared type (`exact`)
@@ -1176,8 +1211,13 @@ class SwiftResolver(NamespacedResolver):
         module = self._modules.get(self.index.file_of[sid].path)
         if file is None or module is None or self._modules.get(file.path) == module:
             return True
-        seen = {i.module for i in file.imports}
-        return module in seen or any(module in self._module_imports.get(m, ()) for m in seen)
+        seen = self._sees.get(file.path)
+        if seen is None:
+            direct = {i.module for i in file.imports}
+            seen = self._sees[file.path] = direct.union(
+                *(self._module_imports.get(m, ()) for m in direct)
+            )
+        return module in seen
 
     def _visible(self, ctx: Ctx, sid: str) -> bool:
         """Whether a definition can be seen from the caller: a ``private``/``fileprivate`` one
@@ -1187,8 +1227,12 @@ class SwiftResolver(NamespacedResolver):
             return True
         if target.role == "test" and ctx.file.role != "test":
             return False
-        head = self.index.by_id[sid].signature.split("(", 1)[0]
-        return not any(w in ("private", "fileprivate") for w in head.split()[:4])
+        private = self._private.get(sid)
+        if private is None:
+            head = self.index.by_id[sid].signature.split("(", 1)[0]
+            private = any(w in ("private", "fileprivate") for w in head.split()[:4])
+            self._private[sid] = private
+        return not private
 
     def _extended_init(self, ctx: Ctx, callee: str, labels: list[str]) -> Outcome | None:
         """``HTTPHeaders()``, ``String(decoding: buf)``: a library type the repository extends
@@ -1196,7 +1240,19 @@ class SwiftResolver(NamespacedResolver):
         arguments' declared types fit it and no other; the library's own where none fits (no
         edge, external); else not known which (ambiguous). None: no such type."""
         name = callee[:-5] if callee.endswith(".init") else callee
-        if not (name[:1].isupper() and name.isidentifier()):
+        maybe = self._extended.get(name)
+        if maybe is None:
+            # an extended library type is a namespace (some `name.member` is defined) and no
+            # type of the repository's own
+            maybe = self._extended[name] = (
+                name[:1].isupper()
+                and name.isidentifier()
+                and name in self.prefix_tails
+                and not any(
+                    self.index.is_type(i) for i in self.index.names.get((self.family, name), ())
+                )
+            )
+        if not maybe:
             return None
         found = self.lookup(ctx, name)
         if found is None or found[0] != MOD:
@@ -1235,8 +1291,24 @@ class SwiftResolver(NamespacedResolver):
             for values in self.enum_cases.get(name, ())
         )
 
+    def _rank(self, sid: str, labels: list[str]) -> tuple[int, int]:
+        """(arguments of known type filling a parameter of that very type, the index of the
+        parameter a trailing closure fills), per function and labels."""
+        key = (sid, *labels)
+        found = self._ranks.get(key)
+        if found is None:
+            params = self.index.by_id[sid].parameters
+            found = self._ranks[key] = (_exact_types(params, labels), _closure_slot(params, labels))
+        return found
+
     def _same_shape(self, a: str, b: str) -> bool:
         """Whether two functions take the same argument labels and agree on ``async``."""
+        found = self._shapes.get((a, b))
+        if found is None:
+            found = self._shapes[(a, b)] = self._shape_of(a, b)
+        return found
+
+    def _shape_of(self, a: str, b: str) -> bool:
         sa, sb = self.index.by_id[a], self.index.by_id[b]
         if _is_async(sa) != _is_async(sb) or len(sa.parameters) != len(sb.parameters):
             return False
@@ -1256,7 +1328,7 @@ class SwiftResolver(NamespacedResolver):
         if any(":" in a for a in labels):
             # `File(data: "..")`: the member whose parameter is of the argument's very type
             # (`init(data: String)`) over one it may convert to (`init(data: ByteBuffer)`)
-            exact = {g: _exact_types(by_id[g].parameters, labels) for g in fits}
+            exact = {g: self._rank(g, labels)[0] for g in fits}
             best = max(exact.values())
             if best > 0:
                 fits = [g for g in fits if exact[g] == best]
@@ -1276,11 +1348,7 @@ class SwiftResolver(NamespacedResolver):
         # where that is one of several defaulted closures (`test(.., beforeRequest: = {..},
         # afterResponse: = {..})`), the call means the member whose last parameter it fills
         # (`test(.., afterResponse:)`), the other's closure being of another type
-        last = [
-            g
-            for g in fits
-            if _closure_slot(by_id[g].parameters, labels) == len(by_id[g].parameters) - 1
-        ]
+        last = [g for g in fits if self._rank(g, labels)[1] == len(by_id[g].parameters) - 1]
         return last or fits
 
     def _takes(self, sid: str, labels: list[str]) -> bool:
@@ -1295,6 +1363,10 @@ class SwiftResolver(NamespacedResolver):
 
     def _takes_labels(self, sid: str, labels: list[str]) -> bool:
         sym = self.index.by_id[sid]
+        if not labels:
+            return all(
+                p.default is not None or (p.type or "").endswith("...") for p in sym.parameters
+            )
         file = self.index.file_of[sid]
 
         def has(type_text: str | None, member: str) -> bool:
@@ -1368,6 +1440,7 @@ _SCALARS = {  # Swift's standard scalar types, and those a value of each is not 
 }
 
 
+@lru_cache(maxsize=4096)
 def _plain_type(written: str) -> str:
     """A Swift type as a name: ``(any EventMonitor)?`` -> ``EventMonitor``, ``some P`` -> ``P``,
     ``inout Foo`` -> ``Foo`` (as ``codebot.languages.swift.plain_type`` writes receivers)."""
@@ -1495,20 +1568,20 @@ def _takes(
         label = "{}" if label == "{await}" else label  # (a closure with `await` in it)
         while i < len(params):
             p = params[i]
-            written = p.name.split()[0] if p.name else "_"
-            variadic = (p.type or "").rstrip().endswith("...")
-            closure = "->" in (p.type or "") or (
-                i == len(params) - 1 and _maybe_alias(p.type) and not repo_type(p.type)
-            )
-            if label == "{}" and closure and "@autoclosure" not in (p.type or ""):
-                break  # a trailing closure: a function-typed parameter, or the last one
-            if label != "{}" and written == label:
+            if label == "{}":
+                type_ = p.type or ""
+                closure = "->" in type_ or (
+                    i == len(params) - 1 and _maybe_alias(type_) and not repo_type(type_)
+                )
+                if closure and "@autoclosure" not in type_:
+                    break  # a trailing closure: a function-typed parameter, or the last one
+            elif (p.name.split()[0] if p.name else "_") == label:
                 if member and not has(p.type, member):
                     return False
                 if arg_type and not takes(p.type, arg_type):
                     return False
                 break
-            if p.default is None and not variadic:
+            if p.default is None and not (p.type or "").rstrip().endswith("..."):
                 return False  # a parameter without default left out
             i += 1
         else:
