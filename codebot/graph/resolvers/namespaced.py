@@ -1243,13 +1243,14 @@ class SwiftResolver(NamespacedResolver):
         maybe = self._extended.get(name)
         if maybe is None:
             # an extended library type is a namespace (some `name.member` is defined) and no
-            # type of the repository's own
+            # top-level type of the repository's own
             maybe = self._extended[name] = (
                 name[:1].isupper()
                 and name.isidentifier()
                 and name in self.prefix_tails
                 and not any(
-                    self.index.is_type(i) for i in self.index.names.get((self.family, name), ())
+                    self.index.is_type(i) and "." not in self.index.local_name[i]
+                    for i in self.index.names.get((self.family, name), ())
                 )
             )
         if not maybe:
