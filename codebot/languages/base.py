@@ -197,6 +197,9 @@ class LanguageSpec:
     docstring: Callable[[Node], str | None] = leading_comment
     decorators: Callable[[Node], tuple[str, ...]] = no_items
     bases: Callable[[Node], tuple[str, ...]] = no_items
+    # The bases a function's scope declares for the type it adds to (Swift's `extension T: P`,
+    # recorded on the extension's functions, as the extension is no symbol).
+    scope_bases: Callable[[Node], tuple[str, ...]] = no_items
     imports: Callable[[Node], Iterable[Import]] = no_items
     signature_end: Callable[[Node], int] = default_signature_end
     # Local type inference for call receivers (``languages.receivers``); None: calls as written.

@@ -99,7 +99,19 @@ class Receivers:
         | None
     ) = None
 
+    # `(node, bound) -> "AF.request().validate"`: a call on an expression's value written as the
+    # chain of names and calls it is (arguments dropped), for the resolver to follow what each
+    # call returns; an implicit member (`.init()`) with the type the context gives it
+    # (`let x: T = .init()` -> `T.init`) (Swift); None: the call text is kept.
+    # ``bound`` looks a name up, as for ``arguments``.
+    chain: Callable[[Node, Callable[[Node, str], str | None]], str | None] | None = None
+
     def annotate(self, node: Node, text: str, cache: dict) -> str:
+        if self.chain is not None:
+            try:
+                text = self.chain(node, lambda at, name: self.bound(at, name, cache)) or text
+            except Exception:  # noqa: BLE001 - an odd tree (error recovery): as written
+                pass
         out = self._typed(node, text, cache) if "." in text else text
         parent = node.parent
         on_expression = parent is not None and parent.type in self.on_expression

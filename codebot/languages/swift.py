@@ -1,7 +1,10 @@
 """Swift: classes, structs, enums, actors (classes), protocols (interfaces), extensions as scopes.
 
-- A function in ``extension Foo`` is a method of ``Foo``; the extension's conformances are not
-  recorded (an extension is a scope, not a symbol).
+- A function in ``extension Foo: P`` is a method of ``Foo``; an extension is a scope, not a
+  symbol, so its conformances (``P``) are the ``bases`` of each of its functions, and the
+  resolver adds them to ``Foo``'s (an extension without functions records none).
+- an enum's cases are constants of the enum (``case redirect(count: Int)``: the first name of a
+  ``case`` line).
 - ``init``, ``deinit`` and ``subscript`` are methods under those names; operators keep theirs.
 - parameters are named as declared: ``with id`` for an argument label and an internal name,
   ``_ value`` for an unlabeled one, ``id`` when they are one; the type is written with its
@@ -96,6 +99,18 @@ def _bases(node: Node) -> tuple[str, ...]:
     )
 
 
+def _scope_bases(node: Node) -> tuple[str, ...]:
+    """The conformances of the extension a function is declared in (``extension Application:
+    RoutesBuilder { func add(..) }`` -> ``("RoutesBuilder",)``): the extension is a scope, not a
+    symbol, so its functions carry them for the resolver to add to the extended type."""
+    body = node.parent
+    ext = body.parent if body is not None and body.type == "class_body" else None
+    if ext is None or ext.type != "class_declaration":
+        return ()
+    kind = ext.child_by_field_name("declaration_kind")
+    return _bases(ext) if kind is not None and kind.type == "extension" else ()
+
+
 def _imports(node: Node) -> list[Import]:
     line = node.start_point[0] + 1
     path = next((c for c in node.named_children if c.type == "identifier"), None)
@@ -113,6 +128,20 @@ def _imports(node: Node) -> list[Import]:
 # --- receivers: local types ------------------------------------------------------------------
 
 
+def plain_type(written: str) -> str:
+    """The type a value declared so has, as a name: ``(any EventMonitor)?`` -> ``EventMonitor``,
+    ``some Publisher`` -> ``Publisher``, ``inout Foo!`` -> ``Foo``; anything else as written."""
+    t = " ".join(written.split())
+    for _ in range(3):
+        t = t.rstrip("?!").strip()
+        if t[:1] == "(" and t[-1:] == ")" and "," not in t and "->" not in t:
+            t = t[1:-1].strip()
+        for word in ("inout ", "any ", "some ", "borrowing ", "consuming "):
+            if t.startswith(word):
+                t = t[len(word) :].strip()
+    return t
+
+
 def _binding(node: Node) -> tuple[str | None, str | None]:
     """``let x: T = ...`` -> (x, ": T"); ``var x = T(...)``/``= make()`` -> (x, "= T()");
     another pattern or value -> (name or None, None)."""
@@ -124,7 +153,7 @@ def _binding(node: Node) -> tuple[str | None, str | None]:
     annotation = next((c for c in node.named_children if c.type == "type_annotation"), None)
     if annotation is not None:
         type_ = annotation.child_by_field_name("name")
-        return name, declared(text(type_)) if type_ is not None else None
+        return name, declared(plain_type(text(type_))) if type_ is not None else None
     value = node.child_by_field_name("value")
     literal = _LITERALS.get(value.type) if value is not None else None
     if literal is not None:
@@ -158,7 +187,9 @@ def _function(node: Node) -> Bindings:
                 elif names:
                     type_ = type_ or c
             if names:
-                out.setdefault(names[-1], declared(text(type_)) if type_ is not None else None)
+                out.setdefault(
+                    names[-1], declared(plain_type(text(type_))) if type_ is not None else None
+                )
     return out
 
 
@@ -200,7 +231,60 @@ def _argument_type(value: Node | None, bound: Callable[[Node, str], str | None])
         what = bound(value, text(value)) or ""
         t = what[2:].strip() if what.startswith(": ") else ""
         return f":{t}" if t.isidentifier() else ""
+    if value.type == "call_expression" and value.named_children:
+        callee = value.named_children[0]  # `Double(x)`: a value of the standard type called
+        name = text(callee) if callee.type == "simple_identifier" else ""
+        return f":{name}" if name in _STANDARD else ""
     return ""
+
+
+_STANDARD = frozenset(
+    """String Int Int8 Int16 Int32 Int64 UInt UInt8 UInt16 UInt32 UInt64 Double Float
+    Bool""".split()
+)
+
+
+def _awaits(closure: Node) -> bool:
+    """Whether a closure is async: declared so (``{ res async in``) or awaiting in its body
+    (not in a closure inside it)."""
+    kind = next((c for c in closure.named_children if c.type == "lambda_function_type"), None)
+    if kind is not None and any(c.type == "async" for c in kind.children):
+        return True
+    stack = [c for c in closure.named_children if c.type != "lambda_function_type"]
+    while stack:
+        at = stack.pop()
+        if at.type == "await_expression":
+            return True
+        stack.extend(c for c in at.named_children if c.type != "lambda_literal")
+    return False
+
+
+def _awaited(node: Node) -> bool:
+    """Whether a call is in a statement with an ``await`` (``try await app.test(..)``; the
+    grammar hangs ``await`` on the innermost receiver, ``await app.testable()``, though it
+    covers the whole expression), not across a closure."""
+    root = node
+    while root.parent is not None and root.parent.type not in _EXPRESSION_ENDS:
+        root = root.parent
+    stack = [root]
+    while stack:
+        at = stack.pop()
+        if at.type == "await_expression":
+            return True
+        stack.extend(c for c in at.named_children if c.type != "lambda_literal")
+    return False
+
+
+_EXPRESSION_ENDS = frozenset(
+    {
+        "statements",
+        "lambda_literal",
+        "function_body",
+        "class_body",
+        "source_file",
+        "computed_property",
+    }
+)
 
 
 def _implicit_member(value: Node | None) -> str:
@@ -245,8 +329,107 @@ def _arguments(node: Node, bound: Callable[[Node, str], str | None]) -> str | No
                     written += _implicit_member(value) or _argument_type(value, bound)
                     labels.append(written)
         elif part.type == "lambda_literal":
-            labels.append("{}")
+            labels.append("{await}" if _awaits(part) else "{}")
+    if _awaited(call):
+        # async members first, unless the value is a receiver (`await next.respond(to:).get()`:
+        # what follows decides); without `await`, async ones cannot be called
+        receiver = call.parent is not None and call.parent.type == "navigation_expression"
+        labels.append("~await-" if receiver else "~await")
     return f"({', '.join(labels)})"
+
+
+def _chain(node: Node, bound: Callable[[Node, str], str | None]) -> str | None:
+    """``validate`` in ``AF.request(url).validate()`` -> ``AF.request().validate``: a member
+    called on an expression's value, with the names and calls of the expression (arguments
+    dropped); ``.init`` in ``let x: T = .init()`` -> ``T.init``: an implicit member of the
+    type the context gives; None for anything else (a subscript, a literal, a closure on the
+    way, a context that does not say)."""
+    if node.type == "prefix_expression":
+        return _implicit(node, bound)
+    suffix = node.parent
+    if node.type != "simple_identifier" or suffix is None or suffix.type != "navigation_suffix":
+        return None
+    nav = suffix.parent
+    target = nav.child_by_field_name("target") if nav is not None else None
+    head = _chained(target, 0) if target is not None else None
+    return f"{head}.{text(node)}" if head else None
+
+
+def _implicit(node: Node, bound: Callable[[Node, str], str | None]) -> str | None:
+    """``.init(..)``/``.shared()`` where the context names the type: a declaration's annotation
+    (``let x: T = .init()``), a stored property or local assigned (``self.x = .init()``), the
+    function's declared return type (``return .init(..)``, a body of that one expression)."""
+    target = node.child_by_field_name("target")
+    operation = node.child_by_field_name("operation")
+    call = node.parent
+    if target is None or operation is None or text(operation) != "." or call is None:
+        return None
+    if call.type != "call_expression" or target.type != "simple_identifier":
+        return None
+    where = call.parent
+    written: str | None = None
+    if where is None:
+        return None
+    if where.type == "property_declaration":
+        annotation = next((c for c in where.named_children if c.type == "type_annotation"), None)
+        type_ = annotation.child_by_field_name("name") if annotation is not None else None
+        written = text(type_) if type_ is not None else None
+    elif where.type == "assignment" and where.child_by_field_name("result") == call:
+        assigned = where.child_by_field_name("target")
+        name = text(assigned).strip() if assigned is not None else ""
+        name = name[5:] if name.startswith("self.") else name
+        what = bound(call, name) if name.isidentifier() else None
+        written = what[2:] if what is not None and what.startswith(": ") else None
+    elif where.type == "control_transfer_statement" or (
+        where.type == "statements"
+        and len(where.named_children) == 1
+        and where.parent is not None
+        and where.parent.type == "function_body"
+    ):
+        if where.type == "control_transfer_statement" and not text(where).startswith("return"):
+            return None
+        scope = where.parent
+        while scope is not None and scope.type not in ("function_declaration", "lambda_literal"):
+            scope = scope.parent
+        if scope is not None and scope.type == "function_declaration":
+            written = _return_type(scope)
+    if not written:
+        return None
+    t = plain_type(written).split("<", 1)[0].strip()
+    if not all(p.isidentifier() for p in t.split(".")):
+        return None
+    return f"{t}.{text(target)}"
+
+
+def _chained(node: Node, depth: int) -> str | None:
+    if depth > 6:
+        return None
+    kind = node.type
+    if kind == "simple_identifier":
+        return text(node)
+    if kind == "self_expression":
+        return "self"
+    if kind in ("await_expression", "try_expression"):
+        inner = node.child_by_field_name("expr")
+        return _chained(inner, depth + 1) if inner is not None else None
+    if kind == "navigation_expression":
+        target = node.child_by_field_name("target")
+        suffix = node.child_by_field_name("suffix")
+        name = suffix.child_by_field_name("suffix") if suffix is not None else None
+        if target is None or name is None or name.type != "simple_identifier":
+            return None
+        head = _chained(target, depth + 1)
+        return f"{head}.{text(name)}" if head else None
+    if kind == "call_expression":
+        kids = node.named_children
+        if len(kids) != 2 or kids[1].type != "call_suffix":
+            return None
+        args = kids[1].named_children
+        if args and args[0].type == "value_arguments" and text(args[0])[:1] == "[":
+            return None  # `items[0]`: a subscript
+        head = _chained(kids[0], depth + 1)
+        return f"{head}()" if head else None
+    return None
 
 
 _RECEIVERS = Receivers(
@@ -261,6 +444,7 @@ _RECEIVERS = Receivers(
     self_names=frozenset({"self"}),
     member_scopes=frozenset({"class_body"}),
     arguments=_arguments,
+    chain=_chain,
 )
 
 SPEC = LanguageSpec(
@@ -272,6 +456,7 @@ SPEC = LanguageSpec(
     return_type=_return_type,
     decorators=_decorators,
     bases=_bases,
+    scope_bases=_scope_bases,
     imports=_imports,
     signature_end=_signature_end,
     receivers=_RECEIVERS,

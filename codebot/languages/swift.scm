@@ -34,6 +34,11 @@
     (value_binding_pattern "let")
     name: (pattern bound_identifier: (simple_identifier) @name)) @definition.constant)
 
+; An enum's cases are its constants (`case redirect(count: Int), other`: the first name of the line;
+; the resolver reads the others from the symbol's signature).
+(enum_class_body
+  (enum_entry name: (simple_identifier) @name) @definition.constant)
+
 ; Calls. `x[1]` is a call_expression too, with square brackets: not a call. A call is recorded as
 ; - the callee as written when it is a name or a path of names: `print`, `repo.fetch`,
 ;   `Foo.bar`, `super.init`, `delegate?.didFinish`, `.shared`, `User` for an initializer;

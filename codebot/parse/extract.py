@@ -301,7 +301,13 @@ def _extract(
                 decorators=tuple(spec.decorators(node)),
                 return_type=spec.return_type(node) if is_function else None,
                 docstring=spec.docstring(node),
-                bases=tuple(spec.bases(node)) if is_type else (),
+                bases=(
+                    tuple(spec.bases(node))
+                    if is_type
+                    else tuple(spec.scope_bases(node))
+                    if is_function
+                    else ()
+                ),
                 content_hash=content_hash(data[start:end]),
             )
         )

@@ -102,6 +102,7 @@ def test_definitions_ids_kinds_lines(parse):
         f"{M}.UserRepository.fetch",
         f"{M}.UserRepository.save",
         f"{M}.Role",
+        f"{M}.Role.admin",  # `case admin, member`: one constant, the line's first name
         f"{M}.Role.can",
         f"{S}.reset",
         f"{M}.Array.names",
@@ -138,6 +139,16 @@ def test_definitions_ids_kinds_lines(parse):
     )
     assert p[f"{M}.UserRepository"].bases == ("AnyObject", "Sendable")
     assert p[f"{M}.Role"].bases == ("String", "CaseIterable")
+    admin = p[f"{M}.Role.admin"]
+    assert (admin.kind, admin.parent, admin.signature) == (
+        "constant",
+        f"{M}.Role",
+        "case admin, member",
+    )
+    # a function of `extension UserStore: CustomStringConvertible` carries the conformance
+    assert p[f"{S}.reset"].bases == ("CustomStringConvertible",)
+    assert p[f"{M}.Array.names"].bases == ()  # `extension Array where ..`: none
+    assert p[f"{S}.load"].bases == ()  # a method in the type's own body: none
 
 
 def test_init_and_async_methods(parse):
@@ -212,17 +223,18 @@ def test_extensions_add_methods_to_their_type(parse):
 def test_calls(parse):
     p = parse("swift", PATH, SOURCE)
     assert p.calls(f"{S}.init") == ["super.init/()"]
-    # Callees as written; on a receiver that is itself a call, the member name. After `/`, the
+    # Callees as written; on a receiver that is a chain of names and calls, that chain with the
+    # arguments dropped (`fresh.map().sorted`); on another expression, the member name. After `/`, the
     # argument labels (`_` none, `{}` a trailing closure; `:T` a literal's or a declared name's
     # type): what tells overloads apart.
     # a receiver of a declared type says so (the stored properties `repo` and `users`)
     assert p.calls(f"{S}.load") == [
-        "(repo: UserRepository).fetch/(id:Int)",
+        "(repo: UserRepository).fetch/(id:Int, ~await)",  # under `await`
         "(users: [User]).append/(contentsOf)",
         "Logger.shared.info/(_:String)",
         "print/(_)",
         "fresh.map/({})",
-        "sorted/()",
+        "fresh.map().sorted/()",
         "User.sorted/(_)",
     ]
     assert [c.line for c in p[f"{S}.load"].calls] == [21, 22, 23, 24, 25, 25, 26]
@@ -421,10 +433,11 @@ def test_a_library_value_is_external_unless_the_repository_extends_its_type():
 def test_calling_an_extended_library_type_is_its_initializer():
     res, calls = library_resolution()
     # `String(format:)` where the repository has `extension String`: the library's
-    # initializer; `URLRequest(path:)` where an extension adds an `init`: not known which
-    # (neither external nor an edge); `names.append` on `[String]`: the library's
+    # initializer; `URLRequest(path:)` where an extension adds `init(path:)`: that one (its
+    # label fits no other here); `names.append` on `[String]`: the library's
     assert res.external["Source.Session.boundary"] == 2
-    assert res.unresolved["Source.Session.boundary"] == 1
+    assert "Source.Session.boundary" not in res.unresolved
+    assert calls[("Source.Session.boundary", "Source.Session.URLRequest.init")] == "exact"
 
 
 OVERLOADS = {
@@ -555,3 +568,378 @@ def test_arguments_that_fit_no_overload_make_no_edge():
     edges = {(e.src, e.dst): e.resolution for e in resolve(parsed).edges if e.kind == "calls"}
     assert ("Tests.T.t", "Source.Session.Session.request") not in edges
     assert ("Tests.T.t", "Source.Session.Session.request#2") not in edges
+
+
+# --- conformances, enum cases, chains, contexts, visibility (issue 21, round 2) ------------------
+
+ROUTING = {
+    # vapor's shape: routing lives in a protocol extension; `Application` adopts the protocol in
+    # an extension in another file
+    "Sources/Vapor/Application.swift": """
+        public final class Application: Sendable {
+            public init() {}
+            public func shutdown() {}
+        }
+    """,
+    "Sources/Vapor/Routing/RoutesBuilder.swift": """
+        public protocol RoutesBuilder {
+            func add(_ route: Route)
+        }
+        extension RoutesBuilder {
+            @discardableResult
+            public func get<R>(_ path: PathComponent..., use closure: @escaping (Request) throws -> R) -> Route {
+                self.on(.GET, path, use: closure)
+            }
+            @discardableResult
+            public func get<R>(_ path: PathComponent..., use closure: @escaping (Request) async throws -> R) -> Route {
+                self.on(.GET, path, use: closure)
+            }
+            public func grouped(_ path: PathComponent...) -> RoutesBuilder { self }
+        }
+    """,
+    "Sources/Vapor/Routing/Routes.swift": """
+        extension Application: RoutesBuilder {
+            public func add(_ route: Route) {}
+        }
+        public final class Router {
+            public init() {}
+        }
+    """,
+    "Sources/App/routes.swift": """
+        import Vapor
+        func routes(_ app: Application, router: Router) throws {
+            app.get("hello") { req in "Hello" }
+            app.get("a", "b") { req in try await req.body() }
+            router.get("hello") { req in "Hello" }
+        }
+    """,
+}
+
+
+def test_a_conformance_declared_on_an_extension_reaches_the_protocol_extension(resolved):
+    calls = resolved("swift", ROUTING)
+    routes = "Sources.App.routes.routes"
+    get = "Sources.Vapor.Routing.RoutesBuilder.RoutesBuilder.get"
+    # `extension Application: RoutesBuilder` makes RoutesBuilder's extension methods
+    # Application's: a closure without `await` takes the synchronous `get`, one with `await`
+    # the async one
+    assert calls[(routes, get)] == "exact"
+    assert calls[(routes, f"{get}#2")] == "exact"
+    # `Router` adopts nothing: its `get` is not RoutesBuilder's (no edge, no guess)
+    assert sum(1 for src, _ in calls if src == routes) == 2
+
+
+def test_the_extension_conformance_is_recorded_on_its_functions(parse):
+    p = parse(
+        "swift", "Sources/Vapor/Routing/Routes.swift", ROUTING["Sources/Vapor/Routing/Routes.swift"]
+    )
+    assert p["Sources.Vapor.Routing.Routes.Application.add"].bases == ("RoutesBuilder",)
+    assert p["Sources.Vapor.Routing.Routes.Router"].bases == ()
+
+
+ENDPOINTS = {
+    # alamofire's test helpers: an enum's case and a static function share a name
+    "Tests/TestHelpers.swift": """
+        struct Endpoint {
+            enum Path {
+                case redirect(count: Int)
+                case status(Int)
+                case get, post
+            }
+            let path: Path
+            static func redirect(_ count: Int) -> Endpoint { Endpoint(path: .redirect(count: count)) }
+            static func status(_ code: Int) -> Endpoint { Endpoint(path: .status(code)) }
+            static var get: Endpoint { Endpoint(path: .get) }
+            static func make() -> Endpoint { .init(path: .post) }
+        }
+        final class Holder {
+            var endpoint: Endpoint
+            var other: Endpoint
+            init() {
+                self.endpoint = .init(path: .get)
+                let second: Endpoint = .init(path: .post)
+                other = second
+            }
+            func fetch(_ endpoint: Endpoint) {}
+            func run() {
+                fetch(.redirect(3))
+                fetch(.status(200))
+                store(in: 1)
+            }
+            func store(_ value: Int) {}
+        }
+    """,
+}
+
+
+def test_enum_cases_are_constants_and_never_a_functions_call(resolved, parse):
+    p = parse("swift", "Tests/TestHelpers.swift", ENDPOINTS["Tests/TestHelpers.swift"])
+    path = p["Tests.TestHelpers.Endpoint.Path.redirect"]
+    assert (path.kind, path.signature) == ("constant", "case redirect(count: Int)")
+    calls = resolved("swift", ENDPOINTS)
+    e = "Tests.TestHelpers.Endpoint"
+    # `.redirect(count:)` is the Path case (labelled `count`), not `Endpoint.redirect(_:)`
+    assert (f"{e}.redirect", f"{e}.redirect") not in calls
+    # `.status(code)` may be the case `status(Int)` as well as the function: no edge
+    assert (f"{e}.status", f"{e}.status") not in calls
+    # `.redirect(3)` (no label) is no case of that name: the static function
+    run = "Tests.TestHelpers.Holder.run"
+    assert calls[(run, f"{e}.redirect")] == "unique_name"  # (the context's type unknown)
+    assert (run, f"{e}.status") not in calls
+    # `store(in:)` does not fit `store(_:)`: labels rule a single function out too
+    assert (run, "Tests.TestHelpers.Holder.store") not in calls
+
+
+def test_an_implicit_member_takes_the_type_its_context_names(resolved, parse):
+    p = parse("swift", "Tests/TestHelpers.swift", ENDPOINTS["Tests/TestHelpers.swift"])
+    # `self.endpoint = .init(..)` (a stored property declared Endpoint), `let x: Endpoint =
+    # .init(..)`, `.init(..)` returned from a function declared `-> Endpoint`
+    assert p.calls("Tests.TestHelpers.Holder.init") == [
+        "Endpoint.init/(path.get)",
+        "Endpoint.init/(path.post)",
+    ]
+    assert p.calls("Tests.TestHelpers.Endpoint.make") == ["Endpoint.init/(path.post)"]
+    calls = resolved("swift", ENDPOINTS)
+    # Endpoint has no init of its own (a memberwise one): the struct, never Holder's init
+    holder_init = "Tests.TestHelpers.Holder.init"
+    assert calls[(holder_init, "Tests.TestHelpers.Endpoint")] == "exact"
+    assert (holder_init, holder_init) not in calls
+
+
+CHAINS = {
+    "Source/Alamofire.swift": """
+        public let AF = Session.default
+    """,
+    "Source/Core/Session.swift": """
+        open class Session {
+            public static let `default` = Session()
+            public init() {}
+            open func request(_ url: String, method: String = "GET") -> DataRequest { DataRequest() }
+            open func request(_ url: String, interceptor: (any Interceptor)?) -> DataRequest { DataRequest() }
+            func request(for task: Int) -> Request? { nil }
+            open func download(_ url: String) -> DownloadRequest { DownloadRequest() }
+        }
+        public class Request {
+            weak var eventMonitor: (any EventMonitor)?
+            public func validate() -> Self { self }
+            func finish() {
+                eventMonitor?.requestDidFinish(self)
+            }
+        }
+        public final class DataRequest: Request {
+            public func response(completionHandler: @escaping () -> Void) -> Self { self }
+        }
+        public final class DownloadRequest: Request {
+            public func response(completionHandler: @escaping () -> Void) -> Self { self }
+        }
+        public protocol EventMonitor {
+            func requestDidFinish(_ request: Request)
+        }
+        public protocol Interceptor {}
+    """,
+    "Tests/ChainTests.swift": """
+        final class ChainTests {
+            func testChain() {
+                AF.request("/get").validate().response { }
+                Session().download("/file").validate().response { }
+            }
+        }
+    """,
+}
+
+
+def test_a_chain_of_calls_follows_what_each_returns(resolved, parse):
+    p = parse("swift", "Tests/ChainTests.swift", CHAINS["Tests/ChainTests.swift"])
+    assert p.calls("Tests.ChainTests.ChainTests.testChain") == [
+        "AF.request/(_:String)",
+        "AF.request().validate/()",
+        "AF.request().validate().response/({})",
+        "Session/()",
+        "Session().download/(_:String)",
+        "Session().download().validate/()",
+        "Session().download().validate().response/({})",
+    ]
+    calls = resolved("swift", CHAINS)
+    test = "Tests.ChainTests.ChainTests.testChain"
+    core = "Source.Core.Session"
+    # `AF` is `Session.default`, a Session; `request` returns a DataRequest whatever the member
+    # (the optional `request(for:)` aside); `validate() -> Self` keeps the receiver's type
+    assert calls[(test, f"{core}.Session.request")] == "exact"
+    assert calls[(test, f"{core}.Request.validate")] == "exact"
+    assert calls[(test, f"{core}.DataRequest.response")] == "exact"
+    assert calls[(test, f"{core}.DownloadRequest.response")] == "exact"
+    # `(any EventMonitor)?` is an EventMonitor
+    assert calls[(f"{core}.Request.finish", f"{core}.EventMonitor.requestDidFinish")] == "exact"
+
+
+LIBRARY_INITS = {
+    "Sources/Vapor/Utilities/ByteBuffer+String.swift": """
+        import NIOCore
+        extension ByteBuffer {
+            init(string: String) { self.init() }
+        }
+        extension HTTPHeaders {
+            init(pairs: [(String, String)]) { self.init() }
+        }
+    """,
+    "Sources/Vapor/Body.swift": """
+        import NIOCore
+        func body() {
+            let a = ByteBuffer(string: "x")
+            let b = HTTPHeaders()
+            let c = NIOLock()
+        }
+    """,
+    "Tests/VaporTests/Utilities/ThreadSafe.swift": """
+        fileprivate class NIOLock {
+            init() {}
+        }
+    """,
+}
+
+
+def test_a_library_types_initializer_added_by_an_extension():
+    parsed = [
+        parse_source(p, textwrap.dedent(c).lstrip("\n").encode(), "swift", module=module_id(p))
+        for p, c in LIBRARY_INITS.items()
+    ]
+    res = resolve(parsed)
+    calls = {(e.src, e.dst): e.resolution for e in res.edges if e.kind == "calls"}
+    body = "Sources.Vapor.Body.body"
+    # `ByteBuffer(string:)`: the extension's init, its label fits no other here
+    assert calls[(body, "Sources.Vapor.Utilities.ByteBuffer+String.ByteBuffer.init")] == "exact"
+    # `HTTPHeaders()` fits no init the repository adds: the library's own (external); a test
+    # file's fileprivate `NIOLock` is not the source file's `NIOLock()`
+    assert not any(dst.startswith("Tests.") for src, dst in calls if src == body)
+    assert res.external[body] == 2
+
+
+OVERLOAD_RANKING = {
+    "Sources/XCTVapor/XCTApplicationTester.swift": """
+        import Vapor
+        public protocol XCTApplicationTester {}
+        extension XCTApplicationTester {
+            public func test(_ method: String, _ path: String, afterResponse: (Response) async throws -> ()) async throws {}
+            @available(*, noasync)
+            public func test(_ method: String, _ path: String, afterResponse: (Response) throws -> ()) throws {}
+            public func test(_ method: String, _ path: String, beforeRequest: (inout Request) throws -> () = { _ in }, afterResponse: (Response) throws -> () = { _ in }) throws {}
+        }
+        extension Application: XCTApplicationTester {
+            public func testable() -> XCTApplicationTester { self }
+        }
+    """,
+    "Sources/VaporTesting/TestingApplicationTester.swift": """
+        import Vapor
+        public protocol TestingApplicationTester {}
+        extension TestingApplicationTester {
+            public func test(_ method: String, _ path: String, afterResponse: (Response) async throws -> ()) async throws {}
+        }
+        extension Application: TestingApplicationTester {
+            public func testing() -> TestingApplicationTester { self }
+        }
+    """,
+    "Sources/Vapor/Application.swift": """
+        public final class Application {
+            public init() {}
+        }
+        public struct File {
+            public init(data: String, filename: String) {}
+            public init(data: ByteBuffer, filename: String) {}
+        }
+        public final class Recorder {
+            func record(_ value: Int64) { self.record(Double(value)) }
+            func record(_ value: Double) {}
+            @_disfavoredOverload
+            func publish(type: String) {}
+            func publish(type: String = "", queue: Int = 0) {}
+            func send() { publish(type: "a") }
+        }
+    """,
+    "Tests/AppTests/AppTests.swift": """
+        import XCTVapor
+        final class AppTests {
+            func testSync(app: Application) throws {
+                try app.testable().test("GET", "/") { res in }
+            }
+            func testAsync(app: Application) async throws {
+                try await app.testable().test("GET", "/") { res async in }
+                try await app.test("GET", "/") { res in }
+            }
+            func testFile() {
+                let file = File(data: "contents", filename: "a.txt")
+            }
+        }
+    """,
+}
+
+
+def test_overloads_ranked_as_swift_does_where_the_text_tells(resolved):
+    calls = resolved("swift", OVERLOAD_RANKING)
+    tester = "Sources.XCTVapor.XCTApplicationTester.XCTApplicationTester.test"
+    # no `await`: only a synchronous member; of those, the one whose last parameter the
+    # trailing closure fills (in `test#3` it would land in `beforeRequest`)
+    sync = "Tests.AppTests.AppTests.AppTests.testSync"
+    assert calls[(sync, f"{tester}#2")] == "exact"
+    assert (sync, tester) not in calls and (sync, f"{tester}#3") not in calls
+    # under `await`, the async member; the file imports XCTVapor, not VaporTesting, so
+    # Application's `test` is XCTApplicationTester's
+    run = "Tests.AppTests.AppTests.AppTests.testAsync"
+    assert calls[(run, tester)] == "exact"
+    assert (run, f"{tester}#2") not in calls
+    assert not any("VaporTesting" in dst for src, dst in calls if src == run)
+    # `File(data: "..")`: the String member, not the ByteBuffer one
+    app = "Sources.Vapor.Application"
+    assert calls[("Tests.AppTests.AppTests.AppTests.testFile", f"{app}.File.init")] == "exact"
+    assert ("Tests.AppTests.AppTests.AppTests.testFile", f"{app}.File.init#2") not in calls
+    # `Double(value)` is a Double: `record(_: Double)`, not the caller itself
+    assert calls[(f"{app}.Recorder.record", f"{app}.Recorder.record#2")] == "exact"
+    assert (f"{app}.Recorder.record", f"{app}.Recorder.record") not in calls
+    # an `@_disfavoredOverload` member loses to another that fits
+    assert calls[(f"{app}.Recorder.send", f"{app}.Recorder.publish#2")] == "exact"
+    assert (f"{app}.Recorder.send", f"{app}.Recorder.publish") not in calls
+
+
+def test_an_override_edge_only_to_a_member_implementing_the_declared_one(resolved):
+    files = {
+        "Sources/Vapor/Responder.swift": """
+            public protocol Responder {
+                func respond(to request: Request) -> EventLoopFuture<Response>
+            }
+            public protocol AsyncResponder: Responder {
+                func respond(to request: Request) async throws -> Response
+            }
+            public struct BasicResponder: Responder {
+                public func respond(to request: Request) -> EventLoopFuture<Response> { fatalError() }
+            }
+            public struct AsyncBasicResponder: AsyncResponder {
+                public func respond(to request: Request) async throws -> Response { fatalError() }
+            }
+            func forward(next: Responder, request: Request) {
+                next.respond(to: request)
+            }
+        """,
+    }
+    calls = resolved("swift", files)
+    forward = "Sources.Vapor.Responder.forward"
+    assert calls[(forward, "Sources.Vapor.Responder.Responder.respond")] == "exact"
+    assert calls[(forward, "Sources.Vapor.Responder.BasicResponder.respond")] == "override"
+    # the async `respond(to:)` implements AsyncResponder's async requirement, not Responder's
+    assert (forward, "Sources.Vapor.Responder.AsyncBasicResponder.respond") not in calls
+
+
+def test_more_than_two_members_told_apart_by_types_the_text_hides_make_no_edge(resolved):
+    files = {
+        "Source/Encoder.swift": """
+            struct Container {
+                func encode(_ value: Bool) {}
+                func encode(_ value: String) {}
+                func encode(_ value: Int) {}
+                func encodeNil(_ value: Any) {
+                    encode(value)
+                }
+            }
+        """,
+    }
+    calls = resolved("swift", files)
+    caller = "Source.Encoder.Container.encodeNil"
+    assert not any(src == caller for src, _ in calls)

@@ -23,7 +23,7 @@ import re
 from collections.abc import Callable
 from functools import lru_cache
 
-from codebot.core.model import FUNCTION_KINDS, FileResult, Parameter, Symbol
+from codebot.core.model import FUNCTION_KINDS, VALUE_KINDS, FileResult, Parameter, Symbol
 from codebot.graph.resolvers.base import (
     AMBIGUOUS,
     CALLED,
@@ -51,7 +51,7 @@ from codebot.graph.resolvers.base import (
     split,
     typed_head,
 )
-from codebot.graph.resolvers.names import TYPES, strip_duplicate
+from codebot.graph.resolvers.names import TYPES, NameTable, strip_duplicate
 from codebot.graph.resolvers.overloads import ARGS, OverloadChooser, is_vararg, simple_type
 
 
@@ -1760,19 +1760,130 @@ class SwiftResolver(NamespacedResolver):
         description encode decode resume cancel async sync""".split()
     )
 
+    def __init__(self, index: NameTable, files: list[FileResult]) -> None:
+        super().__init__(index, files)
+        self._nests: dict[str, list[str]] = {}
+        self._type_names: dict[tuple[str, str, str], str | None] = {}
+        self._extended: dict[str, bool] = {}  # name -> may be a library type extended here
+        self._shapes: dict[tuple[str, str], bool] = {}
+        self._chosen: dict[tuple, Outcome] = {}  # (file, arguments, *targets) -> outcome
+
+    def _nest(self, sym: Symbol) -> list[str]:
+        found = self._nests.get(sym.id)
+        if found is None:
+            found = self._nests[sym.id] = super()._nest(sym)
+        return found
+
+    def _type_name(self, file: FileResult, nest: list[str], text: str) -> str | None:
+        key = (file.path, ".".join(nest), text)
+        if key not in self._type_names:
+            self._type_names[key] = super()._type_name(file, nest, text)
+        return self._type_names[key]
+
     def declared_type(self, ctx: Ctx, text: str) -> Target | None:
         """``let q: DispatchQueue``, ``(request: URLRequest)``: the repository's type, a
         library's (defined nowhere here, or only extended: ``extension URLRequest``), or None."""
         t = self.param_type(ctx, ctx.sym, text)
         if t is not None:
             return (DECL, t)
-        name = text.strip().rstrip("?!").split("<", 1)[0].strip()
+        name = _plain_type(text).split("<", 1)[0].strip()
         if name[:1] == "[" and name[-1:] == "]":
             return EXTERNAL  # `[User]`, `[String: Int]`: an Array, a Dictionary
         if not name.isidentifier() or not name[:1].isupper():
             return None
         found = self.lookup(ctx, name)
         return EXTERNAL if found == EXTERNAL or (found and found[0] == MOD) else None
+
+    def param_type(self, ctx: Ctx, fn: Symbol, text: str) -> str | None:
+        return super().param_type(ctx, fn, _plain_type(text))  # `(any EventMonitor)?`
+
+    def lookup(self, ctx: Ctx, name: str) -> Target | None:
+        found = super().lookup(ctx, name)
+        if found is not None and found[0] == SYM and not self._visible(ctx, found[1]):
+            return EXTERNAL  # `NIOLock()` in a source file: not a test file's private `NIOLock`
+        if (found is None or found == EXTERNAL) and name in self.globals:
+            # `AF` of `public let AF = Session.default`: the repository's value, of the type
+            # its declaration shows, or unknown (not a library's)
+            values = self.globals[name]
+            return self._value(values[0]) if len(values) == 1 else None
+        return found
+
+    def member(self, target: Target, name: str) -> Target | None:
+        self._recv = target
+        found = super().member(target, name)
+        if found is not None and found[0] == SYM and not self._imported(found[1]):
+            # `app.test(..)` in a file importing XCTVapor: XCTApplicationTester's `test`, not
+            # VaporTesting's, though Application conforms to both
+            found = None
+            for t in self.index.mro(target[1]) if self.index.is_type(target[1]) else ():
+                hit = self.index.members.get(t, {}).get(name)
+                if hit is not None and self._imported(hit):
+                    found = (SYM, hit)
+                    break
+        if found is None and target[0] in (SYM, CLS) and self.index.is_type(target[1]):
+            static = self.statics.get((self.canonical.get(target[1], target[1]), name))
+            if static is not None:  # `Session.default`: a static value of the type
+                return self._value(static)
+        return found
+
+    def head(self, ctx: Ctx, name: str, how: int, alone: bool) -> Target | Outcome | None:
+        self._recv = None
+        return super().head(ctx, name, how, alone)
+
+    def returns(self, sym_id: str) -> Target | None:
+        """What a function returns: its declared type (``Self``: the type of the value it is
+        called on, or the type it is a member of), unless its overloads declare others."""
+        index = self.index
+        group = self.overloads.get(sym_id)
+        if group:
+            # which member is called decides; the text of a chain drops the arguments, but a
+            # member whose value is optional is rarely followed by a plain `.`
+            written = {(index.by_id[g].return_type or "").strip() for g in group}
+            plain = {w for w in written if w[-1:] not in ("?", "!")}
+            if len({_plain_type(w) for w in plain or written}) > 1:
+                return None
+            sym_id = next(
+                g for g in group if (index.by_id[g].return_type or "").strip() in (plain or written)
+            )
+        sym = index.by_id[sym_id]
+        written = _plain_type(sym.return_type or "")
+        if written == "Self":
+            owner = self.owner_type(sym_id)
+            recv = self._recv
+            if recv is not None and recv[0] in (INST, DECL) and owner is not None:
+                if owner in self.index.mro(recv[1]):
+                    return recv
+            return (DECL, self.canonical.get(owner, owner)) if owner is not None else None
+        if not written:
+            return None
+        t = self._type_name(index.file_of[sym_id], self._nest(sym), written)
+        return (DECL, t) if t is not None else None
+
+    def _value(self, sym: Symbol) -> Target | None:
+        """What a constant or variable holds, as its declaration shows: ``let x: T``, ``let x
+        = T()`` / ``T.init(..)``, ``let x = T.shared`` (another static value); None else."""
+        if sym.id in self._values:
+            return self._values[sym.id]
+        self._values[sym.id] = None  # (a cycle stops here)
+        found: Target | None = None
+        m = _VALUE_DECL.search(sym.signature)
+        if m is not None:
+            file = self.index.file_of[sym.id]
+            nest = self._nest(sym)
+            if m["type"]:
+                t = self._type_name(file, nest, _plain_type(m["type"]))
+                found = (DECL, t) if t is not None else None
+            elif m["value"]:
+                path, called = m["value"], m["call"] is not None
+                head, _, rest = path.partition(".")
+                t = self._type_name(file, nest, head) if head[:1].isupper() else None
+                if t is not None and (not rest or rest == "init") and called:
+                    found = (INST, t)
+                elif t is not None and rest and "." not in rest and not called:
+                    static = self.statics.get((t, rest.strip("`")))
+                    found = self._value(static) if static is not None else None
+        self._values[sym.id] = found
+        return found
 
     def value_of(self, ctx: Ctx, text: str) -> Target | None:
         """``let done = expectation(description:)`` in a test case: a method of the library
@@ -1798,6 +1909,48 @@ class SwiftResolver(NamespacedResolver):
 
     def prepare(self) -> None:
         super().prepare()
+        self._add_conformances()
+        # Enum cases (constants of an enum; a `case a, b` line is one symbol, its signature
+        # names the others): `.redirect(count:)` may be a case, not a function of that name
+        self.enum_cases: dict[str, list[tuple[Parameter, ...] | None]] = {}
+        # Values: a type's static ones by (type, name), the top-level ones by name
+        self.statics: dict[tuple[str, str], Symbol] = {}
+        self.globals: dict[str, list[Symbol]] = {}
+        index = self.index
+        for sym in index.by_id.values():
+            if sym.kind not in VALUE_KINDS or sym.language != "swift":
+                continue
+            parent = index.by_id.get(sym.parent) if sym.parent is not None else None
+            if parent is None:
+                self.globals.setdefault(sym.name, []).append(sym)
+            elif parent.kind == "enum" and sym.signature.lstrip().startswith(("case ", "indirect")):
+                for name, values in _cases(sym):
+                    self.enum_cases.setdefault(name, []).append(values)
+            elif parent.kind in TYPES:
+                self.statics.setdefault((parent.id, sym.name.strip("`")), sym)
+        self._values: dict[str, Target | None] = {}
+        self._recv: Target | None = None  # the receiver of the member last looked up
+        self._file: FileResult | None = None  # the caller's file, while one call is resolved
+        self._sees: dict[str, set[str]] = {}  # file -> the modules it sees
+        self._private: dict[str, bool] = {}
+        self._ranks: dict[tuple[str, ...], tuple[int, int]] = {}
+        # SwiftPM modules (`Sources/XCTVapor/..`) some file imports: a member of another module
+        # is seen only where that module is imported
+        imported = {i.module for f in self.files for i in f.imports}
+        self._modules = {
+            f.path: parts[1]
+            for f in self.files
+            if len(parts := f.path.split("/")) > 2
+            and parts[0] in ("Sources", "Source")
+            and parts[1] in imported
+        }
+        # what a module's files import (`@_exported import VaporTestUtils` in XCTVapor: one
+        # import further is seen too; whether an import is exported is not recorded)
+        self._module_imports: dict[str, set[str]] = {}
+        for f in self.files:
+            module = self._modules.get(f.path)
+            if module is not None:
+                self._module_imports.setdefault(module, set()).update(i.module for i in f.imports)
         # Overloads: the functions of one name in one type (its extensions too) or one file
         groups: dict[tuple[str, str], list[str]] = {}
         for f in self.files:
@@ -1811,30 +1964,258 @@ class SwiftResolver(NamespacedResolver):
         self.overloads = {sid: ids for ids in groups.values() if len(ids) > 1 for sid in ids}
         self._fits: dict[tuple[str, ...], bool] = {}  # (function, *labels) -> takes them
 
+    def _add_conformances(self) -> None:
+        """``extension Application: RoutesBuilder { .. }``: the extension's functions carry its
+        conformances (``bases``); they are the extended type's too, so that the protocol's
+        extension methods (``app.get(..)``) are its members. One that does not resolve (a
+        library protocol) leaves the type open."""
+        index = self.index
+        seen: set[tuple[str, str]] = set()
+        added = False
+        for f in self.files:
+            for s in f.symbols:
+                if not s.bases or s.kind != "method" or s.id not in self.attached:
+                    continue
+                t = self.canonical.get(self.attached[s.id], self.attached[s.id])
+                for text in s.bases:
+                    if (t, text) in seen:
+                        continue
+                    seen.add((t, text))
+                    b = self._type_name(f, self._nest(s), text)
+                    b = self.canonical.get(b, b) if b is not None else None
+                    if b is None or b == t:
+                        if b is None:
+                            index.open_types.add(t)
+                        continue
+                    bases = index.bases.setdefault(t, [])
+                    if b not in bases:
+                        bases.append(b)
+                        index.subclasses[b].append(t)
+                        added = True
+        if added:  # (nothing asked the hierarchy yet; dropped all the same, to be sure)
+            index._mro.clear()
+            index._members_found.clear()
+            index._overrides.clear()
+
     def resolve_call(self, ctx: Ctx, text: str) -> Outcome:
+        self._file = ctx.file
         m = ARGS.search(text) if text[-1:] == ")" else None
         if m is None:
             return self._resolve_swift(ctx, text)
-        out = self._resolve_swift(ctx, text[: m.start()])
-        if not isinstance(out, list) or not self.overloads:
-            return out
+        callee = text[: m.start()]
+        if callee == ".init" and not self._returns_own(ctx):
+            # `self.sync = .init()`: the initializer of the type the context expects, which the
+            # text does not show; in a function returning its own type (`static func parse(..)
+            # -> Expires? { .init(..) }`), that type's
+            return AMBIGUOUS
         labels = [a.strip() for a in m[1].split(",")] if m[1].strip() else []
+        awaited = labels.pop() if labels and labels[-1] in ("~await", "~await-") else ""
+        extended = self._extended_init(ctx, callee, labels)
+        if extended is not None:
+            return extended
+        if callee.endswith(".init") and callee[:-5] not in ("self", "super") and "(" not in callee:
+            callee = callee[:-5]  # `Endpoint.init(path:)` is `Endpoint(path:)`
+        out = self._resolve_swift(ctx, callee)
+        if not isinstance(out, list):
+            return out
+        if callee[:1] == "." and self._is_case(callee[1:], labels):
+            # `.redirect(count: 3)`: an implicit member of the type the context expects, which
+            # may be an enum's case so labelled as well as a function: not known which
+            return AMBIGUOUS
+        key = (ctx.file.path, m[1], *out)
+        found = self._chosen.get(key)
+        if found is None:
+            found = self._chosen[key] = self._choose(ctx, out, labels, awaited)
+        return found
+
+    def _choose(
+        self, ctx: Ctx, out: list[tuple[str, str]], labels: list[str], awaited: str
+    ) -> Outcome:
+        """The members of the targets ``out`` that the call's arguments fit, ranked as Swift
+        ranks overloads where the text tells, and seen from the caller."""
         chosen: dict[str, str] = {}
+        is_callable = self.index.is_callable
+        declared: list[str] = []  # the members chosen for the declared type (`exact`)
         for dst, res in out:
-            group = self.overloads.get(dst)
+            group = self.overloads.get(dst) or ([dst] if is_callable(dst) else None)
             fits = [g for g in group if self._takes(g, labels)] if group else []
+            if res == OVERRIDE and declared:
+                # an override implements the declared member: its labels and its `async`
+                # (`respond(to:) async` does not implement `Responder.respond(to:)`)
+                fits = [g for g in fits if any(self._same_shape(g, d) for d in declared)]
+            if len(fits) > 1:
+                fits = self._preferred(fits, labels, awaited)
             if not group:
                 chosen.setdefault(dst, res)
             elif not fits:
                 continue  # the arguments fit no member: not this name's (`"s".write(to:)`)
             elif len(fits) == 1:
                 chosen.setdefault(fits[0], res)
+                if res == EXACT:
+                    declared.append(fits[0])
             elif len({self.index.by_id[g].parameters for g in fits}) == 1:
                 continue  # members alike but for what they return: only the context tells
+            elif len(fits) > _MAX_SET:
+                continue  # told apart by argument types the text does not show: not a guess
             else:
                 for g in fits:
                     chosen.setdefault(g, OVERLOAD)
-        return list(chosen.items()) if chosen else AMBIGUOUS
+        if not chosen:
+            return AMBIGUOUS
+        seen = [
+            (d, r)
+            for d, r in chosen.items()
+            if self._visible(ctx, d) and (r == OVERRIDE or self._imported(d))
+        ]
+        return seen or UNRESOLVED
+
+    def _imported(self, sid: str) -> bool:
+        """Whether the caller's file sees the module a definition is in (its own, or one it
+        imports); True where modules are not known."""
+        file = self._file
+        module = self._modules.get(self.index.file_of[sid].path)
+        if file is None or module is None or self._modules.get(file.path) == module:
+            return True
+        seen = self._sees.get(file.path)
+        if seen is None:
+            direct = {i.module for i in file.imports}
+            seen = self._sees[file.path] = direct.union(
+                *(self._module_imports.get(m, ()) for m in direct)
+            )
+        return module in seen
+
+    def _visible(self, ctx: Ctx, sid: str) -> bool:
+        """Whether a definition can be seen from the caller: a ``private``/``fileprivate`` one
+        only in its file, a test target's never from code that is no test."""
+        target = self.index.file_of[sid]
+        if target is ctx.file:
+            return True
+        if target.role == "test" and ctx.file.role != "test":
+            return False
+        private = self._private.get(sid)
+        if private is None:
+            head = self.index.by_id[sid].signature.split("(", 1)[0]
+            private = any(w in ("private", "fileprivate") for w in head.split()[:4])
+            self._private[sid] = private
+        return not private
+
+    def _extended_init(self, ctx: Ctx, callee: str, labels: list[str]) -> Outcome | None:
+        """``HTTPHeaders()``, ``String(decoding: buf)``: a library type the repository extends
+        (a namespace here). An initializer its extensions add, where the call's labels or its
+        arguments' declared types fit it and no other; the library's own where none fits (no
+        edge, external); else not known which (ambiguous). None: no such type."""
+        name = callee[:-5] if callee.endswith(".init") else callee
+        maybe = self._extended.get(name)
+        if maybe is None:
+            # an extended library type is a namespace (some `name.member` is defined) and no
+            # top-level type of the repository's own
+            maybe = self._extended[name] = (
+                name[:1].isupper()
+                and name.isidentifier()
+                and name in self.prefix_tails
+                and not any(
+                    self.index.is_type(i) and "." not in self.index.local_name[i]
+                    for i in self.index.names.get((self.family, name), ())
+                )
+            )
+        if not maybe:
+            return None
+        found = self.lookup(ctx, name)
+        if found is None or found[0] != MOD:
+            return None
+        inits: list[str] = []
+        for sid in self.qnames.get(f"{found[1]}.init", ()):
+            for g in self.overloads.get(sid, [sid]):
+                if g not in inits and self.index.is_callable(g) and self._visible(ctx, g):
+                    inits.append(g)
+        fits = [g for g in inits if self._takes(g, labels)]
+        if not fits:
+            return EXTERNAL_CALL
+        told = any(
+            a.split(":", 1)[0].split(".", 1)[0] not in ("_", "{}", "{await}") for a in labels
+        )
+        typed = all(":" in a for a in labels if a.split(":", 1)[0] == "_")
+        if len(fits) == 1 and labels and (told or typed):
+            return [(fits[0], EXACT)]
+        return AMBIGUOUS
+
+    def _returns_own(self, ctx: Ctx) -> bool:
+        """Whether the caller returns its own type (``Self``, or the type it is a member of)."""
+        written = (ctx.sym.return_type or "").strip().rstrip("?!").strip()
+        if written == "Self":
+            return True
+        if ctx.cls is None or not written.isidentifier():
+            return False
+        return self.index.by_id[ctx.cls].name == written
+
+    def _is_case(self, name: str, labels: list[str]) -> bool:
+        """Whether an enum case ``name`` takes these arguments (``case status(Int)`` takes
+        ``.status(200)``; ``case bytes(count: Int)`` not ``.bytes(10)``; a case without
+        associated values is never called)."""
+        return any(
+            values is not None and _takes(values, labels)
+            for values in self.enum_cases.get(name, ())
+        )
+
+    def _rank(self, sid: str, labels: list[str]) -> tuple[int, int]:
+        """(arguments of known type filling a parameter of that very type, the index of the
+        parameter a trailing closure fills), per function and labels."""
+        key = (sid, *labels)
+        found = self._ranks.get(key)
+        if found is None:
+            params = self.index.by_id[sid].parameters
+            found = self._ranks[key] = (_exact_types(params, labels), _closure_slot(params, labels))
+        return found
+
+    def _same_shape(self, a: str, b: str) -> bool:
+        """Whether two functions take the same argument labels and agree on ``async``."""
+        found = self._shapes.get((a, b))
+        if found is None:
+            found = self._shapes[(a, b)] = self._shape_of(a, b)
+        return found
+
+    def _shape_of(self, a: str, b: str) -> bool:
+        sa, sb = self.index.by_id[a], self.index.by_id[b]
+        if _is_async(sa) != _is_async(sb) or len(sa.parameters) != len(sb.parameters):
+            return False
+        return all(
+            (p.name or "_").split()[0] == (q.name or "_").split()[0]
+            for p, q in zip(sa.parameters, sb.parameters)
+        )
+
+    def _preferred(self, fits: list[str], labels: list[str], awaited: str) -> list[str]:
+        """Of the members a call fits, those Swift ranks first where the text tells: not an
+        ``@_disfavoredOverload`` one; under ``await`` an ``async`` one, else a synchronous one;
+        a trailing closure goes to a synchronous function type rather than an ``async`` one
+        (``app.get("a") { req in .. }``: the synchronous ``get``)."""
+        by_id = self.index.by_id
+        favoured = [g for g in fits if "_disfavoredOverload" not in by_id[g].decorators]
+        fits = favoured or fits
+        if any(":" in a for a in labels):
+            # `File(data: "..")`: the member whose parameter is of the argument's very type
+            # (`init(data: String)`) over one it may convert to (`init(data: ByteBuffer)`)
+            exact = {g: self._rank(g, labels)[0] for g in fits}
+            best = max(exact.values())
+            if best > 0:
+                fits = [g for g in fits if exact[g] == best]
+        asyncs = [g for g in fits if _is_async(by_id[g])]
+        if awaited == "~await" and asyncs:
+            fits = asyncs  # under `await`, Swift takes the async member
+        elif not awaited and len(asyncs) < len(fits):
+            fits = [g for g in fits if g not in asyncs]  # an async one needs `await`
+        if not labels or labels[-1] not in ("{}", "{await}"):
+            return fits
+        if labels[-1] == "{await}":  # a closure with `await` in it: an async function type
+            sync = [g for g in fits if _async_closure(by_id[g].parameters)]
+        else:
+            sync = [g for g in fits if not _async_closure(by_id[g].parameters)]
+        fits = sync or fits
+        # Swift gives a trailing closure to the first function-typed parameter it may fill:
+        # where that is one of several defaulted closures (`test(.., beforeRequest: = {..},
+        # afterResponse: = {..})`), the call means the member whose last parameter it fills
+        # (`test(.., afterResponse:)`), the other's closure being of another type
+        last = [g for g in fits if self._rank(g, labels)[1] == len(by_id[g].parameters) - 1]
+        return last or fits
 
     def _takes(self, sid: str, labels: list[str]) -> bool:
         """Whether function ``sid`` takes arguments so labelled, an implicit member argument
@@ -1848,6 +2229,10 @@ class SwiftResolver(NamespacedResolver):
 
     def _takes_labels(self, sid: str, labels: list[str]) -> bool:
         sym = self.index.by_id[sid]
+        if not labels:
+            return all(
+                p.default is not None or (p.type or "").endswith("...") for p in sym.parameters
+            )
         file = self.index.file_of[sid]
 
         def has(type_text: str | None, member: str) -> bool:
@@ -1864,13 +2249,20 @@ class SwiftResolver(NamespacedResolver):
             type: that type or one of its subclasses (`String` is no `Endpoint`)."""
             name = (type_text or "").replace("any ", "").replace("some ", "").strip()
             name = name.split("<", 1)[0].rstrip("?!").strip()
+            if not _fits_scalar(type_text, arg):
+                return False  # `"a"` for an `Int` or a `[PathComponent]`
             t = self._type_name(file, self._nest(sym), name) if name.isidentifier() else None
             if t is None or self.index.by_id[t].kind == "interface" or arg == name:
                 return True
             a = self._type_name(file, self._nest(sym), arg)
             return a is not None and t in self.index.mro(a)
 
-        return _takes(sym.parameters, labels, has, takes)
+        def repo_type(type_text: str | None) -> bool:
+            """Whether a parameter's type is one the repository defines (no function type)."""
+            name = _plain_type((type_text or "").replace("@escaping", ""))
+            return name.isidentifier() and self._type_name(file, self._nest(sym), name) is not None
+
+        return _takes(sym.parameters, labels, has, takes, repo_type)
 
     def _resolve_swift(self, ctx: Ctx, text: str) -> Outcome:
         out = super().resolve_call(ctx, text)
@@ -1885,39 +2277,184 @@ class SwiftResolver(NamespacedResolver):
         return out
 
 
+# `let x: T`, `let x = T(..)`, `let x = T.shared`: a value's declaration, its first line
+_VALUE_DECL = re.compile(
+    r"(?:let|var)\s+`?\w+`?\s*(?::\s*(?P<type>[^=]+?)\s*(?:=|$)|=\s*(?P<value>[A-Z]\w*"
+    r"(?:\.`?\w+`?)?)\s*(?P<call>\()?)"
+)
+_MAX_SET = 2  # the most members of an overload set a call reaches when the text cannot tell
+_INTEGERS = (
+    "Int",
+    "Int8",
+    "Int16",
+    "Int32",
+    "Int64",
+    "UInt",
+    "UInt8",
+    "UInt16",
+    "UInt32",
+    "UInt64",
+)
+_SCALARS = {  # Swift's standard scalar types, and those a value of each is not (an integer
+    # literal, written `:Int`, also makes a Double)
+    "String": (*_INTEGERS, "Double", "Float", "Bool"),
+    "Int": ("String", "Bool"),
+    "Double": (*_INTEGERS, "String", "Bool"),
+    "Float": (*_INTEGERS, "String", "Bool"),
+    "Bool": (*_INTEGERS, "String", "Double", "Float"),
+    **{t: ("String", "Bool", "Double", "Float") for t in _INTEGERS[1:]},
+}
+
+
+@lru_cache(maxsize=4096)
+def _plain_type(written: str) -> str:
+    """A Swift type as a name: ``(any EventMonitor)?`` -> ``EventMonitor``, ``some P`` -> ``P``,
+    ``inout Foo`` -> ``Foo`` (as ``codebot.languages.swift.plain_type`` writes receivers)."""
+    t = " ".join(written.split())
+    for _ in range(3):
+        t = t.rstrip("?!").strip()
+        if t[:1] == "(" and t[-1:] == ")" and "," not in t and "->" not in t:
+            t = t[1:-1].strip()
+        for word in ("inout ", "any ", "some ", "borrowing ", "consuming "):
+            if t.startswith(word):
+                t = t[len(word) :].strip()
+    return t
+
+
+def _top_level(text: str) -> list[str]:
+    """``a(b, c), d`` -> ["a(b, c)", "d"]: split at the commas outside brackets."""
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        if ch in "([<":
+            depth += 1
+        elif ch in ")]>" and not (ch == ">" and text[i - 1 : i] == "-"):
+            depth -= 1
+        elif ch == "," and depth == 0:
+            parts.append(text[start:i].strip())
+            start = i + 1
+    parts.append(text[start:].strip())
+    return [p for p in parts if p]
+
+
+def _cases(sym: Symbol) -> list[tuple[str, tuple[Parameter, ...] | None]]:
+    """``case redirect(count: Int), other`` (an enum case's signature) -> [("redirect",
+    (Parameter("count", "Int"),)), ("other", None)]: each case and its associated values
+    (None: it has none, and is no function), an unlabelled one named ``_``."""
+    text = sym.signature.strip()
+    text = text[text.index("case ") + 5 :] if "case " in text else text
+    out: list[tuple[str, tuple[Parameter, ...] | None]] = []
+    for part in _top_level(text):
+        name, paren, rest = part.partition("(")
+        name = name.split("=", 1)[0].strip().strip("`")
+        if not name.isidentifier():
+            continue
+        if not paren:
+            out.append((name, None))
+            continue
+        values = []
+        for v in _top_level(rest.rsplit(")", 1)[0]):
+            v, _, default = v.partition("=")
+            label, colon, type_ = v.partition(":")
+            if not colon or not label.strip().isidentifier():
+                label, type_ = "_", v  # `case status(Int)`
+            values.append(Parameter(label.strip(), type_.strip(), default.strip() or None))
+        out.append((name, tuple(values)))
+    return out or [(sym.name, None)]
+
+
+def _maybe_alias(type_text: str | None) -> bool:
+    """Whether a parameter's type may name a function type through a type alias
+    (``RequestModifier``): a plain name, not a generic, nested or collection type."""
+    t = _plain_type((type_text or "").replace("@escaping", "").replace("@Sendable", ""))
+    return t.isidentifier() and t[:1].isupper()
+
+
+def _exact_types(params: tuple[Parameter, ...], labels: list[str]) -> int:
+    """How many of a call's arguments of known type (``_:String``) fill a parameter of that
+    very type."""
+    slots: list[int] = []
+    if not _takes(params, labels, slots=slots):
+        return 0
+    n = 0
+    for label, i in zip(labels, slots):
+        known = label.partition(":")[2]
+        if known and _plain_type(params[i].type or "") == known:
+            n += 1
+    return n
+
+
+def _closure_slot(params: tuple[Parameter, ...], labels: list[str]) -> int:
+    """The index of the parameter a call's trailing closure (its last label) fills; -1: none."""
+    slots: list[int] = []
+    return slots[-1] if _takes(params, labels, slots=slots) and slots else -1
+
+
+def _is_async(sym: Symbol) -> bool:
+    """Whether a function is ``async`` (the word after its parameter list, before ``->``)."""
+    effects = sym.signature.rsplit(")", 1)[-1].split("->", 1)[0]
+    return "async" in effects.split()
+
+
+def _async_closure(params: tuple[Parameter, ...]) -> bool:
+    """Whether the last function-typed parameter (what a trailing closure fills) is async."""
+    for p in reversed(params):
+        if "->" in (p.type or ""):
+            return " async" in f" {p.type}"
+    return False
+
+
+def _fits_scalar(param_type: str | None, arg: str) -> bool:
+    """A value of standard type ``arg`` (``String``) for a parameter of type ``param_type``:
+    not an array, a dictionary or another standard scalar."""
+    t = (param_type or "").replace("inout ", "").strip().rstrip("?!").strip()
+    if arg not in _SCALARS:
+        return True
+    if t[:1] == "[":
+        return False
+    return t not in _SCALARS[arg]
+
+
 def _takes(
     params: tuple[Parameter, ...],
     labels: list[str],
     has: Callable[[str | None, str], bool] = lambda t, m: True,
     takes: Callable[[str | None, str], bool] = lambda t, a: True,
+    repo_type: Callable[[str | None], bool] = lambda t: False,
+    slots: list[int] | None = None,
 ) -> bool:
     """Whether a Swift function whose parameters are ``params`` (``with id``, ``_ value``,
     ``name``) takes a call's argument labels (``_`` none, ``{}`` a trailing closure, ``_.x``
     the implicit member ``.x``, which the parameter's type must ``has``): each argument in
-    order, a parameter left out only when it has a default value."""
+    order, a parameter left out only when it has a default value. ``slots`` collects the
+    index of the parameter each argument fills."""
     i = 0
     for written_label in labels:
         head, _, arg_type = written_label.partition(":")  # `_:String`: a value of that type
         label, _, member = head.partition(".")
+        label = "{}" if label == "{await}" else label  # (a closure with `await` in it)
         while i < len(params):
             p = params[i]
-            written = p.name.split()[0] if p.name else "_"
-            variadic = (p.type or "").rstrip().endswith("...")
-            closure = "->" in (p.type or "") or i == len(params) - 1
-            if label == "{}" and closure and "@autoclosure" not in (p.type or ""):
-                break  # a trailing closure: a function-typed parameter, or the last one
-            if label != "{}" and written == label:
+            if label == "{}":
+                type_ = p.type or ""
+                closure = "->" in type_ or (
+                    i == len(params) - 1 and _maybe_alias(type_) and not repo_type(type_)
+                )
+                if closure and "@autoclosure" not in type_:
+                    break  # a trailing closure: a function-typed parameter, or the last one
+            elif (p.name.split()[0] if p.name else "_") == label:
                 if member and not has(p.type, member):
                     return False
                 if arg_type and not takes(p.type, arg_type):
                     return False
                 break
-            if p.default is None and not variadic:
+            if p.default is None and not (p.type or "").rstrip().endswith("..."):
                 return False  # a parameter without default left out
             i += 1
         else:
             return False
         p = params[i]
+        if slots is not None:
+            slots.append(i)
         if not ((p.type or "").rstrip().endswith("...") and label == "_"):
             i += 1  # (a variadic parameter takes the unlabeled arguments that follow)
     return all(p.default is not None or (p.type or "").rstrip().endswith("...") for p in params[i:])
