@@ -140,6 +140,13 @@ def index(
     is_flag=True,
     help="Settle now, due or not: the index is then exactly a fresh build's.",
 )
+@click.option(
+    "--foreground/--background",
+    default=None,
+    help="Embed the changed symbols before returning, or commit keywords + call graph first "
+    "and embed them in the background (default: background; foreground in CI, where CI is "
+    "set). Meanwhile searches find them by keywords.",
+)
 @index_dir_option
 @wait_option
 @json_option
@@ -149,6 +156,7 @@ def update(
     worktree: bool,
     no_settle: bool,
     settle_now: bool,
+    foreground: bool | None,
     index_dir: str | None,
     wait: float,
     as_json: bool,
@@ -161,18 +169,28 @@ def update(
     Edges, symbols and PageRank are a fresh build's; the keyword index's statistics and the
     communities are brought back to a build's once changes reach a tenth of the symbols (or
     with --settle). With no index yet, or after a settings
-    change, it builds from scratch and says why. The git hooks run this in the background.
+    change, it builds from scratch and says why. The changed symbols' vectors follow from a
+    background process (`codebot status`), unless --foreground. The git hooks run this in the
+    background.
     """
+    import os
+
     from codebot.index.update import update_index
 
     ws, config = workspace(path, index_dir=index_dir)
+    later = not foreground if foreground is not None else not os.environ.get("CI")
     report = update_index(
-        ws, config, rev, wait, progress("parsing"), settle=not no_settle, settle_now=settle_now
-    )
-    if report.manifest.vectors_pending:  # an embedder killed before it finished: resume it
+        ws, config, rev, wait, progress("parsing"), settle=not no_settle, settle_now=settle_now,
+        vectors_later=later,
+    )  # fmt: skip
+    m = report.manifest
+    if m.vectors_pending or m.vectors_behind:  # left to, or killed in, the background embedder
         from codebot.index.background import start_background
 
-        start_background(ws)
+        if later:
+            start_background(ws)
+        else:  # the vectors in before returning (another embedder at work: wait for it)
+            report.manifest = _vectors_now(ws, config)
     state = None
     if worktree:
         from codebot.index.status import worktree_state  # imported only when asked for
@@ -188,6 +206,22 @@ def update(
         click.echo(
             f"work tree: {n} uncommitted file(s) in the overlay" if n else "work tree: clean"
         )
+
+
+def _vectors_now(ws, config):
+    """The manifest once every vector it waits for is committed (by us, or by the background
+    embedder that holds the lock)."""
+    import time
+
+    from codebot.index.background import finish_vectors, vectors_owed
+    from codebot.index.store import read_manifest
+
+    while True:
+        done = finish_vectors(ws, config, progress("embedding"))
+        manifest = read_manifest(ws.index_dir)
+        if not done.busy or not vectors_owed(manifest):
+            return manifest
+        time.sleep(0.2)
 
 
 @main.command()
