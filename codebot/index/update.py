@@ -37,6 +37,7 @@ from codebot.git.repo import Repo, short_commit
 from codebot.git.workspace import Workspace, under
 from codebot.index.build import embed_texts, indexed_code, make_manifest, settings_of
 from codebot.index.embedding import deferred
+from codebot.index.fresh import CARRIED, SETTLE_SHARE, settle_due, unsettled_symbols
 from codebot.index.store import Index, Manifest, lock_for_writing, read_manifest
 from codebot.index.tables import KEYS_FILE, file_result, symbol_key, symbol_keys
 from codebot.index.writer import LEXICAL_DIR, VECTORS_FILE, GenerationWriter, retarget
@@ -51,6 +52,7 @@ __all__ = [
     "needs_settling",
     "settle_lexical",
     "unsettled",
+    "SETTLE_SHARE",
 ]
 
 Progress = Callable[[int, int, str], None]
@@ -207,17 +209,15 @@ def update_index(
 # graph's communities over (a new symbol gets none), because redoing either costs time linear in
 # the repository (a rewrite about 2 s per 10k symbols, Louvain 2.7 s on the stdlib's 57k call
 # pairs) for a change of a few symbols. Both are redone, by a settle, once the symbols changed,
-# removed or added since the last settle (or build) exceed SETTLE_SHARE of the index: a one-file
-# change never rewrites a large keyword index. Everything else an update writes (symbols, files,
-# edges, call counts, PageRank) is a build's exactly, settled or not.
-SETTLE_SHARE = 0.1
-CARRIED = "carried_symbols"  # manifest count: symbols changed or added since the last settle
+# removed or added since the last settle (or build) exceed SETTLE_SHARE of the index (in
+# index.fresh, which answers a no-op update without importing this module): a one-file change
+# never rewrites a large keyword index. Everything else an update writes (symbols, files, edges,
+# call counts, PageRank) is a build's exactly, settled or not.
 
 
 def unsettled(manifest: Manifest) -> int:
     """How many symbols changed since the index was last built or settled (0: settled)."""
-    counts = manifest.counts
-    return max(counts.get("lexical_deleted", 0), counts.get(CARRIED, 0))
+    return unsettled_symbols(manifest.counts)
 
 
 def needs_settling(manifest: Manifest, force: bool = False) -> bool:
@@ -229,9 +229,7 @@ def needs_settling(manifest: Manifest, force: bool = False) -> bool:
     drift from a fresh build's by at most the share of deleted documents, and near-ties can
     swap; communities carried over miss the symbols added since.
     """
-    pending = unsettled(manifest)
-    symbols = manifest.counts.get("symbols", 0)
-    return pending > 0 and (force or pending > SETTLE_SHARE * symbols)
+    return settle_due(manifest.counts, force)
 
 
 def settle_lexical(base: Index, selector: Selector) -> Manifest:

@@ -174,9 +174,16 @@ def update(
     background.
     """
     import os
+    from pathlib import Path
 
+    from codebot.git.refs import read_head
+    from codebot.index.fresh import config_inputs, write_stamp
     from codebot.index.update import update_index
 
+    # What the settings come from, read before they are loaded: the stamp a no-op update is
+    # answered by (codebot.__main__) names what this update checked (index.fresh).
+    head = read_head(Path(path).resolve()) if rev is None and index_dir is None else None
+    inputs = config_inputs(head.workdir) if head is not None else None
     ws, config = workspace(path, index_dir=index_dir)
     later = not foreground if foreground is not None else not os.environ.get("CI")
     report = update_index(
@@ -184,6 +191,8 @@ def update(
         vectors_later=later,
     )  # fmt: skip
     m = report.manifest
+    if head is not None and inputs is not None and m.commit == head.commit and not m.overlay:
+        write_stamp(ws.index_dir, m, inputs)
     if m.vectors_pending or m.vectors_behind:  # left to, or killed in, the background embedder
         from codebot.index.background import start_background
 
