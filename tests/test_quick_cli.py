@@ -170,3 +170,22 @@ def test_bm25_search_loads_no_model_runtime(repo):
     out = codebot(repo, "callers", "pkg.ledger.ledger_total")
     assert "ledger_balance" in out.stdout
     assert not {"onnxruntime", "usearch", "networkx", "tantivy"} & set(loaded(out))
+
+
+def test_commands_of_other_modules_load_when_run():
+    import importlib
+
+    from codebot.serve.cli import LAZY, main
+
+    for module in set(LAZY.values()):  # every command is named, and named after its module
+        names = {c.name for c in importlib.import_module(module).COMMANDS}
+        assert names == {name for name, where in LAZY.items() if where == module}
+    code = (
+        "import sys; from codebot.serve.cli import main\n"
+        "main(['status', '--help'], standalone_mode=False)\n"
+        "print(sorted(m for m in sys.modules if m.startswith('codebot.serve.cli_')))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip().splitlines()[-1] == "[]"
+    assert set(LAZY) <= set(main.list_commands(None))

@@ -14,7 +14,6 @@ from typing import Any
 
 import click
 
-from codebot.serve import cli_graph, cli_precise, cli_share
 from codebot.serve.options import (
     CodebotGroup,
     emit,
@@ -32,7 +31,7 @@ from codebot.serve.options import (
     workspace,
 )
 
-__all__ = ["main"]
+__all__ = ["LAZY", "main"]
 
 
 def _stderr(text: str | None) -> None:
@@ -40,7 +39,21 @@ def _stderr(text: str | None) -> None:
         click.echo(text, err=True, nl=False)
 
 
-@click.group(cls=CodebotGroup, context_settings={"help_option_names": ["-h", "--help"]})
+# The commands defined in other modules, loaded when run (CodebotGroup): name -> module.
+LAZY = {
+    **dict.fromkeys(
+        ("callers", "callees", "chain", "entrypoints", "graph", "stats", "impact"),
+        "codebot.serve.cli_graph",
+    ),
+    **dict.fromkeys(
+        ("pack", "publish", "pull", "init", "mcp", "action", "hooks", "hook"),
+        "codebot.serve.cli_share",
+    ),
+    "precise": "codebot.serve.cli_precise",
+}
+
+
+@click.group(cls=CodebotGroup, lazy=LAZY, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="codebot")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bars on stderr.")
 @click.pass_context
@@ -527,9 +540,6 @@ def map_(budget: int, focus: str | None, path: str, index_dir: str | None, as_js
     _tokens_note(f"{counter.name}: {result.tokens}/{budget}, {result.symbols} symbols")
     click.echo(result.text, nl=False)
 
-
-for _command in (*cli_graph.COMMANDS, *cli_share.COMMANDS, *cli_precise.COMMANDS):
-    main.add_command(_command)
 
 if __name__ == "__main__":  # pragma: no cover
     main()
