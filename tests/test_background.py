@@ -251,11 +251,11 @@ def test_update_loads_the_model_only_for_a_text_it_has_no_vector_for(repo, serve
     path.write_text(original.replace("and clamp it", "and clamp it to the ledger's range"))
     git(repo, "commit", "-qam", "docs")
     seen = len(server.requests)
-    out = cli("update", "--json", cwd=repo, env=env)
+    out = cli("update", "--foreground", "--json", cwd=repo, env=env)
     assert json.loads(out.stdout)["embedded"] > 0 and len(server.requests) > seen
     git(repo, "revert", "--no-edit", "HEAD")  # back to texts the vector cache holds
     seen = len(server.requests)
-    out = cli("update", "--json", cwd=repo, env=env)
+    out = cli("update", "--foreground", "--json", cwd=repo, env=env)
     report = json.loads(out.stdout)
     assert report["action"] == "updated" and report["symbols"]["changed"] > 0
     assert report["embedded"] == 0
@@ -270,3 +270,123 @@ def test_update_loads_the_model_only_for_a_text_it_has_no_vector_for(repo, serve
                          text=True)  # fmt: skip
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip().splitlines()[-1] == "[]"
+
+
+def _vector_ids(repo: Path, env: dict, query: str) -> list[str]:
+    out = cli("search", query, "--mode", "vector", "-k", "200", "--json", cwd=repo,
+              env=env)  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    return [r["id"] for r in json.loads(out.stdout)["results"]]
+
+
+def test_update_commits_keywords_first_and_the_changed_vectors_follow(repo, server, env, validate):
+    out = cli("index", "--foreground", "--embedder", provider(server), cwd=repo, env=env)
+    assert out.returncode == 0, out.stderr
+    index_dir = repo / ".git" / "codebot"
+    symbols = read_manifest(index_dir).counts["symbols"]
+
+    server.open.clear()  # the model service holds every answer: the embedding stays under way
+    path = repo / "pkg" / "shipping.py"
+    path.write_text(
+        path.read_text() + "\n\ndef parcel_tariff_lookup(zone):\n"
+        '    """Find the parcel tariff of a delivery zone."""\n'
+        "    return {'north': 3, 'south': 5}.get(zone, 9)\n"
+    )
+    ledger = repo / "pkg" / "ledger.py"
+    ledger.write_text(ledger.read_text().replace("factor 7 and clamp", "factor 7, then round"))
+    git(repo, "commit", "-qam", "tariffs")
+    out = cli("update", "--json", cwd=repo, env=env)
+    assert out.returncode == 0, out.stderr
+    report = json.loads(out.stdout)
+    validate(report, "update-report.schema.json")
+    assert report["embedded"] == 0 and report["vectors_later"] == 2
+    m = read_manifest(index_dir)
+    assert m.commit == git(repo, "rev-parse", "HEAD").strip() and len(m.vectors_behind) == 2
+    assert m.embedder is not None and not m.vectors_pending
+    wait_for(lambda: embedder_running(index_dir))
+
+    # Keywords + graph are committed: the new function answers by keywords at once (the model
+    # service is held, so no query is embedded here: tests/test_update.py checks that a stale
+    # vector never answers while its symbol is behind).
+    out = cli("search", "parcel tariff delivery zone", "--mode", "bm25", "--json", cwd=repo,
+              env=env)  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["results"][0]["id"] == "pkg.shipping.parcel_tariff_lookup"
+    status = json.loads(cli("status", "--json", cwd=repo, env=env).stdout)
+    validate(status, "status.schema.json")
+    validate({k: v for k, v in status.items() if k not in ("index_dir", "worktree", "vectors")},
+             "manifest.schema.json")  # fmt: skip
+    assert status["vectors"]["state"] == "running" and status["vectors_behind"]
+    assert "changed symbol(s)' vectors being computed" in cli("status", cwd=repo, env=env).stdout
+
+    # A second commit and update meanwhile: no second embedder; its symbol joins the debt.
+    path.write_text(path.read_text().replace("'south': 5", "'south': 6"))
+    git(repo, "commit", "-qam", "south")
+    out = cli("update", "--json", cwd=repo, env=env)
+    assert out.returncode == 0, out.stderr
+    assert len(read_manifest(index_dir).vectors_behind) == 2  # the same function again
+    assert start_background(Workspace.at(repo)) is False
+
+    server.open.set()
+    wait_for(lambda: not read_manifest(index_dir).vectors_behind)
+    m = read_manifest(index_dir)
+    assert m.commit == git(repo, "rev-parse", "HEAD").strip()
+    assert m.counts["vectors"] == m.counts["symbols"] == symbols + 1
+    ids = _vector_ids(repo, env, "parcel tariff delivery zone")
+    assert ids[0] == "pkg.shipping.parcel_tariff_lookup"
+    assert "pkg.ledger.ledger_step_7" in _vector_ids(repo, env, "ledger step 7 round")
+    out = cli("search", "parcel tariff delivery zone", "--json", cwd=repo, env=env)  # hybrid
+    assert out.returncode == 0 and "still being computed" not in out.stderr
+    assert json.loads(out.stdout)["results"][0]["id"] == "pkg.shipping.parcel_tariff_lookup"
+    log = (index_dir / "update.log").read_text()
+    assert "another embedder is at work" not in log
+    wait_for(lambda: not embedder_running(index_dir))
+
+
+def test_an_interrupted_update_embedding_resumes(repo, server, env):
+    out = cli("index", "--foreground", "--embedder", provider(server), cwd=repo, env=env)
+    assert out.returncode == 0, out.stderr
+    index_dir = repo / ".git" / "codebot"
+    server.open.clear()
+    ledger = repo / "pkg" / "ledger.py"
+    ledger.write_text(ledger.read_text().replace("and clamp it", "and clamp it to the range"))
+    git(repo, "commit", "-qam", "docs")
+    out = cli("update", cwd=repo, env=env)
+    assert out.returncode == 0 and "to embed in the background" in out.stdout, out.stderr
+
+    def progress() -> dict:
+        try:
+            return json.loads((index_dir / "embed.progress").read_text())
+        except (OSError, ValueError):
+            return {}
+
+    wait_for(lambda: embedder_running(index_dir) and "generation" in progress())  # at work
+    os.kill(json.loads((index_dir / "embed.progress").read_text())["pid"], signal.SIGKILL)
+    wait_for(lambda: not embedder_running(index_dir))
+    behind = read_manifest(index_dir).vectors_behind
+    assert behind and len(behind) == FUNCS  # every ledger function's docstring changed
+    status = json.loads(cli("status", "--json", cwd=repo, env=env).stdout)
+    assert status["vectors"]["state"] == "stopped"
+
+    server.open.set()
+    out = cli("update", cwd=repo, env=env)  # nothing to update: it starts the embedder again
+    assert out.returncode == 0 and "up to date" in out.stdout, out.stderr
+    wait_for(lambda: not read_manifest(index_dir).vectors_behind)
+    assert "pkg.ledger.ledger_step_3" in _vector_ids(repo, env, "ledger step 3 clamp range")
+
+
+def test_update_foreground_embeds_before_returning(repo, server, env):
+    out = cli("index", "--foreground", "--embedder", provider(server), cwd=repo, env=env)
+    assert out.returncode == 0, out.stderr
+    ledger = repo / "pkg" / "ledger.py"
+    ledger.write_text(ledger.read_text().replace("and clamp it", "and clamp it to the range"))
+    git(repo, "commit", "-qam", "docs")
+    for args, ci in ((["--foreground"], None), ([], "true")):  # the flag, or CI set
+        if ci:
+            git(repo, "revert", "--no-edit", "HEAD")
+        out = cli("update", *args, "--json", cwd=repo, env={**env, **({"CI": ci} if ci else {})})
+        assert out.returncode == 0, out.stderr
+        report = json.loads(out.stdout)
+        assert report["vectors_later"] == 0 and report["symbols"]["changed"] == FUNCS
+        m = read_manifest(repo / ".git" / "codebot")
+        assert not m.vectors_behind and m.counts["vectors"] == m.counts["symbols"]

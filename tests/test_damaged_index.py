@@ -53,6 +53,9 @@ CALLERS = ("callers", "app.shop.helper")
 SHOW = ("show", "app.shop.helper")
 STATUS = ("status",)
 UPDATE = ("update", "--to", "HEAD~1")  # the index is at HEAD: this update has work to do
+# An update that embeds its changes itself: the default one leaves the vectors file as it is
+# (the background embedder patches it, and reports a damaged one in update.log and status).
+UPDATE_FOREGROUND = ("update", "--foreground", "--to", "HEAD~1")
 EVERY = (SEARCH, FIND, CALLERS, SHOW, STATUS, UPDATE)
 
 # Each file of a generation, the commands that read it (they must fail clearly) and the others
@@ -62,7 +65,7 @@ READERS: dict[str, tuple[tuple[str, ...], ...]] = {
     "files.msgpack": (SHOW, STATUS, UPDATE),
     "keys.u64": (SEARCH, STATUS),
     "graph.msgpack": (CALLERS, STATUS),
-    "vectors.usearch": (SEARCH, STATUS, UPDATE),
+    "vectors.usearch": (SEARCH, STATUS, UPDATE_FOREGROUND),
     "lexical/meta.json": (SEARCH, STATUS, UPDATE),
     "lexical/*.term": (SEARCH, STATUS, UPDATE),  # a segment file (postings)
     "lexical/*.store": (SEARCH, STATUS, UPDATE),  # a segment file (stored fields: the keys)
@@ -144,11 +147,15 @@ def matrix(tmp_path_factory: pytest.TempPathFactory):
         # update writes (a new generation it then abandons): it gets a copy of its own
         own = copy.with_name(copy.name + "-update")
         shutil.copytree(copy, own)
-        runs = [_codebot(repo, env, own if args == UPDATE else copy, *args) for args in readers]
+        runs = [
+            _codebot(repo, env, own if args[0] == "update" else copy, *args) for args in readers
+        ]
         if how == "deleted":  # the rest is the same for either damage: once is enough
             return path, runs, [], None, None
         others = [_codebot(repo, env, copy, *args) for args in EVERY if args not in readers]
-        rebuilt = _codebot(repo, env, copy, "index")
+        # --wait: the default update above left its vectors to a background embedder, whose
+        # short commit (or its failure on a damaged vectors file) may hold the write lock now.
+        rebuilt = _codebot(repo, env, copy, "index", "--wait", "60")
         after = _codebot(repo, env, copy, *SEARCH)
         return path, runs, others, rebuilt, after
 

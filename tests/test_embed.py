@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -166,3 +168,31 @@ def test_import_is_cheap() -> None:
     code = "import sys, codebot.embed; print('onnxruntime' in sys.modules, 'numpy' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["False", "False"]
+
+
+def test_the_optimized_graph_is_kept_per_machine_and_gives_the_same_vectors(tmp_path) -> None:
+    """The first load saves onnxruntime's optimized graph under the user's cache directory (the
+    sandboxed HOME's); later loads use it, bit for bit the shipped model's vectors; a saved graph
+    that changed on disk is made again, never used."""
+    texts = [
+        "def get_debug_flag() -> bool:\n    return bool(os.environ.get('FLASK_DEBUG'))",
+        "register a blueprint on the application",
+        "class Session(dict):\n    modified = False",
+    ]
+    cache = Path(os.environ["XDG_CACHE_HOME"]) / "codebot" / "onnx"
+    shutil.rmtree(cache, ignore_errors=True)
+    first = BuiltinEmbedder(threads=1)
+    saved = list(cache.glob("*.onnx"))
+    assert len(saved) == 1 and saved[0].with_suffix(".json").is_file()
+    before = first.embed_documents(texts)
+    record = json.loads(saved[0].with_suffix(".json").read_text())
+    again = BuiltinEmbedder(threads=1)
+    assert np.array_equal(again.embed_documents(texts), before)
+    assert json.loads(saved[0].with_suffix(".json").read_text()) == record  # used, not remade
+    data = bytearray(saved[0].read_bytes())
+    data[len(data) // 2] ^= 1  # a damaged saved graph (its stat changes with it)
+    saved[0].write_bytes(bytes(data))
+    third = BuiltinEmbedder(threads=1)
+    assert np.array_equal(third.embed_documents(texts), before)
+    assert json.loads(saved[0].with_suffix(".json").read_text())["sha256"] == record["sha256"]
+    assert hashlib.sha256(saved[0].read_bytes()).hexdigest() == record["sha256"]  # made again

@@ -12,6 +12,7 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import codebot
@@ -101,10 +102,8 @@ def assert_same_as_build(repo: Path, tmp_path: Path, embedder, commit_id: str | 
     return updated
 
 
-def test_history_of_real_changes_stays_identical_to_a_rebuild(make_repo, tmp_path):
-    embedder = HashingEmbedder()
-    repo = make_repo({**REAL, "pkg/shapes.py": SHAPES, "app/user.py": USER})
-    build_index(repo, Config(), embedder=embedder)
+def real_history(repo: Path) -> list[str]:
+    """Commits of every kind of change git can make, on the repository ``real_repo`` made."""
     steps = []
 
     # An edited function body.
@@ -146,7 +145,18 @@ def test_history_of_real_changes_stays_identical_to_a_rebuild(make_repo, tmp_pat
     # A revert: the old content comes back, so its vectors come from the cache.
     git(repo, "revert", "--no-edit", steps[0])
     steps.append(git(repo, "rev-parse", "HEAD"))
+    return steps
 
+
+def real_repo(make_repo) -> Path:
+    return make_repo({**REAL, "pkg/shapes.py": SHAPES, "app/user.py": USER})
+
+
+def test_history_of_real_changes_stays_identical_to_a_rebuild(make_repo, tmp_path):
+    embedder = HashingEmbedder()
+    repo = real_repo(make_repo)
+    build_index(repo, Config(), embedder=embedder)
+    steps = real_history(repo)
     for n, sha in enumerate(steps):
         calls = embedder.calls
         report = update_index(repo, Config(), to=sha, embedder=embedder)
@@ -158,6 +168,47 @@ def test_history_of_real_changes_stays_identical_to_a_rebuild(make_repo, tmp_pat
     assert "pkg.tokenizing.token_counter" in symbols and "pkg.tokens.token_counter" not in symbols
     assert "pkg.shapes.Shape.grow" in symbols and "pkg.shapes.Square.grow" not in symbols
     assert "web.a.js.f" in symbols and "web.a.ts.f" in symbols
+
+
+def test_vectors_later_answers_by_keywords_then_equals_a_rebuild(make_repo, tmp_path):
+    """``vectors_later``: each update commits keywords + graph and leaves the changed symbols'
+    vectors to the background embedder (here run in the test's process, every other step, so
+    two updates' debts add up); once it has run, the index is a rebuild's, vectors included."""
+    from codebot.index.background import embedding_progress, finish_vectors
+
+    embedder = HashingEmbedder()
+    repo = real_repo(make_repo)
+    build_index(repo, Config(), embedder=embedder)
+    index_dir = repo / ".git" / "codebot"
+    steps = real_history(repo)
+    for n, sha in enumerate(steps):
+        calls = embedder.calls
+        report = update_index(repo, Config(), to=sha, embedder=embedder, vectors_later=True)
+        assert report.action == "updated" and report.embedded == 0 and embedder.calls == calls
+        m = report.manifest
+        new = report.symbols["added"] + report.symbols["changed"]
+        assert report.vectors_later == new and (m.vectors_behind or not new)
+        assert m.embedder is not None and not m.vectors_pending  # hybrid search goes on
+        state = embedding_progress(index_dir, m).state
+        assert state == ("stopped" if m.vectors_behind else "complete")  # none started here
+        # The changed symbols answer by keywords at once; none of their stale vectors answers.
+        index = open_index(repo, Config(), embedder=embedder, worktree=False)
+        searcher = Searcher(index, Config(), embedder=embedder)
+        behind = set(m.vectors_behind or ())
+        keys = np.fromfile(index.gen_dir / "keys.u64", dtype="<u8").tolist()
+        changed = [row for row, key in enumerate(keys) if key in behind]
+        query = "shape area" if not changed else index.symbols[changed[0]].name
+        if changed:
+            found = searcher.search(query, k=20, mode="bm25")
+            assert index.symbols[changed[0]].id in {h.id for h in found}
+        vector = embedder.embed_queries([query])[0]
+        hits = {k for k, _ in searcher._vector_index().search(vector, 10_000)}
+        assert not behind & hits  # stale or removed vectors never answer
+        assert hits == set(keys) - behind  # and every other symbol's vector does
+        if n % 2 or n == len(steps) - 1:
+            finish_vectors(Workspace.at(repo), Config(), embedder=embedder)
+            assert not read_manifest(index_dir).vectors_behind
+            assert_same_as_build(repo, tmp_path / str(n), embedder, sha)
 
 
 def test_constants_and_variables_follow_edits(make_repo, tmp_path):

@@ -30,7 +30,6 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from codebot.core.errors import GitError, IndexBusy
-from codebot.core.http import scrub_environment
 from codebot.git.workspace import LOG
 
 __all__ = [
@@ -482,6 +481,8 @@ def run_hook(hook: str, index_dir: Path, job: Callable[[], object]) -> None:
 
 def append_log(index_dir: Path, message: str) -> None:
     """Append to update.log, starting afresh (one old log kept) above LOG_MAX_BYTES."""
+    from codebot.core.http import scrub_environment  # the HTTP client's: only when logging
+
     try:
         index_dir.mkdir(parents=True, exist_ok=True)
         path = index_dir / LOG

@@ -10,6 +10,13 @@ follow as the next generation, computed by one background process.
                 -> gen-N+2 = that generation's files linked + vectors.usearch, pending dropped
            then looks again (a build that landed meanwhile is pending anew)
 
+    codebot update           gen-M   keywords + graph, the base's vectors.usearch kept, the
+      └─ start_background            changed symbols' keys in "vectors_behind" (left out of
+           finish_vectors            vector hits: found by keywords meanwhile)
+             the same two steps for those symbols only (their files' texts, through the cache)
+             -> gen-M+1 = gen-M's files linked + vectors.usearch less those keys plus their
+                vectors, vectors_behind dropped
+
 The rule that keeps an update and the embedder from losing each other's work: a generation
 with vectors pending is written by anyone (build, update, settle, overlay) as keywords + graph,
 the mark carried over; vectors are committed only by the embedder, only under the write lock,
@@ -33,7 +40,7 @@ from codebot.core.config import Config
 from codebot.git.hooks import try_lock
 from codebot.git.workspace import Workspace
 from codebot.index.build import embed_texts, indexed_code
-from codebot.index.embedding import chosen, record
+from codebot.index.embedding import chosen, deferred, record
 from codebot.index.store import Index, Manifest, lock_for_writing, read_manifest, write_atomic
 from codebot.index.tables import KEYS_FILE, file_result
 from codebot.index.writer import VECTORS_FILE, GenerationWriter
@@ -48,6 +55,7 @@ __all__ = [
     "in_background",
     "run_detached",
     "start_background",
+    "vectors_owed",
 ]
 
 EMBED_LOCK = "embed.lock"
@@ -152,10 +160,18 @@ def start_background(ws: Workspace, python: str = sys.executable) -> bool:
     return True
 
 
+def vectors_owed(manifest: Manifest) -> bool:
+    """Whether ``manifest``'s generation waits for vectors from the background embedder: all of
+    them (a build's ``vectors_pending``) or an update's few (``vectors_behind``)."""
+    return bool(manifest.vectors_pending or manifest.vectors_behind)
+
+
 def in_background(ws: Workspace, manifest: Manifest) -> str | None:
     """Start the embedder when ``manifest`` waits for vectors and none runs; what the user
     should hear about it (None: nothing pending)."""
     if manifest.vectors_pending is None:
+        if manifest.vectors_behind:
+            start_background(ws)
         return None
     start_background(ws)
     n = manifest.counts.get("symbols", 0)
@@ -173,9 +189,10 @@ def in_background(ws: Workspace, manifest: Manifest) -> str | None:
 
 def embedding_progress(index_dir: Path, manifest: Manifest) -> EmbedProgress:
     """The state of ``manifest``'s vectors, from the embedder's progress file and lock."""
-    if manifest.vectors_pending is None:
+    if not vectors_owed(manifest):
         return EmbedProgress("none" if manifest.embedder is None else "complete")
-    provider = manifest.vectors_pending.get("provider")
+    pending = manifest.vectors_pending or manifest.embedder or {}
+    provider = pending.get("provider")
     try:
         data = json.loads((index_dir / PROGRESS_FILE).read_text())
     except (OSError, ValueError):
@@ -229,14 +246,15 @@ def finish_vectors(
     as it was, pending, with what was embedded in the cache."""
     started = time.perf_counter()
     report = VectorsReport(ws.index_dir, None)
-    while read_manifest(ws.index_dir).vectors_pending:
+    while vectors_owed(read_manifest(ws.index_dir)):
         with try_lock(ws.index_dir / EMBED_LOCK) as locked:
             if not locked:
                 report.busy = report.manifest is None
                 break
-            while (manifest := read_manifest(ws.index_dir)).vectors_pending:
+            while vectors_owed(manifest := read_manifest(ws.index_dir)):
+                one_pass = _one_pass if manifest.vectors_pending else _catch_up
                 try:
-                    committed, embedded = _one_pass(ws, config, manifest, progress, embedder)
+                    committed, embedded = one_pass(ws, config, manifest, progress, embedder)
                 except BaseException as exc:
                     _write_progress(ws.index_dir, {"error": f"{type(exc).__name__}: {exc}"})
                     raise
@@ -271,13 +289,9 @@ def run_detached(ws: Workspace, config: Config) -> None:
         )
 
 
-def _one_pass(
-    ws: Workspace, config: Config, manifest: Manifest, progress: Progress | None, embedder
-) -> tuple[Manifest | None, int]:
-    pending = manifest.vectors_pending
-    assert pending is not None
-    cfg = replace(config, embedder=pending["provider"])
-    embedder = chosen(cfg, embedder)
+def _reporter(ws: Workspace, manifest: Manifest, progress: Progress | None) -> Progress:
+    """What an embedding pass calls per text: the progress file (``codebot status``), at most
+    every _PROGRESS_EVERY seconds, and ``progress``."""
     shown = [0.0]
     first: list[float] = []  # when the first vector came, and its count: the rate leaves out
     # the model's loading
@@ -297,6 +311,17 @@ def _one_pass(
             progress(done, total, item)
 
     _write_progress(ws.index_dir, {"generation": manifest.generation})
+    return report
+
+
+def _one_pass(
+    ws: Workspace, config: Config, manifest: Manifest, progress: Progress | None, embedder
+) -> tuple[Manifest | None, int]:
+    pending = manifest.vectors_pending
+    assert pending is not None
+    cfg = replace(config, embedder=pending["provider"])
+    embedder = chosen(cfg, embedder)
+    report = _reporter(ws, manifest, progress)
     cache_dir = ws.index_dir / "cache"
     texts = _texts(ws, cfg, manifest)
     _, embedded = embed_texts(embedder, texts, cache_dir, report, False, _CHUNK)
@@ -317,9 +342,73 @@ def _one_pass(
             counts = {**current.counts, "vectors": int(len(keys))}
             done = Manifest(
                 **{**vars(current), "counts": counts, "embedder": record(embedder, cfg),
-                   "vectors_pending": None}
+                   "vectors_pending": None, "vectors_behind": None}
             )  # fmt: skip
             return writer.commit(done), embedded + more
+
+
+def _catch_up(
+    ws: Workspace, config: Config, manifest: Manifest, progress: Progress | None, embedder
+) -> tuple[Manifest | None, int]:
+    """The vectors an update left behind (``vectors_behind``): the texts of those symbols only,
+    embedded by the index's own model (loaded only for a text the cache lacks), then, under the
+    write lock, the current generation with those keys' vectors replaced."""
+    import numpy as np
+
+    recorded = manifest.embedder
+    model = deferred(recorded, config, embedder)
+    cache_dir = ws.index_dir / "cache"
+    keys, texts = _behind_texts(ws, config, manifest)
+    _, embedded = embed_texts(
+        model, texts, cache_dir, _reporter(ws, manifest, progress), False, _CHUNK
+    )
+    with lock_for_writing(ws.index_dir, wait=_WRITE_WAIT):
+        current = read_manifest(ws.index_dir)  # an update may have landed meanwhile
+        if current.vectors_pending or not current.vectors_behind:
+            return None, embedded
+        if current.embedder != recorded:
+            return None, embedded  # rebuilt with another model since: the next pass looks again
+        base = Index(ws.index_dir, ws.root, current, ws.repo)
+        keys, texts = _behind_texts(ws, config, current)  # the few new ones: embedded now
+        vectors, more = embed_texts(model, texts, cache_dir, None, False)
+        with GenerationWriter(ws.index_dir, base) as writer:
+            writer.link_from_base(but=VECTORS_FILE)
+            stale = np.array(current.vectors_behind, dtype=np.uint64)
+            writer.vectors(keys, vectors, remove=stale)
+            done = Manifest(**{**vars(current), "vectors_behind": None})
+            return writer.commit(done), embedded + more
+
+
+def _behind_texts(ws: Workspace, config: Config, manifest: Manifest):
+    """(keys, texts) of the symbols of ``manifest``'s generation whose vectors are behind,
+    read from their files only (a removed symbol's key has no row: it is only removed)."""
+    import numpy as np
+
+    from codebot.index.text import embedding_text
+    from codebot.parse.files import Selector, SourceFile
+
+    base = Index(ws.index_dir, ws.root, manifest, ws.repo)
+    selector = Selector(ws.root, ws.repo, config, manifest.commit if ws.repo else None)
+    table, by_id = base.symbols, base.by_id
+    all_keys = np.fromfile(base.gen_dir / KEYS_FILE, dtype="<u8")
+    rows = set(np.flatnonzero(np.isin(all_keys, np.array(manifest.vectors_behind, "<u8"))).tolist())
+    paths = {table[r].path for r in rows}
+    keys: list[int] = []
+    texts: list[str] = []
+    in_git = ws.repo is not None and manifest.commit is not None
+    for e in base.files():
+        if e.path not in paths:
+            continue
+        source = SourceFile(
+            e.path, ws.root / e.path, e.language, e.role, e.blob if in_git else None
+        )
+        at = [by_id[sid] for sid in e.symbols]
+        f = file_result(e, [table[r] for r in at])
+        for row, s, text in zip(at, f.symbols, indexed_code(f, selector.read(source))):
+            if row in rows:
+                keys.append(int(all_keys[row]))
+                texts.append(embedding_text(s, text))
+    return np.array(keys, dtype=np.uint64), texts
 
 
 def _texts(ws: Workspace, config: Config, manifest: Manifest) -> list[str]:

@@ -52,6 +52,9 @@ class IndexStatus:
         embedder = f"{emb['name']} ({emb['dimension']} dims)" if emb else "none (keywords only)"
         if m.vectors_pending:
             embedder = f"{m.vectors_pending['provider']} (vectors {self.vectors.to_text()})"
+        elif m.vectors_behind:  # an update's changed symbols: found by keywords meanwhile
+            n = len(m.vectors_behind)
+            embedder += f"; {n} changed symbol(s)' vectors {self.vectors.to_text()}"
         lines = [
             f"index     {self.index_dir}  ({m.generation})",
             f"root      {self.root}{'/' + m.root if m.root else ''}",

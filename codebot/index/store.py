@@ -103,6 +103,10 @@ class Manifest:
     # Vectors still to come ({"provider": ...}): a keyword + graph generation committed first,
     # the background embedder's next generation adds them (see index.background).
     vectors_pending: dict[str, Any] | None = None
+    # Keys of symbols whose vectors are missing or out of date in vectors.usearch (an update
+    # that left their embedding to the background embedder): searches leave them out of the
+    # vector hits, and find them by keywords, until the embedder's next generation has them.
+    vectors_behind: list[int] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -119,6 +123,7 @@ class Manifest:
             "settings": self.settings,
             **({"overlay": self.overlay} if self.overlay is not None else {}),
             **({"vectors_pending": self.vectors_pending} if self.vectors_pending else {}),
+            **({"vectors_behind": self.vectors_behind} if self.vectors_behind else {}),
         }
 
 

@@ -37,9 +37,10 @@ from codebot.git.repo import Repo, short_commit
 from codebot.git.workspace import Workspace, under
 from codebot.index.build import embed_texts, indexed_code, make_manifest, settings_of
 from codebot.index.embedding import deferred
+from codebot.index.fresh import CARRIED, SETTLE_SHARE, settle_due, unsettled_symbols
 from codebot.index.store import Index, Manifest, lock_for_writing, read_manifest
 from codebot.index.tables import KEYS_FILE, file_result, symbol_key, symbol_keys
-from codebot.index.writer import LEXICAL_DIR, GenerationWriter, retarget
+from codebot.index.writer import LEXICAL_DIR, VECTORS_FILE, GenerationWriter, retarget
 from codebot.parse.files import Selector, Skipped, SourceFile
 
 __all__ = [
@@ -51,6 +52,7 @@ __all__ = [
     "needs_settling",
     "settle_lexical",
     "unsettled",
+    "SETTLE_SHARE",
 ]
 
 Progress = Callable[[int, int, str], None]
@@ -70,6 +72,7 @@ class UpdateReport:
     files: dict[str, int] = field(default_factory=dict)  # changed files by kind of change
     symbols: dict[str, int] = field(default_factory=dict)  # added, changed, removed, kept
     embedded: int = 0
+    vectors_later: int = 0  # changed symbols whose vectors the background embedder computes
     resolved_files: int | None = None  # files whose calls were resolved again
     seconds: float = 0.0
     timings: dict[str, float] = field(default_factory=dict)
@@ -85,6 +88,7 @@ class UpdateReport:
             "files": self.files,
             "symbols": self.symbols,
             "embedded": self.embedded,
+            "vectors_later": self.vectors_later,
             **({} if self.resolved_files is None else {"resolved_files": self.resolved_files}),
             "counts": self.manifest.counts,
             "seconds": round(self.seconds, 3),
@@ -99,11 +103,16 @@ class UpdateReport:
                 f"rebuilt at {short_commit(self.commit)} ({self.reason}) in {self.seconds:.1f}s\n"
             )
         f, s = self.files, self.symbols
+        vectors = (
+            f"{self.vectors_later} to embed in the background"
+            if self.vectors_later
+            else f"{self.embedded} embedded"
+        )
         return (
             f"updated {short_commit(self.base_commit)} -> {short_commit(self.commit)}: "
             f"{f['added']} added, {f['modified']} modified, {f['renamed']} renamed, "
             f"{f['deleted']} deleted files; symbols {s['added']} added, {s['changed']} changed, "
-            f"{s['removed']} removed ({self.embedded} embedded) in {self.seconds:.2f}s\n"
+            f"{s['removed']} removed ({vectors}) in {self.seconds:.2f}s\n"
         )
 
 
@@ -116,8 +125,14 @@ def update_index(
     embedder=None,
     settle: bool = True,
     settle_now: bool = False,
+    vectors_later: bool = False,
 ) -> UpdateReport:
     """Bring the committed index of ``where`` to commit ``to`` (default: HEAD), incrementally.
+
+    ``vectors_later``: commit keywords + graph without embedding the changed symbols; their
+    keys go to the manifest's ``vectors_behind`` (left out of vector hits, found by keywords)
+    and the background embedder (``index.background``, started by the caller) commits their
+    vectors as the next generation. A rebuild then leaves every vector to it.
 
     ``settle``: once the new state is in place, settle the index when it is due (see
     :func:`needs_settling`: the keyword index rewritten, communities detected again);
@@ -145,6 +160,7 @@ def update_index(
         manifest, reason = _usable_base(index_dir, repo, subtree, config, selector)
         if manifest is None:
             config, later = _keep_embedder(index_dir, config)
+            later = later or (vectors_later and config.embedder != "none")
             built = build_locked(
                 ws, config, progress, embedder, at=target or "HEAD", vectors_later=later
             )
@@ -168,8 +184,9 @@ def update_index(
             changes, kinds = _disk_changes(base, selector, subtree)
         if changes:
             report = apply_changes(
-                base, changes, selector, index_dir, config, embedder, progress, target
-            )
+                base, changes, selector, index_dir, config, embedder, progress, target,
+                vectors_later=vectors_later,
+            )  # fmt: skip
             report.files = kinds
         else:
             if manifest.commit != target:  # changes outside the indexed subtree only
@@ -192,17 +209,15 @@ def update_index(
 # graph's communities over (a new symbol gets none), because redoing either costs time linear in
 # the repository (a rewrite about 2 s per 10k symbols, Louvain 2.7 s on the stdlib's 57k call
 # pairs) for a change of a few symbols. Both are redone, by a settle, once the symbols changed,
-# removed or added since the last settle (or build) exceed SETTLE_SHARE of the index: a one-file
-# change never rewrites a large keyword index. Everything else an update writes (symbols, files,
-# edges, call counts, PageRank) is a build's exactly, settled or not.
-SETTLE_SHARE = 0.1
-CARRIED = "carried_symbols"  # manifest count: symbols changed or added since the last settle
+# removed or added since the last settle (or build) exceed SETTLE_SHARE of the index (in
+# index.fresh, which answers a no-op update without importing this module): a one-file change
+# never rewrites a large keyword index. Everything else an update writes (symbols, files, edges,
+# call counts, PageRank) is a build's exactly, settled or not.
 
 
 def unsettled(manifest: Manifest) -> int:
     """How many symbols changed since the index was last built or settled (0: settled)."""
-    counts = manifest.counts
-    return max(counts.get("lexical_deleted", 0), counts.get(CARRIED, 0))
+    return unsettled_symbols(manifest.counts)
 
 
 def needs_settling(manifest: Manifest, force: bool = False) -> bool:
@@ -214,9 +229,7 @@ def needs_settling(manifest: Manifest, force: bool = False) -> bool:
     drift from a fresh build's by at most the share of deleted documents, and near-ties can
     swap; communities carried over miss the symbols added since.
     """
-    pending = unsettled(manifest)
-    symbols = manifest.counts.get("symbols", 0)
-    return pending > 0 and (force or pending > SETTLE_SHARE * symbols)
+    return settle_due(manifest.counts, force)
 
 
 def settle_lexical(base: Index, selector: Selector) -> Manifest:
@@ -351,12 +364,15 @@ def apply_changes(
     commit: str | None,
     overlay: dict[str, Any] | None = None,
     with_vectors: bool = True,
+    vectors_later: bool = False,
 ) -> UpdateReport:
     """Write, in ``index_dir``, a new generation: ``base`` with ``changes`` applied. The caller
     holds ``index_dir``'s write lock.
 
     ``overlay``: what a work tree overlay was made from, recorded in its manifest.
     ``with_vectors=False``: leave the vectors out (``impact`` reads the graph only).
+    ``vectors_later``: keep the base's vectors file as it is and add the changed and removed
+    symbols' keys to ``vectors_behind``, for the background embedder (no model, no usearch).
     Communities are carried over from ``base`` (see SETTLE_SHARE).
     """
     import numpy as np
@@ -472,14 +488,21 @@ def apply_changes(
 
         embedder = deferred(base.manifest.embedder, config, embedder) if with_vectors else None
         embedded = 0
+        behind = set(base.manifest.vectors_behind or ())
         if embedder is not None:
             t = time.perf_counter()
-
-            texts = [embedding_text(s, code[s.id]) for s in added]
-            vectors, embedded = embed_texts(
-                embedder, texts, base.index_dir / "cache", progress, compact=False
-            )
-            writer.vectors(symbol_keys(s.id for s in added), vectors, remove=symbol_keys(removed))
+            added_keys, removed_keys = symbol_keys(s.id for s in added), symbol_keys(removed)
+            changed_keys = set(added_keys.tolist()) | set(removed_keys.tolist())
+            if vectors_later:
+                writer.link(VECTORS_FILE)
+                behind |= changed_keys
+            else:
+                texts = [embedding_text(s, code[s.id]) for s in added]
+                vectors, embedded = embed_texts(
+                    embedder, texts, base.index_dir / "cache", progress, compact=False
+                )
+                writer.vectors(added_keys, vectors, remove=removed_keys)
+                behind -= changed_keys
             timings["embed"] = time.perf_counter() - t
 
         added_ids = {s.id for s in added}
@@ -502,6 +525,8 @@ def apply_changes(
         # Vectors still to come stay to come: the background embedder reads the newest
         # generation under the write lock before it commits (ARCHITECTURE.md, "Vectors later").
         manifest.vectors_pending = base.manifest.vectors_pending
+        # Vectors an update left to the background embedder (this one's and earlier ones').
+        manifest.vectors_behind = sorted(behind) if embedder is not None and behind else None
         manifest = writer.commit(manifest)
     return UpdateReport(
         index_dir,
@@ -516,6 +541,7 @@ def apply_changes(
             "kept": len(symbols) - len(added),
         },
         embedded=embedded,
+        vectors_later=len(added) if vectors_later and embedder is not None else 0,
         resolved_files=resolved,
         seconds=time.perf_counter() - started,
         timings=timings,

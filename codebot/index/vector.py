@@ -8,6 +8,7 @@ truncated or corrupt file is a DamagedIndex naming it (usearch checks the header
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 
 import numpy as np
@@ -75,8 +76,13 @@ def build_vectors(
 
 
 class VectorIndex:
-    def __init__(self, path: Path) -> None:
+    """The vectors of a generation, searched. ``exclude``: keys whose vectors are missing or
+    out of date (the manifest's ``vectors_behind``: an update left them to the background
+    embedder); they never come back as hits."""
+
+    def __init__(self, path: Path, exclude: Iterable[int] | None = None) -> None:
         self._index = _restore(path, view=True)
+        self._exclude = frozenset(exclude or ())
 
     def __len__(self) -> int:
         return len(self._index)
@@ -85,5 +91,11 @@ class VectorIndex:
         """(key, cosine similarity) of the nearest ``limit`` vectors, nearest first."""
         if not len(self):
             return []
-        found = self._index.search(vector.astype(np.float32), limit, exact=len(self) < _EXACT_BELOW)
-        return [(int(k), 1.0 - float(d)) for k, d in zip(found.keys, found.distances)]
+        exact = len(self) < _EXACT_BELOW
+        found = self._index.search(
+            vector.astype(np.float32), limit + len(self._exclude), exact=exact
+        )
+        hits = [(int(k), 1.0 - float(d)) for k, d in zip(found.keys, found.distances)]
+        if self._exclude:
+            hits = [hit for hit in hits if hit[0] not in self._exclude][:limit]
+        return hits

@@ -212,7 +212,9 @@ class Searcher:
         if self._vectors is None:
             from codebot.index.vector import VectorIndex
 
-            self._vectors = VectorIndex(self.index.gen_dir / "vectors.usearch")
+            self._vectors = VectorIndex(
+                self.index.gen_dir / "vectors.usearch", self.index.manifest.vectors_behind
+            )
         return self._vectors
 
     def embedder(self):

@@ -14,7 +14,6 @@ from typing import Any
 
 import click
 
-from codebot.serve import cli_graph, cli_precise, cli_share
 from codebot.serve.options import (
     CodebotGroup,
     emit,
@@ -32,7 +31,7 @@ from codebot.serve.options import (
     workspace,
 )
 
-__all__ = ["main"]
+__all__ = ["LAZY", "main"]
 
 
 def _stderr(text: str | None) -> None:
@@ -40,7 +39,21 @@ def _stderr(text: str | None) -> None:
         click.echo(text, err=True, nl=False)
 
 
-@click.group(cls=CodebotGroup, context_settings={"help_option_names": ["-h", "--help"]})
+# The commands defined in other modules, loaded when run (CodebotGroup): name -> module.
+LAZY = {
+    **dict.fromkeys(
+        ("callers", "callees", "chain", "entrypoints", "graph", "stats", "impact"),
+        "codebot.serve.cli_graph",
+    ),
+    **dict.fromkeys(
+        ("pack", "publish", "pull", "init", "mcp", "action", "hooks", "hook"),
+        "codebot.serve.cli_share",
+    ),
+    "precise": "codebot.serve.cli_precise",
+}
+
+
+@click.group(cls=CodebotGroup, lazy=LAZY, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="codebot")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bars on stderr.")
 @click.pass_context
@@ -140,6 +153,13 @@ def index(
     is_flag=True,
     help="Settle now, due or not: the index is then exactly a fresh build's.",
 )
+@click.option(
+    "--foreground/--background",
+    default=None,
+    help="Embed the changed symbols before returning, or commit keywords + call graph first "
+    "and embed them in the background (default: background; foreground in CI, where CI is "
+    "set). Meanwhile searches find them by keywords.",
+)
 @index_dir_option
 @wait_option
 @json_option
@@ -149,6 +169,7 @@ def update(
     worktree: bool,
     no_settle: bool,
     settle_now: bool,
+    foreground: bool | None,
     index_dir: str | None,
     wait: float,
     as_json: bool,
@@ -161,18 +182,37 @@ def update(
     Edges, symbols and PageRank are a fresh build's; the keyword index's statistics and the
     communities are brought back to a build's once changes reach a tenth of the symbols (or
     with --settle). With no index yet, or after a settings
-    change, it builds from scratch and says why. The git hooks run this in the background.
+    change, it builds from scratch and says why. The changed symbols' vectors follow from a
+    background process (`codebot status`), unless --foreground. The git hooks run this in the
+    background.
     """
+    import os
+    from pathlib import Path
+
+    from codebot.git.refs import read_head
+    from codebot.index.fresh import config_inputs, write_stamp
     from codebot.index.update import update_index
 
+    # What the settings come from, read before they are loaded: the stamp a no-op update is
+    # answered by (codebot.__main__) names what this update checked (index.fresh).
+    head = read_head(Path(path).resolve()) if rev is None and index_dir is None else None
+    inputs = config_inputs(head.workdir) if head is not None else None
     ws, config = workspace(path, index_dir=index_dir)
+    later = not foreground if foreground is not None else not os.environ.get("CI")
     report = update_index(
-        ws, config, rev, wait, progress("parsing"), settle=not no_settle, settle_now=settle_now
-    )
-    if report.manifest.vectors_pending:  # an embedder killed before it finished: resume it
+        ws, config, rev, wait, progress("parsing"), settle=not no_settle, settle_now=settle_now,
+        vectors_later=later,
+    )  # fmt: skip
+    m = report.manifest
+    if head is not None and inputs is not None and m.commit == head.commit and not m.overlay:
+        write_stamp(ws.index_dir, m, inputs)
+    if m.vectors_pending or m.vectors_behind:  # left to, or killed in, the background embedder
         from codebot.index.background import start_background
 
-        start_background(ws)
+        if later:
+            start_background(ws)
+        else:  # the vectors in before returning (another embedder at work: wait for it)
+            report.manifest = _vectors_now(ws, config)
     state = None
     if worktree:
         from codebot.index.status import worktree_state  # imported only when asked for
@@ -188,6 +228,22 @@ def update(
         click.echo(
             f"work tree: {n} uncommitted file(s) in the overlay" if n else "work tree: clean"
         )
+
+
+def _vectors_now(ws, config):
+    """The manifest once every vector it waits for is committed (by us, or by the background
+    embedder that holds the lock)."""
+    import time
+
+    from codebot.index.background import finish_vectors, vectors_owed
+    from codebot.index.store import read_manifest
+
+    while True:
+        done = finish_vectors(ws, config, progress("embedding"))
+        manifest = read_manifest(ws.index_dir)
+        if not done.busy or not vectors_owed(manifest):
+            return manifest
+        time.sleep(0.2)
 
 
 @main.command()
@@ -486,9 +542,6 @@ def map_(budget: int, focus: str | None, path: str, index_dir: str | None, as_js
     _tokens_note(f"{counter.name}: {result.tokens}/{budget}, {result.symbols} symbols")
     click.echo(result.text, nl=False)
 
-
-for _command in (*cli_graph.COMMANDS, *cli_share.COMMANDS, *cli_precise.COMMANDS):
-    main.add_command(_command)
 
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -70,8 +70,10 @@ def _update_in_background(name: str) -> None:
         cfg = config if config is not None else load_config(ws.root)
         here = Workspace.at(".", cfg.index_dir)  # each run anew: HEAD and git's index moved
         pulled = _pull_into_new_clone(here, cfg) if name == "post-checkout" else ""
-        r = update_index(here, cfg)
-        if r.manifest.vectors_pending:  # the embedder was killed: resume it (one at a time)
+        # The changed symbols' vectors, and any a killed embedder left, from the background
+        # embedder (one at a time): the hook's update holds the lock for keywords + graph only.
+        r = update_index(here, cfg, vectors_later=True)
+        if r.manifest.vectors_pending or r.manifest.vectors_behind:
             from codebot.index.background import start_background
 
             start_background(here)

@@ -10,8 +10,6 @@ from __future__ import annotations
 import json
 import os
 import sys
-import tempfile
-import traceback
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -207,7 +205,27 @@ def bytes_progress(label: str) -> Callable[[int, int | None], None] | None:
 
 
 class CodebotGroup(click.Group):
-    """Turns codebot's errors into a message and exit 1; a bug into exit 3 with a log."""
+    """Turns codebot's errors into a message and exit 1; a bug into exit 3 with a log.
+
+    ``lazy``: command name -> the module defining it (in its ``COMMANDS``), imported only when
+    that command runs or the help lists them all: ``codebot search`` never loads the modules of
+    the graph, sharing or precise commands."""
+
+    def __init__(self, *args: Any, lazy: dict[str, str] | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.lazy = dict(lazy or {})
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *self.lazy})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in self.lazy and cmd_name not in self.commands:
+            import importlib
+
+            module = importlib.import_module(self.lazy[cmd_name])
+            for command in module.COMMANDS:
+                self.add_command(command)
+        return super().get_command(ctx, cmd_name)
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -230,6 +248,9 @@ class CodebotGroup(click.Group):
             sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - silence the flush at exit
             ctx.exit(0)
         except Exception:
+            import tempfile
+            import traceback
+
             from codebot.core.http import scrub_environment
 
             # A new file of our own (O_EXCL, 0600): a name known in advance could be a link.
