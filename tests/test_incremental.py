@@ -12,8 +12,10 @@ from __future__ import annotations
 import random
 import re
 import subprocess
+from dataclasses import replace
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from codebot.core.model import FileResult
@@ -71,6 +73,16 @@ def incremental_step(before: list[FileResult], after: list[FileResult], changed:
     new_symbols = [s for f in after for s in f.symbols]
     g = merged_graph(new_symbols, res, previous, affected)
     g.meta["call_sites"], g.meta["call_sites_by_language"] = res.stats, res.by_language
+    # As an update merges: through the base row of each new row, without dicts of every id.
+    row_of = {sid: row for row, sid in enumerate(previous.ids)}
+    mapped = replace(
+        previous,
+        old_rows=np.array([row_of.get(s.id, -1) for s in new_symbols], dtype=np.int64),
+        row_of=row_of,
+    )
+    g2 = merged_graph(new_symbols, res, mapped, affected)
+    g2.meta["call_sites"], g2.meta["call_sites_by_language"] = res.stats, res.by_language
+    assert described(g2, new_symbols) == described(g, new_symbols)
     return described(g, new_symbols), len(affected)
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 import numpy as np
 
@@ -32,6 +32,7 @@ __all__ = [
     "NETWORKX_MAX_EDGES",
     "analyze",
     "build_graph",
+    "build_graph_rows",
     "call_pairs",
     "detect_communities",
     "pagerank",
@@ -70,11 +71,27 @@ def build_graph(
     duplicates (same ends, kind and line) are kept once.
     """
     rows = {s.id: i for i, s in enumerate(symbols)}
+    g = build_graph_rows(len(symbols), rows.get, edges, external, unresolved)
+    if analyze:
+        g.timings = _analyze(g, symbols, communities=communities, carry=carry)
+    return g
+
+
+def build_graph_rows(
+    n: int,
+    row: Callable[[str], int | None],
+    edges: Iterable[Edge],
+    external: dict[str, int] | None = None,
+    unresolved: dict[str, int] | None = None,
+) -> CodeGraph:
+    """:func:`build_graph` without analytics, over ``n`` rows, ``row`` giving the row of a
+    symbol id (None: not in the graph, the edge dropped): an update finds its rows without a
+    dict of every symbol (graph/incremental.py)."""
     seen: set[tuple[int, int, int, int]] = set()
     cols: tuple[list[int], ...] = ([], [], [], [], [])
     dropped = 0
     for e in edges:
-        s, d = rows.get(e.src), rows.get(e.dst)
+        s, d = row(e.src), row(e.dst)
         if s is None or d is None:
             dropped += 1
             continue
@@ -84,20 +101,18 @@ def build_graph(
         seen.add(key)
         for col, value in zip(cols, (*key, RESOLUTION_CODE[e.resolution])):
             col.append(value)
-    n = len(symbols)
 
     def counts(by_id: dict[str, int] | None) -> np.ndarray:
         out = np.zeros(n, dtype=I32)
         for sid, c in (by_id or {}).items():
-            if sid in rows:
-                out[rows[sid]] = c
+            r = row(sid)
+            if r is not None:
+                out[r] = c
         return out
 
     src, dst, kind, line, resolution = (np.asarray(c, dtype=np.int64) for c in cols)
     g = CodeGraph(n, src, dst, kind, resolution, line, counts(external), counts(unresolved))
     g.meta["dropped_edges"] = dropped
-    if analyze:
-        g.timings = _analyze(g, symbols, communities=communities, carry=carry)
     return g
 
 

@@ -39,7 +39,7 @@ from typing import Any
 import numpy as np
 
 from codebot.core.model import EDGE_KINDS, TYPE_KINDS, VALUE_KINDS, FileResult, Symbol
-from codebot.graph.analytics import build_graph
+from codebot.graph.analytics import build_graph, build_graph_rows
 from codebot.graph.callgraph import CodeGraph
 from codebot.graph.resolve import CALL_SITE_KEYS, Resolution, prepare, resolve_prepared, summed
 
@@ -61,6 +61,24 @@ class Previous:
     ids: list[str]
     paths: list[str]
     old_files: dict[str, FileResult | None]
+    # Optional, to keep the merge proportional to the change: the base row of each symbol of the
+    # new table (-1 for a new id; an update knows it from the files it kept), and the base's
+    # row of each id. Without them the merge maps ids to rows through dicts of every symbol.
+    old_rows: np.ndarray | None = None
+    row_of: dict[str, int] | None = None
+
+    def new_rows(self, symbols: list[Symbol]) -> np.ndarray:
+        """The new row of each base row (-1 for a symbol gone): ``old_rows`` inverted."""
+        old_rows = self.old_rows
+        if old_rows is None:
+            rows = {s.id: i for i, s in enumerate(symbols)}
+            return np.fromiter(
+                (rows.get(sid, -1) for sid in self.ids), dtype=np.int64, count=len(self.ids)
+            )
+        new_row = np.full(len(self.ids), -1, dtype=np.int64)
+        there = np.flatnonzero(old_rows >= 0)
+        new_row[old_rows[there]] = there
+        return new_row
 
 
 def pack_file_sites(by_file: dict[str, dict[str, Counter[str]]]) -> dict[str, Any]:
@@ -241,14 +259,16 @@ def merged_graph(
     """The graph (no analytics yet) over ``symbols``: ``fresh``'s edges and counts (the
     affected files'), and ``previous``'s rows for every other file still present, renumbered.
     The same graph as ``build_graph`` over a full resolution gives."""
-    graph, ids, paths = previous.graph, previous.ids, previous.paths
+    graph, paths = previous.graph, previous.paths
     present = {s.path for s in symbols}
-    rows = {s.id: i for i, s in enumerate(symbols)}
     keep = np.fromiter(
         (p not in affected and p in present for p in paths), dtype=bool, count=len(paths)
     )
-    new_row = np.fromiter((rows.get(sid, -1) for sid in ids), dtype=np.int64, count=len(ids))
-    part = build_graph(symbols, fresh.edges, fresh.external, fresh.unresolved, analyze=False)
+    new_row = previous.new_rows(symbols)
+    if previous.old_rows is None or previous.row_of is None:
+        part = build_graph(symbols, fresh.edges, fresh.external, fresh.unresolved, analyze=False)
+    else:
+        part = _part_graph(symbols, fresh, previous.row_of, new_row, affected)
     origin = np.where(graph.kind == _CONTAINS, graph.dst, graph.src)
     kept = np.flatnonzero(keep[origin])
     src, dst = new_row[graph.src[kept]], new_row[graph.dst[kept]]
@@ -269,6 +289,27 @@ def merged_graph(
     merged.unresolved[new_row[old_rows]] = graph.unresolved[old_rows]
     merged.meta["dropped_edges"] = part.meta["dropped_edges"] + int((~whole).sum())
     return merged
+
+
+def _part_graph(
+    symbols: list[Symbol],
+    fresh: Resolution,
+    row_of: dict[str, int],
+    new_row: np.ndarray,
+    affected: set[str],
+) -> CodeGraph:
+    """What ``build_graph(symbols, fresh...)`` gives, its rows found without a dict of every
+    symbol: an id is at its base row's new row, or (a new id) in an affected file."""
+    local = {s.id: i for i, s in enumerate(symbols) if s.path in affected and s.id not in row_of}
+
+    def row(sid: str) -> int | None:
+        old = row_of.get(sid)
+        if old is None:
+            return local.get(sid)
+        new = int(new_row[old])
+        return new if new >= 0 else None
+
+    return build_graph_rows(len(symbols), row, fresh.edges, fresh.external, fresh.unresolved)
 
 
 def _import_surface(f: FileResult) -> list[tuple]:

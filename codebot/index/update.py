@@ -444,17 +444,21 @@ def apply_changes(
         base_keys = symbol_keys(table.column("id"))
     keys: list[np.ndarray] = []
     rows: list = []
+    old_rows: list[int] = []  # the base row of each new row (-1: a new id)
     for path in sorted(set(kept) | set(parsed)):
         if path in parsed:
             files.append(parsed[path])
             keys.append(symbol_keys(s.id for s in parsed[path].symbols))
             rows.extend([None] * len(parsed[path].symbols))
+            old_rows.extend(by_id.get(s.id, -1) for s in parsed[path].symbols)
         else:
             e = kept[path]
             at = [by_id[sid] for sid in e.symbols]
             files.append(file_result(e, table.many(at)))
             keys.append(base_keys[at])
             rows.extend(table.raw(at))
+            old_rows.extend(at)
+    base_row = np.array(old_rows, dtype=np.int64)
     old_hash = {
         sid: table[by_id[sid]].content_hash
         for path, e in entries.items()
@@ -480,9 +484,9 @@ def apply_changes(
         timings["lexical"] = time.perf_counter() - t
 
         t = time.perf_counter()
-        carry = _carried_communities(base, symbols)
+        carry = _carried_communities(base, base_row)
         changed = set(changes) | set(to_read)
-        previous = _previous(base, {p: entries.get(p) for p in changed})
+        previous = _previous(base, {p: entries.get(p) for p in changed}, base_row)
         graph_counts, resolved = writer.graph_update(files, symbols, carry, previous, changed)
         timings["graph"] = time.perf_counter() - t
 
@@ -548,8 +552,9 @@ def apply_changes(
     )
 
 
-def _previous(base: Index, entries: dict[str, Any]):
-    """What the base resolved (graph/incremental.py), with its version of each changed path."""
+def _previous(base: Index, entries: dict[str, Any], base_row):
+    """What the base resolved (graph/incremental.py), with its version of each changed path;
+    ``base_row``: the base row of each new symbol row (-1: a new id)."""
     from codebot.graph.incremental import Previous
 
     try:
@@ -561,12 +566,14 @@ def _previous(base: Index, entries: dict[str, Any]):
         path: None if e is None else file_result(e, [table[by_id[sid]] for sid in e.symbols])
         for path, e in entries.items()
     }
-    return Previous(graph, table.column("id"), table.column("path"), old_files)
+    ids, paths = table.column("id"), table.column("path")
+    return Previous(graph, ids, paths, old_files, old_rows=base_row, row_of=by_id)
 
 
-def _carried_communities(base: Index, symbols: list):
-    """Community labels to keep, by symbol id (new symbols get -1), until the next settle
-    detects them again (see SETTLE_SHARE); None when the base has none to carry."""
+def _carried_communities(base: Index, base_row):
+    """Community labels to keep, by new row (a symbol keeps its id's label, a new id gets -1),
+    until the next settle detects them again (see SETTLE_SHARE); None when the base has none
+    to carry. ``base_row``: the base row of each new row (-1: a new id)."""
     import numpy as np
 
     try:
@@ -575,5 +582,5 @@ def _carried_communities(base: Index, symbols: list):
         return None
     if old.meta.get("community_method") in (None, "none"):
         return None
-    label = dict(zip(base.symbols.column("id"), old.community.tolist()))
-    return np.fromiter((label.get(s.id, -1) for s in symbols), dtype=np.int64, count=len(symbols))
+    labels = old.community.astype(np.int64)
+    return np.where(base_row >= 0, labels[np.maximum(base_row, 0)], -1)
