@@ -207,20 +207,7 @@ def _lambda_owner(lam: Node) -> tuple[Node, str] | None:
     """The callee of the call a lambda is the last argument of, as the call is recorded."""
     call = _owner_call(lam)
     callee = call.named_children[0] if call is not None and call.named_children else None
-    if callee is None:
-        return None
-    if callee.type in ("simple_identifier", "navigation_expression"):
-        written = text(callee)
-        if _CALLEE.fullmatch(written):
-            return callee, written
-    if callee.type == "navigation_expression" and callee.named_children:
-        last = callee.named_children[-1]
-        inner = (
-            child_of_type(last, "simple_identifier") if last.type == "navigation_suffix" else None
-        )
-        if inner is not None:
-            return inner, text(inner)
-    return None
+    return _recorded_callee(callee) if callee is not None else None
 
 
 def _it(lam: Node) -> str | None:
@@ -511,7 +498,12 @@ def _receiver_call(name: Node) -> tuple[Node, str] | None:
     recv = nav.named_children[0]
     if recv.type != "call_expression" or not recv.named_children:
         return None
-    callee = recv.named_children[0]
+    return _recorded_callee(recv.named_children[0])
+
+
+def _recorded_callee(callee: Node) -> tuple[Node, str] | None:
+    """A call's callee as the call is recorded: the name written (``get``, ``client.get``), or
+    the last name of a longer navigation; None for any other callee."""
     if callee.type in ("simple_identifier", "navigation_expression"):
         written = text(callee)
         if _CALLEE.fullmatch(written):

@@ -162,19 +162,24 @@ class Receivers:
             return False
         return not self._binds(node, m[1], cache)
 
+    def _names(self, scope: Node, cache: dict) -> dict:
+        """The names ``scope`` binds, read once per scope and call of ``cache``'s owner."""
+        key = (scope.start_byte, scope.end_byte, scope.type)
+        found = cache.get(key)
+        if found is None:
+            try:
+                found = cache[key] = self.scopes[scope.type](scope)
+            except Exception:  # noqa: BLE001 - an odd tree (error recovery): no types
+                found = cache[key] = {}
+        return found
+
     def _binds(self, node: Node, name: str, cache: dict) -> bool:
         """Whether a scope around ``node`` binds ``name`` (typed or not)."""
         scope = node.parent
         while scope is not None:
             kind = scope.type
             if kind in self.scopes:
-                key = (scope.start_byte, scope.end_byte, kind)
-                found = cache.get(key)
-                if found is None:
-                    try:
-                        found = cache[key] = self.scopes[kind](scope)
-                    except Exception:  # noqa: BLE001 - an odd tree (error recovery): no types
-                        found = cache[key] = {}
+                found = self._names(scope, cache)
                 if name in found:
                     return True
             scope = scope.parent
@@ -190,13 +195,7 @@ class Receivers:
         while scope is not None:
             kind = scope.type
             if kind in kinds:
-                key = (scope.start_byte, scope.end_byte, kind)
-                found = cache.get(key)
-                if found is None:
-                    try:
-                        found = cache[key] = self.scopes[kind](scope)
-                    except Exception:  # noqa: BLE001 - an odd tree (error recovery): no types
-                        found = cache[key] = {}
+                found = self._names(scope, cache)
                 if name in found:
                     what = found[name]
                     if what is not None and what[0] == "@":  # `it` of `x.let { }`: what `x` is

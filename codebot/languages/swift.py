@@ -24,6 +24,8 @@ from codebot.core.model import Import, Parameter
 from codebot.languages.base import LanguageSpec, default_signature_end, query_file, squash, text
 from codebot.languages.receivers import Bindings, Receivers, declared, valued
 
+__all__ = ["SPEC", "plain_type"]
+
 
 def _owner(node: Node, name: str) -> tuple[tuple[str, ...], str]:
     target = node.child_by_field_name("name") if node.type == "class_declaration" else None

@@ -1467,11 +1467,9 @@ def _implicit_split(text: str) -> tuple[str | None, str]:
 _TYPE_MODIFIERS = re.compile(r"^(?:(?:suspend|noinline|crossinline)\s+|@[\w.]+\s*)+")
 
 
-def _function_receiver(type_text: str | None) -> str | None:
-    """``suspend Route.(Int) -> Unit`` -> ``Route``: the receiver of a function type; None for
-    a function type without one, or no function type."""
-    if not type_text:
-        return None
+def _before_arrow(type_text: str) -> str | None:
+    """``suspend Route.(Int) -> Unit`` -> ``Route.(Int)``: a function type's receiver and
+    parameter list, its modifiers and enclosing parentheses removed; None for no function type."""
     t = _TYPE_MODIFIERS.sub("", " ".join(type_text.split()))
     while t.startswith("(") and _after_group(t) in ("", "?"):
         t = _TYPE_MODIFIERS.sub("", t[1 : len(t) - 1 - len(_after_group(t))].strip())
@@ -1485,7 +1483,16 @@ def _function_receiver(type_text: str | None) -> str | None:
             arrow = i
             break
     left = t[:arrow].strip() if arrow > 0 else ""
-    if not left.endswith(")"):
+    return left if left.endswith(")") else None
+
+
+def _function_receiver(type_text: str | None) -> str | None:
+    """``suspend Route.(Int) -> Unit`` -> ``Route``: the receiver of a function type; None for
+    a function type without one, or no function type."""
+    if not type_text:
+        return None
+    left = _before_arrow(type_text)
+    if left is None:
         return None
     depth = 0
     for j in range(len(left) - 1, -1, -1):
@@ -1503,20 +1510,8 @@ def _function_parameters(type_text: str | None) -> list[str] | None:
     parameter types of a function type; None for no function type."""
     if not type_text or "->" not in type_text:
         return None
-    t = _TYPE_MODIFIERS.sub("", " ".join(type_text.split()))
-    while t.startswith("(") and _after_group(t) in ("", "?"):
-        t = _TYPE_MODIFIERS.sub("", t[1 : len(t) - 1 - len(_after_group(t))].strip())
-    depth, arrow = 0, -1
-    for i, ch in enumerate(t):
-        if ch in "(<":
-            depth += 1
-        elif ch in ")>" and not (ch == ">" and t[i - 1] == "-"):
-            depth -= 1
-        elif ch == "-" and depth == 0 and t[i + 1 : i + 2] == ">":
-            arrow = i
-            break
-    left = t[:arrow].strip() if arrow > 0 else ""
-    if not left.endswith(")"):
+    left = _before_arrow(type_text)
+    if left is None:
         return None
     depth, start = 0, len(left) - 1
     for j in range(len(left) - 1, -1, -1):

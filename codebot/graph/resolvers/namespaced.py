@@ -53,6 +53,7 @@ from codebot.graph.resolvers.base import (
 )
 from codebot.graph.resolvers.names import TYPES, NameTable, strip_duplicate
 from codebot.graph.resolvers.overloads import ARGS, OverloadChooser, is_vararg, simple_type
+from codebot.languages.swift import plain_type
 
 
 class NamespacedResolver(Resolver):
@@ -116,6 +117,18 @@ class NamespacedResolver(Resolver):
                     t = self.canonical.get(types[0], types[0])
                     index.attach(t, s.id)
                     self.attached[s.id] = t
+
+    def _add_bases(self, index, s: Symbol, f: FileResult, owner: str) -> None:
+        """The types ``s`` names as bases become ``owner``'s; a base that cannot be followed
+        leaves ``owner`` open (members may come from where we cannot see)."""
+        have = index.bases.setdefault(owner, [])
+        for text in s.bases:
+            t = self.base_type(s, f, text)
+            if t is None or t == owner:
+                index.open_types.add(owner)
+            elif t not in have:
+                have.append(t)
+                index.subclasses[t].append(owner)
 
     def base_type(self, sym: Symbol, file: FileResult, text: str) -> str | None:
         return self._type_name(file, self._nest(sym), text)
@@ -381,14 +394,7 @@ class CSharpResolver(OverloadChooser, NamespacedResolver):
                 c = self.canonical.get(s.id)
                 if c is None or not s.bases or s.kind not in TYPES:
                     continue
-                have = index.bases.setdefault(c, [])
-                for text in s.bases:
-                    t = self.base_type(s, f, text)
-                    if t is None or t == c:
-                        index.open_types.add(c)
-                    elif t not in have:
-                        have.append(t)
-                        index.subclasses[t].append(c)
+                self._add_bases(index, s, f, c)
 
     def _inherit_overloads(self) -> None:
         """C# chooses among every method of a name the type has, its bases' included (an
@@ -1539,14 +1545,7 @@ class RubyResolver(NamespacedResolver):
                 first = strip_duplicate(index.local_name[s.id]).split(".")[0]
                 t = self.canonical.get(s.id, s.id)
                 if t != s.id:  # a class reopened: its mixins are the class's wherever written
-                    bases = index.bases.setdefault(t, [])
-                    for text in s.bases:
-                        b = self.base_type(s, f, text)
-                        if b is None or b == t:
-                            index.open_types.add(t)
-                        elif b not in bases:
-                            bases.append(b)
-                            index.subclasses[b].append(t)
+                    self._add_bases(index, s, f, t)
                 if first not in self.qnames and first != strip_duplicate(index.local_name[s.id]):
                     # `class Minitest::Test` where no `module Minitest` is ours: a library's
                     # class reopened, whose other methods are the library's
@@ -2306,19 +2305,9 @@ _SCALARS = {  # Swift's standard scalar types, and those a value of each is not 
 }
 
 
-@lru_cache(maxsize=4096)
-def _plain_type(written: str) -> str:
-    """A Swift type as a name: ``(any EventMonitor)?`` -> ``EventMonitor``, ``some P`` -> ``P``,
-    ``inout Foo`` -> ``Foo`` (as ``codebot.languages.swift.plain_type`` writes receivers)."""
-    t = " ".join(written.split())
-    for _ in range(3):
-        t = t.rstrip("?!").strip()
-        if t[:1] == "(" and t[-1:] == ")" and "," not in t and "->" not in t:
-            t = t[1:-1].strip()
-        for word in ("inout ", "any ", "some ", "borrowing ", "consuming "):
-            if t.startswith(word):
-                t = t[len(word) :].strip()
-    return t
+# A Swift type as a name, as ``codebot.languages.swift`` writes receivers; memoised: the
+# resolver asks for the same few hundred types over and over.
+_plain_type = lru_cache(maxsize=4096)(plain_type)
 
 
 def _top_level(text: str) -> list[str]:
