@@ -172,28 +172,30 @@ class SymbolTable(Sequence):
             return [self[i] for i in range(*row.indices(len(self.rows)))]
         made = self._made.get(row)
         if made is None:
-            values = self.rows[row]
-            fields = dict(zip(self.fields, values))
-            fields["parameters"] = tuple(Parameter(*p) for p in values[self._pi])
-            fields["calls"] = tuple(Call(*c) for c in values[self._ci])
-            made = self._made[row] = Symbol(**fields)
+            made = self._made[row] = self._make(row)
         return made
 
+    def _make(self, row: int) -> Symbol:
+        values = self.rows[row]
+        pi, ci = self._pi, self._ci
+        if self.fields == _SYMBOL_FIELDS:  # by position: half the cost of by name
+            values = list(values)
+            values[pi] = tuple(map(Parameter._make, values[pi])) if values[pi] else ()
+            values[ci] = tuple(map(Call._make, values[ci])) if values[ci] else ()
+            return Symbol(*values)
+        fields = dict(zip(self.fields, values))  # a table of another field order
+        fields["parameters"] = tuple(Parameter(*p) for p in values[pi])
+        fields["calls"] = tuple(Call(*c) for c in values[ci])
+        return Symbol(**fields)
+
     def many(self, rows: Iterable[int]) -> list[Symbol]:
-        """The symbols of these rows, made in bulk (an update makes every kept file's): values
-        passed by position, half the cost of one ``self[row]`` each."""
-        if self.fields != _SYMBOL_FIELDS:  # a table of another field order: one by one
-            return [self[row] for row in rows]
-        pi, ci, made, table = self._pi, self._ci, self._made, self.rows
-        param, call = Parameter._make, Call._make
+        """The symbols of these rows, made in bulk (an update makes every kept file's)."""
+        made, make = self._made, self._make
         out = []
         for row in rows:
             s = made.get(row)
             if s is None:
-                values = list(table[row])
-                values[pi] = tuple(map(param, values[pi])) if values[pi] else ()
-                values[ci] = tuple(map(call, values[ci])) if values[ci] else ()
-                s = made[row] = Symbol(*values)
+                s = made[row] = make(row)
             out.append(s)
         return out
 
