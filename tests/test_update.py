@@ -385,15 +385,24 @@ def test_killed_updates_leave_a_readable_index_that_converges(make_repo, tmp_pat
         commits.append(commit(repo, f"round {round_}"))
     rng = random.Random(7)
     index_dir = repo / ".git" / "codebot"
-    kills = 0
-    for attempt in range(14):
-        target = commits[attempt % len(commits)]
-        proc = subprocess.Popen(
+
+    def run_update(target: str) -> subprocess.Popen:
+        return subprocess.Popen(
             [sys.executable, "-c", _UPDATE, str(repo), target],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
-        time.sleep(rng.uniform(0.3, 1.6))
+
+    # The kills land inside an update whatever this machine's speed: at a random share of
+    # the time one whole update (start-up included) takes here, to the commit before the last.
+    start = time.monotonic()
+    assert run_update(commits[-2]).wait() == 0
+    whole = time.monotonic() - start
+    kills = 0
+    for attempt in range(14):
+        target = commits[attempt % len(commits)]
+        proc = run_update(target)
+        time.sleep(rng.uniform(0.15, 0.95) * whole)
         if proc.poll() is None:
             os.kill(proc.pid, signal.SIGKILL)
             kills += 1
