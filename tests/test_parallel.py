@@ -105,6 +105,15 @@ def test_a_worker_that_dies_is_reported_and_its_files_parsed_here(tmp_path):
     assert [f.to_dict() for f in report.files] == [f.to_dict() for f in expected.files]
 
 
+def test_automatic_workers_need_more_than_two_cpus():
+    # On two CPUs the main process's share (results in, keyword index fed) takes one core by
+    # itself: one process parses faster than two workers beside it.
+    assert worker_count(0, 10_000, cpus=2) == 1
+    assert worker_count(0, 10_000, cpus=1) == 1
+    assert worker_count(0, 10_000, cpus=8) == worker_count(8, 10_000)  # one per CPU (memory)
+    assert worker_count(2, 10_000, cpus=2) == 2  # asked for: as asked
+
+
 @pytest.mark.parametrize("jobs", [0, 1, 3])
 def test_worker_count_is_bounded(jobs):
     n = worker_count(jobs, 10_000)

@@ -50,7 +50,8 @@ class Config:
     chunk_max_chars: int = 1500
     chunk_max_lines: int = 60
     #: Processes that parse files during `index` and large updates (0: one per CPU, as free
-    #: memory allows; a small tree is parsed in one). The index is the same whatever it is.
+    #: memory allows; one on two CPUs or fewer, and for a small tree). The index is the same
+    #: whatever it is.
     jobs: int = 0
     #: The embedding model: "builtin" (shipped, offline), "none" (keywords only), or a provider:
     #: model2vec:<dir or owner/name>, sentence-transformers:<dir or owner/name>,

@@ -56,16 +56,22 @@ _BATCH_FILES = 16  # files per message to a worker
 _IN_FLIGHT = 4  # batches per worker sent ahead of the one being consumed
 
 
-def worker_count(jobs: int, files: int) -> int:
-    """The number of processes that parse: ``jobs`` (0: one per CPU this process may use),
-    no more than the free memory holds at :data:`WORKER_MEMORY` each, and 1 for a small tree."""
+def worker_count(jobs: int, files: int, cpus: int | None = None) -> int:
+    """The number of processes that parse: ``jobs`` (0: one per CPU this process may use, and
+    one process on two CPUs or fewer), no more than the free memory holds at
+    :data:`WORKER_MEMORY` each, and 1 for a small tree."""
     if files < PARALLEL_MIN_FILES and jobs <= 0:
         return 1
     if jobs <= 0:
-        try:
-            jobs = len(os.sched_getaffinity(0))
-        except AttributeError:  # not Linux
-            jobs = os.cpu_count() or 1
+        if cpus is None:
+            try:
+                cpus = len(os.sched_getaffinity(0))
+            except AttributeError:  # not Linux
+                cpus = os.cpu_count() or 1
+        # With workers, receiving their results and feeding the keyword index take a core of
+        # the main process by themselves: on 2 CPUs two workers built the 412k-symbol kernel
+        # tree in 0.93x the time of one process (benchmarks/RESULTS.md), so one process it is.
+        jobs = cpus if cpus > 2 else 1
     free = _available_memory()
     if free is not None:
         jobs = min(jobs, max(1, free // WORKER_MEMORY))

@@ -103,7 +103,7 @@ def parse(path: str, as_json: bool, max_file_bytes: int | None) -> None:
     "--jobs",
     type=click.IntRange(0, 1024),
     help="Processes that parse files (default: the jobs setting; 0: one per CPU, as free memory "
-    "allows). The index is the same whatever it is.",
+    "allows, and one on two CPUs or fewer). The index is the same whatever it is.",
 )
 @wait_option
 @json_option
