@@ -58,6 +58,23 @@ def make_repo(tmp_path: Path):
     return _make
 
 
+def indexed_snippets(root: Path, files: dict[str, str]):
+    """A git repository of these snippets (leading newlines dropped) committed in ``root`` and
+    indexed with the hashing embedder: (root, embedder), for ranking tests to query."""
+    from codebot.core.config import Config
+    from codebot.index.build import build_index
+
+    from .fakes import HashingEmbedder
+
+    git(root, "init", "-q", "-b", "main")
+    write_files(root, {k: v.lstrip("\n") for k, v in files.items()})
+    git(root, "add", "-A")
+    git(root, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "snippets")
+    embedder = HashingEmbedder()
+    build_index(root, Config(), embedder=embedder)
+    return root, embedder
+
+
 def write_files(root: Path, files: dict[str, str | bytes]) -> None:
     for rel, content in files.items():
         path = root / rel

@@ -9,7 +9,6 @@ import pytest
 
 from codebot.core.config import Config
 from codebot.core.errors import CodebotError
-from codebot.index.build import build_index
 from codebot.index.overlay import open_index
 from codebot.query.search import DEFAULT_SIGNALS, Searcher
 from codebot.query.signals import (
@@ -20,8 +19,6 @@ from codebot.query.signals import (
     path_match_ratio,
     qualified_name,
 )
-
-from .fakes import HashingEmbedder
 
 CLICK_CORE = '''
 import typing as t
@@ -228,16 +225,9 @@ REPO = {
 
 @pytest.fixture(scope="module")
 def repo(tmp_path_factory):
-    from .conftest import git, write_files
+    from .conftest import indexed_snippets
 
-    root = tmp_path_factory.mktemp("projects")
-    git(root, "init", "-q", "-b", "main")
-    write_files(root, {k: v.lstrip("\n") for k, v in REPO.items()})
-    git(root, "add", "-A")
-    git(root, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "snippets")
-    embedder = HashingEmbedder()
-    build_index(root, Config(), embedder=embedder)
-    return root, embedder
+    return indexed_snippets(tmp_path_factory.mktemp("projects"), REPO)
 
 
 def searcher(repo, signals=None) -> Searcher:
