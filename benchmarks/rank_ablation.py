@@ -24,7 +24,14 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from semble import CATEGORIES, DEFAULT_SEMBLE, RepoHit, category_means, suffix_index  # noqa: E402
+from semble import (  # noqa: E402
+    CATEGORIES,
+    DEFAULT_SEMBLE,
+    RepoHit,
+    category_means,
+    checkout_prefix,
+    suffix_index,
+)
 
 from codebot.core.config import Config  # noqa: E402
 from codebot.index.overlay import open_index  # noqa: E402
@@ -68,8 +75,7 @@ def run_repo(
     queries = load_queries(semble_dir / "annotations" / f"{entry['name']}.json")
     config = Config(index_dir=str(index_root / entry["name"]), embedder="builtin")
     index = open_index(target_dir, config)
-    prefix = os.path.relpath(index.root, checkout.resolve()).replace(os.sep, "/")
-    prefix = "" if prefix == "." else prefix + "/"
+    prefix = checkout_prefix(index, checkout)
     on_disk = suffix_index(
         [
             Path(d, f).relative_to(checkout).as_posix()

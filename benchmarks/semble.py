@@ -70,6 +70,14 @@ def load_semble(semble_dir: Path) -> dict[str, dict[str, dict[str, Any]]]:
     return out
 
 
+def checkout_prefix(index: Any, checkout: Path) -> str:
+    """The indexed root's place in the checkout as a path prefix ("" at its top). Hit paths are
+    relative to the indexed root (the benchmark_root of a plain directory); annotations are
+    relative to the checkout."""
+    prefix = os.path.relpath(index.root, checkout.resolve()).replace(os.sep, "/")
+    return "" if prefix == "." else prefix + "/"
+
+
 def suffix_index(paths: list[str]) -> set[str]:
     """Every "/"-suffix of every path, so "is this target's file indexed?" is one set lookup."""
     out: set[str] = set()
@@ -120,10 +128,7 @@ def run_repo(
 
     how, seconds, counts = ensure_index(target_dir, config, rebuild)
     index = open_index(target_dir, config)
-    # Hit paths are relative to the indexed root (here the benchmark_root of a plain directory);
-    # annotations are relative to the checkout, so prefix the root's place in the checkout.
-    prefix = os.path.relpath(index.root, checkout.resolve()).replace(os.sep, "/")
-    prefix = "" if prefix == "." else prefix + "/"
+    prefix = checkout_prefix(index, checkout)
     in_index = suffix_index([prefix + f.path for f in index.files()])
     # semble leaves a target its index cannot contain out of the ideal DCG. Judge that by the files
     # under the benchmark root, not by what codebot chose to index: a file codebot skips (as

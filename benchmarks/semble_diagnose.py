@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from collections import Counter, defaultdict
 from pathlib import Path
@@ -35,6 +34,10 @@ from codebot.core.model import FUNCTION_KINDS, TYPE_KINDS, VALUE_KINDS
 from codebot.index.overlay import open_index
 from codebot.query.evaluate import load_queries
 from codebot.query.search import Searcher
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from semble import checkout_prefix  # noqa: E402
 
 DEFAULT_SEMBLE = Path("/work/shared/bench/semble")
 CLASSES = ("callable", "type", "value", "chunk", "docs", "test", "example", "config", "other")
@@ -62,8 +65,7 @@ def run_repo(entry: dict, index_root: Path, semble_dir: Path, mode: str) -> list
     target_dir = checkout / (entry.get("benchmark_root") or "")
     config = Config(index_dir=str(index_root / entry["name"]))
     index = open_index(target_dir, config)
-    prefix = os.path.relpath(index.root, checkout.resolve()).replace(os.sep, "/")
-    prefix = "" if prefix == "." else prefix + "/"
+    prefix = checkout_prefix(index, checkout)
     searcher = Searcher(index, config)
     out = []
     for q in load_queries(semble_dir / "annotations" / f"{entry['name']}.json"):

@@ -26,7 +26,7 @@ from __future__ import annotations
 import argparse
 import datetime
 import json
-import os
+import sys
 import time
 from pathlib import Path
 from statistics import mean
@@ -36,6 +36,10 @@ from codebot.index.overlay import open_index
 from codebot.query.evaluate import load_queries
 from codebot.query.search import Searcher
 from codebot.query.tokens import token_counter
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from semble import checkout_prefix  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 SEMBLE = Path("/work/shared/bench/semble")
@@ -59,8 +63,7 @@ def run_repo(
     target_dir = checkout / (entry.get("benchmark_root") or "")
     config = Config(index_dir=str(index_root / entry["name"]))
     index = open_index(target_dir, config)
-    prefix = os.path.relpath(index.root, checkout.resolve()).replace(os.sep, "/")
-    prefix = "" if prefix == "." else prefix + "/"
+    prefix = checkout_prefix(index, checkout)
     searcher = Searcher(index, config)
     out = []
     for q in load_queries(SEMBLE / "annotations" / f"{entry['name']}.json"):
