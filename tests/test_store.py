@@ -256,3 +256,22 @@ def test_an_index_kept_inside_the_tree_it_indexes_is_not_indexed(tmp_path):
     second = build_index(src, config)
     assert first.manifest.counts["files"] == second.manifest.counts["files"] == 1
     assert not any("idx" in s["path"] for s in second.manifest.skipped)
+
+
+def test_vector_search_reads_past_keys_left_behind(tmp_path):
+    """Keys an update left to the background embedder never come back, and the hits after
+    them still fill the limit, however many there are (an update may leave thousands)."""
+    import numpy as np
+
+    from codebot.index.vector import VectorIndex, build_vectors
+
+    rng = np.random.default_rng(3)
+    vectors = rng.normal(size=(500, 16)).astype(np.float32)
+    path = tmp_path / "vectors.usearch"
+    build_vectors(path, np.arange(500, dtype=np.uint64), vectors)
+    everything = VectorIndex(path).search(vectors[0], 500)
+    behind = {key for key, _ in everything[:300]}
+    got = VectorIndex(path, exclude=behind).search(vectors[0], 10)
+    assert len(got) == 10 and not behind & {key for key, _ in got}
+    assert [d for _, d in got] == [d for _, d in everything[300:310]]
+    assert VectorIndex(path, exclude=set(range(500))).search(vectors[0], 10) == []

@@ -92,10 +92,16 @@ class VectorIndex:
         if not len(self):
             return []
         exact = len(self) < _EXACT_BELOW
-        found = self._index.search(
-            vector.astype(np.float32), limit + len(self._exclude), exact=exact
-        )
-        hits = [(int(k), 1.0 - float(d)) for k, d in zip(found.keys, found.distances)]
-        if self._exclude:
-            hits = [hit for hit in hits if hit[0] not in self._exclude][:limit]
-        return hits
+        vector = vector.astype(np.float32)
+        # Excluded keys are read past, not asked for up front: a large update may leave
+        # thousands behind, and asking for that many more neighbours would slow every query.
+        want = limit
+        while True:
+            found = self._index.search(vector, want, exact=exact)
+            hits = [(int(k), 1.0 - float(d)) for k, d in zip(found.keys, found.distances)]
+            if not self._exclude:
+                return hits
+            kept = [hit for hit in hits if hit[0] not in self._exclude]
+            if len(kept) >= limit or len(hits) < want or want >= len(self):
+                return kept[:limit]
+            want *= 4
