@@ -124,7 +124,6 @@ _CENTRALITY_BOOST = 0.3
 # task `Mix.Tasks.Phx.Gen.Channel`) puts the one nested least deep in its file first (1), not the
 # one the retrievers happened to score higher (0).
 _SHALLOW_FIRST = 1
-_FOCUS_MIN_SHARE = 0.0  # focus: only a file with this share of the strong candidates' score
 
 
 @dataclass(frozen=True, slots=True)
@@ -694,11 +693,7 @@ def _file_decays(out: list[tuple[int, float]], made: dict[int, Symbol]) -> dict[
     total = sum(sums.values())
     if total <= 0:
         return {}
-    return {
-        path: _SAME_FILE_DECAY ** (1.0 - part / total)
-        for path, part in sums.items()
-        if part / total >= _FOCUS_MIN_SHARE
-    }
+    return {path: _SAME_FILE_DECAY ** (1.0 - part / total) for path, part in sums.items()}
 
 
 def _members_above_classes(
