@@ -13,7 +13,8 @@ SCHEMAS = Path(__file__).resolve().parent.parent / "schemas"
 
 def sandbox(mp: pytest.MonkeyPatch, home: Path) -> None:
     """Point home, git's configuration and codebot's settings at ``home``, with a fixed git
-    identity and date, and drop every CODEBOT_ variable."""
+    identity and date, and drop every CODEBOT_ variable and CI (the tests describe a
+    developer's machine; the few about CI's foreground default set it themselves)."""
     import os
 
     mp.setenv("HOME", str(home))
@@ -25,6 +26,7 @@ def sandbox(mp: pytest.MonkeyPatch, home: Path) -> None:
         mp.setenv(f"GIT_{var}_NAME", "Codebot Test")
         mp.setenv(f"GIT_{var}_EMAIL", "test@codebot.invalid")
         mp.setenv(f"GIT_{var}_DATE", "2026-01-01T00:00:00Z")
+    mp.delenv("CI", raising=False)
     for key in list(os.environ):
         if key.startswith("CODEBOT_"):
             mp.delenv(key)

@@ -301,9 +301,8 @@ def _stderr_on_a_terminal(*args: str) -> str:
 
     master, slave = pty.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))  # 24x100
-    env = {k: v for k, v in os.environ.items() if k != "CI"}
     subprocess.run(
-        [sys.executable, "-m", "codebot", *args], stderr=slave, stdout=subprocess.DEVNULL, env=env
+        [sys.executable, "-m", "codebot", *args], stderr=slave, stdout=subprocess.DEVNULL
     )
     os.close(slave)
     data = b""

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import write_files
+from .conftest import sandbox, write_files
 
 FILES = {
     "app/shop.py": '''\
@@ -80,22 +80,6 @@ class Run:
     err: str
 
 
-def _env(home: Path) -> dict[str, str]:
-    """The sandbox of conftest._sandbox, for subprocesses started outside a test function."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("CODEBOT_")}
-    env |= {
-        "HOME": str(home),
-        "XDG_CACHE_HOME": str(home / ".cache"),
-        "GIT_CONFIG_NOSYSTEM": "1",
-        "GIT_CONFIG_GLOBAL": str(home / ".gitconfig"),
-    }
-    for var in ("AUTHOR", "COMMITTER"):
-        env[f"GIT_{var}_NAME"] = "Codebot Test"
-        env[f"GIT_{var}_EMAIL"] = "test@codebot.invalid"
-        env[f"GIT_{var}_DATE"] = "2026-01-01T00:00:00Z"
-    return env
-
-
 def _codebot(repo: Path, env: dict[str, str], index: Path, *args: str) -> Run:
     out = subprocess.run(
         [sys.executable, "-m", "codebot", *args, "--index-dir", str(index)],
@@ -125,7 +109,9 @@ def _damage(index: Path, name: str, how: str) -> Path:
 def matrix(tmp_path_factory: pytest.TempPathFactory):
     """{(file, how): (damaged path, runs of the readers, runs of the others, rebuild, search)}."""
     base = tmp_path_factory.mktemp("damaged")
-    env = _env(base / "home")
+    with pytest.MonkeyPatch.context() as mp:  # conftest's sandbox, for the subprocesses
+        sandbox(mp, base / "home")
+        env = dict(os.environ)
     (base / "home").mkdir()
     repo = base / "repo"
     repo.mkdir()
