@@ -18,6 +18,7 @@
 (SuffixExpr . (IDENTIFIER) @call . (FnCallArguments))
 (FieldOrFnCall function_call: (IDENTIFIER) @call)
 
-; `const clap = @import("clap");`, `const args = @import("clap/args.zig");`
-((Decl (VarDecl (ErrorUnionExpr (SuffixExpr (BUILTINIDENTIFIER) @_b (FnCallArguments))))) @import
- (#eq? @_b "@import"))
+; `const clap = @import("clap");`, `const args = @import("clap/args.zig");`, and the aliases a
+; container declares (`const Allocator = std.mem.Allocator;`, `const Self = @This();`): which of
+; these bindings are imports is decided in `zig.py` (`_imports`).
+(Decl (VarDecl (ErrorUnionExpr (SuffixExpr)))) @import

@@ -135,7 +135,8 @@ def test_functions_enums_calls_imports(parse):
     assert p[f"{m}.int"].docstring.startswith("A parser that uses `std.fmt.parseInt`")
     assert p[f"{m}.Values"].kind == "enum"
     assert p[f"{m}.MultiArgKind"].signature == "const MultiArgKind = enum { slice, list };"
-    assert p.calls(f"{m}.int.parse") == ["parseInt", "parseUnsigned"]
+    # Calls keep their receivers: `std.fmt.parseInt`, not `parseInt`.
+    assert p.calls(f"{m}.int.parse") == ["std.fmt.parseInt", "std.fmt.parseUnsigned"]
     assert p.imports == [
         Import("clap/args.zig", None, "args", line=26),
         Import("std", None, "std", line=27),

@@ -4,7 +4,8 @@ One module per language family, each a :class:`~codebot.graph.resolvers.base.Res
 ``python``; ``ecmascript`` (JavaScript, TypeScript, TSX); ``golang``; ``jvm`` (Java, Kotlin,
 Scala); ``namespaced`` (C#, PHP, C, C++, Ruby, Swift: names looked up in nested namespaces that
 span files); ``rust``; ``lua`` (module tables and ``require``); ``elixir`` (namespaced, with
-``alias``); ``plain`` (Bash, Haskell: functions called by their plain name).
+``alias``); ``plain`` (Bash, Haskell: functions called by their plain name); ``zig`` (files as structs,
+aliases, typed receivers).
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ _RESOLVERS: dict[str, str] = {
     "elixir": "elixir:ElixirResolver",
     "shell": "plain:ShellResolver",
     "haskell": "plain:HaskellResolver",
+    "zig": "zig:ZigResolver",
 }
 
 

@@ -42,6 +42,7 @@ FAMILY: dict[str, str] = {
     "elixir": "elixir",
     "shell": "shell",
     "haskell": "haskell",
+    "zig": "zig",
 }
 
 CALLABLE_KINDS = frozenset(FUNCTION_KINDS)
