@@ -136,13 +136,15 @@ def _imports(node: Node) -> list[Import]:
 def _call_path(node: Node, bound) -> str | None:
     """``self.alloc.free`` for the ``free`` of ``self.alloc.free(x)``: the names and calls the
     receiver is made of (arguments dropped, ``.*``/``.?`` read through); ``(?).free`` when it
-    starts with something else (a literal, a builtin, an index). None: a call by plain name."""
+    starts with something else (a literal, a builtin, an index). A decl literal (``.init(a)``)
+    is ``(_: T).init`` where the variable's or the function's declared type says ``T``, else
+    ``.init``. None: a call by plain name."""
     link = node.parent
     if link is not None and link.type == "SuffixExpr" and link.named_children[0] == node:
         prev = node.prev_sibling
         if prev is not None and prev.type == ".":  # `.init(a)`: a member of the type expected
             expected = _expected_type(link)
-            return f"(_: {expected}).{text(node)}" if expected else f"(?).{text(node)}"
+            return f"(_: {expected}).{text(node)}" if expected else f".{text(node)}"
     if link is None or link.type != "FieldOrFnCall":
         return None
     suffix = link.parent

@@ -141,3 +141,64 @@ def test_functions_enums_calls_imports(parse):
         Import("clap/args.zig", None, "args", line=26),
         Import("std", None, "std", line=27),
     ]
+
+
+def test_calls_resolve_through_files_aliases_and_typed_receivers(resolved):
+    """zls's shapes: a file that is a struct (``const Analyser = @This()``), ``@import`` of a
+    file, ``std`` aliases, parameters, locals and fields of known types, decl literals."""
+    edges = resolved(
+        "zig",
+        {
+            "src/offsets.zig": """
+            const std = @import("std");
+            pub fn tokenToLoc(tree: u8, token: u32) Loc {
+                return .{ .start = tree + token };
+            }
+            pub const Loc = struct {
+                start: usize,
+                pub fn init(start: usize) Loc { return .{ .start = start }; }
+                pub fn len(loc: Loc) usize { return loc.start; }
+            };
+            """,
+            "src/analysis.zig": """
+            const std = @import("std");
+            const Allocator = std.mem.Allocator;
+            const offsets = @import("offsets.zig");
+            const Loc = offsets.Loc;
+            const Analyser = @This();
+
+            arena: Allocator,
+            states: std.ArrayList(u8),
+
+            pub fn init(arena: Allocator) Analyser {
+                return .{ .arena = arena, .states = .initCapacity(arena, 4) };
+            }
+            pub fn resolve(analyser: *Analyser, tree: u8) !usize {
+                const loc = offsets.tokenToLoc(tree, 0);
+                var start: Loc = .init(3);
+                analyser.arena.free(start);
+                try analyser.check(loc.len());
+                std.debug.print("{}", .{start.len()});
+                return helper(loc);
+            }
+            fn check(self: *Analyser, n: usize) !void {
+                self.arena.free(n);
+                self.check(n - 1);
+            }
+            fn helper(loc: Loc) usize { return loc.len(); }
+            """,
+        },
+    )
+    a, o = "src.analysis", "src.offsets"
+    assert edges == {
+        (f"{a}.resolve", f"{o}.tokenToLoc"): "exact",  # through the file's alias
+        (f"{a}.resolve", f"{o}.Loc.init"): "exact",  # `.init` of the declared type
+        (f"{a}.resolve", f"{a}.check"): "exact",  # a parameter of the file's own type
+        (f"{a}.resolve", f"{o}.Loc.len"): "exact",  # a local of a returned type
+        (f"{a}.resolve", f"{a}.helper"): "exact",
+        (f"{a}.check", f"{a}.check"): "exact",
+        (f"{a}.helper", f"{o}.Loc.len"): "exact",
+    }
+    # `.initCapacity` of a field (a std.ArrayList) and `arena.free` (a std Allocator) make no
+    # edge: not `Analyser.init`, not a unique-name guess.
+    assert not any(src == f"{a}.init" for src, _ in edges)

@@ -240,6 +240,10 @@ class ZigResolver(Resolver):
                     return EXTERNAL_CALL
                 return UNRESOLVED  # a field holding a function, a member we do not see
             text = f"{typed[0]}.{typed[3]}"
+        if text.startswith("."):
+            # A decl literal whose type the context gives but the parser could not read (a
+            # field's, an argument's): a member of some type; no unique-name guess.
+            return UNRESOLVED
         if text.startswith("(?)."):
             return self.member_fallback(text[4:], ctx)
         return super().resolve_call(ctx, text)
