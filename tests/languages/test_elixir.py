@@ -189,3 +189,33 @@ def test_calls_resolve_through_modules_aliases_and_imports(resolved):
         (f"{c}.add", f"{c}.reset"): "exact",
         (f"{c}.add", "lib.shop.util.Shop.Util.round_up"): "exact",
     }
+
+
+def test_a_private_function_of_another_module_takes_no_fallback(resolved):
+    """phoenix: ``send_resp(conn, 200, "oops")`` in a test is Plug.Conn's (imported), never
+    Phoenix.Controller's ``defp send_resp``; a public ``def`` may still be the unique guess."""
+    edges = resolved(
+        "elixir",
+        {
+            "lib/controller.ex": """
+            defmodule Shop.Controller do
+              def render_json(conn, data), do: send_resp(conn, 200, "json", data)
+              defp send_resp(conn, status, type, body), do: {conn, status, type, body}
+              def put_view(conn, view), do: {conn, view}
+            end
+            """,
+            "test/render_test.exs": """
+            defmodule Shop.RenderTest do
+              import Plug.Conn
+              def check(conn) do
+                send_resp(conn, 200, "oops")
+                put_view(conn, View)
+              end
+            end
+            """,
+        },
+    )
+    c = "lib.controller.Shop.Controller"
+    assert edges[(f"{c}.render_json", f"{c}.send_resp")] == "exact"
+    assert edges[("test.render_test.Shop.RenderTest.check", f"{c}.put_view")] == "unique_name"
+    assert ("test.render_test.Shop.RenderTest.check", f"{c}.send_resp") not in edges

@@ -127,3 +127,30 @@ def test_calls_resolve_through_tables_require_and_self(resolved):
         (f"{p}.M.close", f"{p}.M.render"): "exact",
         (f"{p}.helper", f"{p}.M.open"): "exact",
     }
+
+
+def test_a_dot_call_on_an_unknown_value_is_no_guess_at_a_module_function(resolved):
+    """telescope: ``matcher.highlighter(...)`` calls a function a sorter stores in a field, not
+    ``utils.highlighter`` of another module; ``picker:refresh()`` may be the one ``:`` method."""
+    edges = resolved(
+        "lua",
+        {
+            "lua/t/previewers/utils.lua": """
+            local utils = {}
+            utils.highlighter = function(bufnr, ft) end
+            return utils
+            """,
+            "lua/t/picker.lua": """
+            local Picker = {}
+            function Picker:refresh() end
+            return Picker
+            """,
+            "lua/t/spec.lua": """
+            local function check(matcher, picker)
+              matcher.highlighter(nil, "p")
+              picker:refresh()
+            end
+            """,
+        },
+    )
+    assert edges == {("lua.t.spec.check", "lua.t.picker.Picker.refresh"): "unique_name"}

@@ -71,3 +71,11 @@ class ElixirResolver(NamespacedResolver):
             if hit is not None:
                 return [(hit, EXACT)]
         return super().bare_fallback(ctx, name)
+
+    def fallback_candidate(self, sid: str) -> bool:
+        """A private function (``defp``, ``defmacrop``) is callable only inside its module: a
+        call the module lookup did not find is never one of another module's."""
+        sym = self.index.by_id[sid]
+        return super().fallback_candidate(sid) and not sym.signature.startswith(
+            ("defp ", "defmacrop ")
+        )

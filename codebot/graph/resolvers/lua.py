@@ -63,6 +63,7 @@ class LuaResolver(Resolver):
             for i in range(len(parts)):
                 self.required.setdefault(".".join(parts[i:]), []).append(f.module)
         self._imports: dict[str, dict[str, str]] = {}
+        self._self_call = False  # the call being resolved is `x:f()` (see resolve_call)
 
     def _module(self, path: str) -> str | None:
         found = self.required.get(path.replace("/", "."))
@@ -128,6 +129,9 @@ class LuaResolver(Resolver):
                 return EXTERNAL_CALL
             hit = self.module_member((MOD, f"{module}{_SEP}"), m[2])
             return [(hit[1], EXACT)] if hit is not None else UNRESOLVED
+        # `x:f()` passes `x` as self: a method of some class; `x.f()` reads a field of `x`,
+        # often a function stored there (a sorter's `highlighter`), not a class's method.
+        self._self_call = text.rpartition(":")[2].isidentifier() and ":" in text
         return super().resolve_call(ctx, text)
 
     def bare_fallback(self, ctx: Ctx, name: str) -> Outcome:
@@ -145,4 +149,10 @@ class LuaResolver(Resolver):
         return self.not_found(name)
 
     def fallback_candidate(self, sid: str) -> bool:
-        return self.index.by_id[sid].kind == "method"
+        """On a value of unknown type, ``x:f()`` may be any class's method ``f``; ``x.f()`` only
+        one defined to be called so on an instance (``function Class:f()``): a module table's
+        function (``function M.f()``) is reached through ``require``, not guessed."""
+        sym = self.index.by_id[sid]
+        if sym.kind != "method":
+            return False
+        return self._self_call or f":{sym.name}" in sym.signature
