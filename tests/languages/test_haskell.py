@@ -111,3 +111,39 @@ def test_calls_resolve_through_qualified_and_open_imports(resolved):
         (f"{c}.total", "src.Shop.Tax.rate"): "exact",
         (f"{c}.total", f"{c}.helper"): "exact",
     }
+
+
+def test_a_unique_name_is_in_scope_only_through_the_modules_imports(resolved):
+    """pandoc: ``skip`` in ImageSize (which imports ``Data.Binary.Get`` whole) is that library's,
+    not Readers.TikiWiki's; ``char`` reached through ``Text.Pandoc.Parsing``, which re-exports
+    ``Text.Pandoc.Sources``, is the repository's."""
+    edges = resolved(
+        "haskell",
+        {
+            "src/Text/Pandoc/Sources.hs": """
+            module Text.Pandoc.Sources (char) where
+            char c = c
+            """,
+            "src/Text/Pandoc/Parsing.hs": """
+            module Text.Pandoc.Parsing (module Text.Pandoc.Sources) where
+            import Text.Pandoc.Sources
+            """,
+            "src/Text/Pandoc/Readers/TikiWiki.hs": """
+            module Text.Pandoc.Readers.TikiWiki where
+            skip parser = parser
+            """,
+            "src/Text/Pandoc/Readers/TWiki.hs": """
+            module Text.Pandoc.Readers.TWiki where
+            import Text.Pandoc.Parsing hiding (enclosed)
+            header = char '+'
+            """,
+            "src/Text/Pandoc/ImageSize.hs": """
+            module Text.Pandoc.ImageSize where
+            import Data.Binary.Get
+            jpegSize n = skip n
+            """,
+        },
+    )
+    assert edges == {
+        ("src.Text.Pandoc.Readers.TWiki.header", "src.Text.Pandoc.Sources.char"): "unique_name"
+    }

@@ -47,12 +47,17 @@ class PlainResolver(Resolver):
         if not ids:
             return EXTERNAL_CALL  # a program, a builtin, a library's function
         if len({strip_duplicate(i) for i in ids}) == 1:
-            return [(ids[0], UNIQUE)]
+            return [(ids[0], UNIQUE)] if self.in_scope(ctx.file, ids[0]) else EXTERNAL_CALL
         stems = self._sourced(ctx.file)
         near = [i for i in ids if _stem(index.file_of[i].path) in stems]
         if len(near) == 1:
             return [(near[0], EXACT)]
         return self.not_found(name)
+
+    def in_scope(self, file: FileResult, sid: str) -> bool:
+        """Whether the one definition of a name can be what ``file`` calls by it: a sourced
+        shell function is global, wherever it is defined."""
+        return True
 
     def _sourced(self, file: FileResult) -> set[str]:
         found = self._stems.get(file.path)
@@ -78,7 +83,8 @@ class HaskellResolver(PlainResolver):
     """Haskell: ``M.lookup`` is ``lookup`` of the module ``import``ed as ``M`` (or named so),
     when that module is the repository's (``src/XMonad/Core.hs`` is ``XMonad.Core``), else a
     library's; a plain name is the caller's module's, else that of a module it imports whole or
-    by that name, else the repository's one definition of it (``unique_name``)."""
+    by that name, else the repository's one definition of it (``unique_name``) when the
+    caller's imports reach its module (a re-export), else a library's."""
 
     family = "haskell"
     builtins = frozenset(
@@ -99,6 +105,24 @@ class HaskellResolver(PlainResolver):
         self._file_imports: dict[
             str, tuple[dict[str, list[str]], list[tuple[str, str | None]]]
         ] = {}
+
+    def in_scope(self, file: FileResult, sid: str) -> bool:
+        """A name is in scope through the module's imports, or what they re-export: a module
+        of the repository that none of them reaches (within a few imports) cannot be where the
+        name comes from, a library's module imported whole can (``skip`` in a module that
+        imports ``Data.Binary.Get``, not ``Readers.TikiWiki.skip``)."""
+        return self.index.file_of[sid].module in self.reachable(file)
+
+    def direct_imports(self, file: FileResult) -> set[str] | None:
+        found = self._direct.get(file.module)
+        if found is None:
+            found = set()
+            for imp in file.imports:
+                repo = self._repo_module(imp.module)
+                if repo is not None:
+                    found.add(repo)
+            self._direct[file.module] = found
+        return found
 
     def _repo_module(self, name: str) -> str | None:
         found = self._by_name.get(name)
