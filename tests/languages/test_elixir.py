@@ -193,7 +193,9 @@ def test_calls_resolve_through_modules_aliases_and_imports(resolved):
 
 def test_a_private_function_of_another_module_takes_no_fallback(resolved):
     """phoenix: ``send_resp(conn, 200, "oops")`` in a test is Plug.Conn's (imported), never
-    Phoenix.Controller's ``defp send_resp``; a public ``def`` may still be the unique guess."""
+    Phoenix.Controller's ``defp send_resp``; a public ``def`` of a module the caller ``use``s
+    may still be the unique guess, one of a module it names nowhere may not (``match _ do``
+    under ``use Plug.Router`` is not Phoenix.Router's ``match``)."""
     edges = resolved(
         "elixir",
         {
@@ -204,10 +206,17 @@ def test_a_private_function_of_another_module_takes_no_fallback(resolved):
               def put_view(conn, view), do: {conn, view}
             end
             """,
+            "lib/formats.ex": """
+            defmodule Shop.Formats do
+              def format(conn), do: conn
+            end
+            """,
             "test/render_test.exs": """
             defmodule Shop.RenderTest do
               import Plug.Conn
+              use Shop.Controller
               def check(conn) do
+                format(conn)
                 send_resp(conn, 200, "oops")
                 put_view(conn, View)
               end
@@ -219,3 +228,7 @@ def test_a_private_function_of_another_module_takes_no_fallback(resolved):
     assert edges[(f"{c}.render_json", f"{c}.send_resp")] == "exact"
     assert edges[("test.render_test.Shop.RenderTest.check", f"{c}.put_view")] == "unique_name"
     assert ("test.render_test.Shop.RenderTest.check", f"{c}.send_resp") not in edges
+    assert (
+        "test.render_test.Shop.RenderTest.check",
+        "lib.formats.Shop.Formats.format",
+    ) not in edges

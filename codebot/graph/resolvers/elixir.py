@@ -11,6 +11,7 @@ the namespaced one (:mod:`.namespaced`), with Elixir's names.
 
 from __future__ import annotations
 
+from codebot.core.model import FileResult, Symbol
 from codebot.graph.resolvers.base import (
     EXACT,
     EXTERNAL_CALL,
@@ -68,14 +69,38 @@ class ElixirResolver(NamespacedResolver):
         _, opened = self._usings_of(ctx.file)
         for module in opened:
             hit = self._pick(self.qnames.get(f"{module}.{name}"), ctx.file)
-            if hit is not None:
-                return [(hit, EXACT)]
+            if hit is not None and not _private(self.index.by_id[hit]):
+                return [(hit, EXACT)]  # (`import` brings no `defp` in)
         return super().bare_fallback(ctx, name)
 
     def fallback_candidate(self, sid: str) -> bool:
         """A private function (``defp``, ``defmacrop``) is callable only inside its module: a
         call the module lookup did not find is never one of another module's."""
-        sym = self.index.by_id[sid]
-        return super().fallback_candidate(sid) and not sym.signature.startswith(
-            ("defp ", "defmacrop ")
-        )
+        return super().fallback_candidate(sid) and not _private(self.index.by_id[sid])
+
+    def direct_imports(self, file: FileResult) -> set[str] | None:
+        """The files defining the modules a file names in ``alias``/``import``/``require``/
+        ``use``: a function called without its module comes from one of them (``use`` and
+        ``import`` bring it in), or from what they use in turn (``use MyApp.ConnCase``, which
+        imports ``Phoenix.ConnTest``), never from a module nothing there names."""
+        found = self._direct.get(file.module)
+        if found is None:
+            if not hasattr(self, "_namespace_files"):
+                self._namespace_files: dict[str, set[str]] = {}
+                for f in self.files:
+                    for sym in f.symbols:
+                        nest = self.index.local_name.get(sym.id, "").split(".")[:-1]
+                        for i in range(1, len(nest) + 1):
+                            self._namespace_files.setdefault(".".join(nest[:i]), set()).add(
+                                f.module
+                            )
+            found = set()
+            for imp in file.imports:
+                named = imp.module if imp.name in (None, "*") else f"{imp.module}.{imp.name}"
+                found |= self._namespace_files.get(named, set())
+            self._direct[file.module] = found
+        return found
+
+
+def _private(sym: Symbol) -> bool:
+    return sym.signature.startswith(("defp ", "defmacrop "))
