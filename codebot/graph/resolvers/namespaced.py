@@ -611,6 +611,9 @@ class CSharpResolver(OverloadChooser, NamespacedResolver):
             return None
         last = _last_segment(rest)
         kind, what = value
+        # `var r = new T(); r.M()`: the value is a T itself, not a subclass, so T's M alone
+        # runs (no override fan-out as for a declared type)
+        made = typed is not None and typed[1] != ": " and typed[2].startswith("new ")
         if kind == _LIB:
             if name in self.extensions:
                 if what == "?":
@@ -618,7 +621,10 @@ class CSharpResolver(OverloadChooser, NamespacedResolver):
                 ext = self._extension_call(ctx, f"(_: {what}).{last}", args or [])
                 return ext  # (None: as if untyped)
             return EXTERNAL_CALL
-        target = (DECL, what) if kind == _REPO else (SYM, what)
+        if kind == _REPO:
+            target = (INST if made and len(pieces) == 1 else DECL, what)
+        else:
+            target = (SYM, what)
         out = self._walk(ctx, [("", PLAIN), (name, PLAIN)], target)
         if isinstance(out, list) or kind != _REPO or name not in self.extensions:
             return out
