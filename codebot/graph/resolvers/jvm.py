@@ -31,6 +31,7 @@ from functools import lru_cache
 from codebot.core.model import FUNCTION_KINDS, VALUE_KINDS, FileResult, Import, Parameter, Symbol
 from codebot.graph.resolvers.base import (
     AMBIGUOUS,
+    CLS,
     DECL,
     DYNAMIC,
     EXACT,
@@ -38,6 +39,7 @@ from codebot.graph.resolvers.base import (
     EXTERNAL,
     EXTERNAL_CALL,
     INST,
+    LIBRARY_VALUE,
     NOT_LOCAL,
     OVERLOAD,
     OVERRIDE,
@@ -81,6 +83,21 @@ _BUILTINS = frozenset(
     Pair Triple Some None Option Left Right Seq List Map Set Vector Array Nil Future Try
     Success Failure assert assertEquals assertTrue assertFalse assertNull assertNotNull
     assertThrows assertThat assertSame fail""".split()
+)
+# What Scala's standard library gives its collections, Option, Either, Try, Future, iterators
+# and builders: on a value of unknown type, such a name is no evidence of a repository method.
+_SCALA_VALUE = re.compile(r"\b(?:val|var)\s+[\w$]+\s*:\s*([^=]+?)\s*(?:=|$)")
+_SCALA_STOP = frozenset(
+    """map flatMap flatten filter filterNot withFilter find exists forall foreach fold foldLeft
+    foldRight reduce reduceLeft reduceOption collect collectFirst head headOption last
+    lastOption tail init isEmpty nonEmpty size length contains get getOrElse orElse toList
+    toVector toSeq toSet toMap toArray toIterator toOption toEither mkString result zip
+    zipWithIndex unzip take drop takeWhile dropWhile sortBy sortWith sorted groupBy reverse
+    iterator hasNext next apply update updated append prepend addOne addAll clear sum max min
+    maxBy minBy count indexOf distinct partition span transform recover recoverWith swap
+    isDefined isLeft isRight left right merge andThen compose tupled equals hashCode toString
+    copy keys values keySet mapValues lift orNull grouped sliding scan empty concat diff
+    intersect union""".split()
 )
 _PRIMITIVES = frozenset(
     "int long short byte char boolean float double Int Long Short Byte Char Boolean Float Double"
@@ -218,6 +235,12 @@ class JvmResolver(OverloadChooser, Resolver):
         self._type_memo: dict[tuple[str, str], str | None] = {}  # (path, text) -> type id
         self._scoped_memo: dict[tuple[str, str], Target | None] = {}  # (path, name) -> target
         self._syntax: dict[str, bool] = {}  # a name an implicit class or an extension defines
+        self._value_types: dict[str, Target | None] = {}  # a Scala `val`'s declared type
+        # (type id, name) -> a Scala `val`/`var` of an object or a class (values are no members)
+        self._scala_values: dict[tuple[str, str], str] = {}
+        for s in index.by_id.values():
+            if s.language == "scala" and s.kind in VALUE_KINDS and index.is_type(s.parent):
+                self._scala_values.setdefault((str(s.parent), s.name), s.id)
         # directory (dotted) -> name -> id of the type: a Kotlin factory function may share a
         # class's name (`fun HttpClient(...)` next to `class HttpClient`)
         self.package_types: dict[str, dict[str, str]] = {}
@@ -349,6 +372,11 @@ class JvmResolver(OverloadChooser, Resolver):
         )
         if written is None or self.declared_type(ctx, written) != EXTERNAL:
             return False
+        return not self._added_syntax(method)
+
+    def _added_syntax(self, method: str) -> bool:
+        """Scala: whether the repository adds a method of this name to other types (an
+        implicit class's, an extension's: ``xs.asJson``)."""
         syntax = self._syntax.get(method)
         if syntax is None:
             index = self.index
@@ -360,7 +388,7 @@ class JvmResolver(OverloadChooser, Resolver):
                 )
                 for sid in index.names.get((self.family, method), ())
             )
-        return not syntax
+        return syntax
 
     def _summoned(self, ctx: Ctx, name: str, method: str) -> Outcome | None:
         """Scala ``Encoder[String].contramap``: ``Encoder[String]`` calls the companion's
@@ -589,6 +617,10 @@ class JvmResolver(OverloadChooser, Resolver):
         of another type has is left to the untyped rules."""
         if not rest.isidentifier():
             return None  # `(t: Track).kind.name`: past the first member, anything
+        if ctx.sym.language == "scala":
+            # `(b = List.newBuilder()).result`, `(F: Apply[F]).map2`: the library's method,
+            # unless an implicit class or an extension of the repository adds one of that name
+            return None if self._added_syntax(rest) else EXTERNAL_CALL
         index = self.index
         ext = [
             sid
@@ -1331,10 +1363,82 @@ class JvmResolver(OverloadChooser, Resolver):
     def member(self, target: Target, name: str) -> Target | None:
         if target[0] == SUPER and not self.index.bases.get(target[1]):
             return EXTERNAL if target[1] in self.index.open_types else None
-        return super().member(target, name)
+        index = self.index
+        kind, value = target
+        if kind in (INST, DECL) and index.by_id[value].language == "scala":
+            # an instance of a class or trait: its members and its bases', never those its
+            # companion object lends it (`codecForT.encodeObject`, with `codecForT:
+            # ReprAsObjectCodec[T]`, is no member of `object ReprAsObjectCodec`)
+            if index.by_id[value].kind != "module":
+                for t in index.mro(value):
+                    hit = index.members.get(t, {}).get(name)
+                    if hit is None:
+                        continue
+                    owner = index.by_id[hit].parent
+                    if owner == t or owner is None or index.by_id[owner].kind != "module":
+                        return (SYM, hit)
+                    if index.by_id[t].kind == "module":
+                        return (SYM, hit)
+                return self._scala_value(value, name)
+        found = super().member(target, name)
+        if found is None and kind in (SYM, CLS) and self._scala_values:
+            return self._scala_value(value, name)
+        return found
+
+    def _scala_value(self, type_id: str, name: str) -> Target | None:
+        """``Decoder.resultInstance`` as a receiver: the object's ``val`` (of the type, its
+        companion, their bases) by its declared type: a repository type's instance (DECL), a
+        library's value (``MonadError[Result, ..]``: its methods are the library's, unless an
+        implicit class or extension of the repository adds one of the name); None: not known."""
+        index = self.index
+        if type_id not in index.by_id or index.by_id[type_id].language != "scala":
+            return None
+        owners = [type_id]
+        companion = self._companions.get(type_id)
+        if companion is not None:
+            owners += [t for t in companion[:2] if t is not None and t != type_id]
+        for owner in owners:
+            for t in index.mro(owner):
+                sid = self._scala_values.get((t, name))
+                if sid is None:
+                    continue
+                held = self._scala_value_type(sid)
+                if held is not None and held[0] == EXT:
+                    return LIBRARY_VALUE
+                return held
+        return None
+
+    def _scala_value_type(self, sid: str) -> Target | None:
+        """The declared type of a Scala ``val``/``var`` symbol (an object's), as a target: a
+        repository type (DECL), a library's (EXTERNAL); None when not declared or not known."""
+        found = self._value_types.get(sid, False)
+        if found is not False:
+            return found  # type: ignore[return-value]
+        sym = self.index.by_id[sid]
+        m = _SCALA_VALUE.search(sym.signature)
+        found = None
+        if m is not None:
+            written = " ".join(m[1].split())
+            found = self.declared_type_in(self.index.file_of[sid], written)
+            if found is None:
+                simple = written.split("[", 1)[0].strip()
+                if simple in _PRIMITIVES or (
+                    simple.isidentifier()
+                    and self._scoped(self.index.file_of[sid], simple) == EXTERNAL
+                ):
+                    found = EXTERNAL
+        self._value_types[sid] = found
+        return found
 
     def fallback_candidate(self, sid: str) -> bool:
         return self.index.by_id[sid].kind in ("method", "function")
+
+    def member_fallback(self, name: str, ctx: Ctx) -> Outcome:
+        if ctx.sym.language == "scala" and name in _SCALA_STOP:
+            # `_.find(p)`, `xs.reverse.find(p)`: a name the standard library's collections,
+            # options and builders define says nothing of a value of unknown type
+            return UNRESOLVED if self.index.names.get((self.family, name)) else EXTERNAL_CALL
+        return super().member_fallback(name, ctx)
 
     def direct_imports(self, file: FileResult) -> set[str] | None:
         found = self._direct.get(file.module)
