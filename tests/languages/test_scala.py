@@ -179,7 +179,9 @@ def test_calls(parse):
     assert p.calls(f"{M}.OrderService.this") == ["this"]
     assert p.calls(f"{M}.OrderService#2.apply") == ["new OrderService"]
     assert p.calls(f"{M}.OrderService#2.copy") == ["(o: Order).copy"]
-    assert p.calls(f"{M}.OrderService.Cursor.next") == ["(repo: OrderRepository).next"]  # a class parameter
+    assert p.calls(f"{M}.OrderService.Cursor.next") == [
+        "(repo: OrderRepository).next"
+    ]  # a class parameter
     assert p.calls(f"{M}.fetchAll") == ["(service: OrderService).place"]
 
 
