@@ -943,3 +943,35 @@ def test_more_than_two_members_told_apart_by_types_the_text_hides_make_no_edge(r
     calls = resolved("swift", files)
     caller = "Source.Encoder.Container.encodeNil"
     assert not any(src == caller for src, _ in calls)
+
+
+def test_a_global_of_a_library_type_makes_no_unique_name_guess(resolved):
+    files = {
+        "Sources/VaporTesting/TaskLocalMetricsSystem.swift": """
+            public import Metrics
+            public import MetricsTestKit
+
+            public final class TaskLocalMetricsSystemWrapper: MetricsFactory {
+                public func destroyFloatingPointCounter(_ handler: any FloatingPointCounterHandler) {
+                    metrics.destroyFloatingPointCounter(handler)
+                }
+                public func makeSink() -> Sink {
+                    sink.makeSink()
+                }
+            }
+
+            @TaskLocal public var metrics: TestMetrics = TestMetrics()
+            public var sink: Sink = Sink()
+
+            public final class Sink {
+                public func makeSink() -> Sink { self }
+            }
+        """,
+    }
+    calls = resolved("swift", files)
+    m = "Sources.VaporTesting.TaskLocalMetricsSystem"
+    # `metrics` is declared a TestMetrics, a type the repository neither defines nor extends:
+    # the library's method, not the one method of that name here (the caller itself)
+    assert not [dst for src, dst in calls if src.endswith("destroyFloatingPointCounter")]
+    # a global of a repository type still reaches that type's method
+    assert (f"{m}.TaskLocalMetricsSystemWrapper.makeSink", f"{m}.Sink.makeSink") in calls

@@ -34,6 +34,7 @@ from codebot.graph.resolvers.base import (
     EXTERNAL,
     EXTERNAL_CALL,
     INST,
+    LIBRARY_VALUE,
     MOD,
     NOT_LOCAL,
     OPAQUE,
@@ -1870,8 +1871,22 @@ class SwiftResolver(NamespacedResolver):
             file = self.index.file_of[sym.id]
             nest = self._nest(sym)
             if m["type"]:
-                t = self._type_name(file, nest, _plain_type(m["type"]))
+                plain = _plain_type(m["type"])
+                t = self._type_name(file, nest, plain)
                 found = (DECL, t) if t is not None else None
+                name = plain.split("<", 1)[0].strip()
+                if t is None and (
+                    (name[:1] == "[" and name[-1:] == "]")
+                    or (
+                        name[:1].isupper()
+                        and name.isidentifier()
+                        and not self.index.names.get((self.family, name))
+                        and name not in self.prefix_tails
+                    )
+                ):
+                    # `@TaskLocal var metrics: TestMetrics`: a type the repository neither
+                    # defines nor extends; its methods are the library's
+                    found = LIBRARY_VALUE
             elif m["value"]:
                 path, called = m["value"], m["call"] is not None
                 head, _, rest = path.partition(".")
