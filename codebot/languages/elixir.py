@@ -183,9 +183,34 @@ def _in_typespec(node: Node) -> bool:
     return False
 
 
+def _arity(node: Node) -> int | None:
+    """How many arguments the call whose target is ``node`` passes: its arguments (a trailing
+    keyword list is one), one more for a ``do`` block (``test "x" do``: a keyword list) and one
+    more for the value piped into it (``conn |> put_status(404)`` is ``put_status/2``)."""
+    call = node.parent
+    if call is None or call.type != "call" or call.child_by_field_name("target") != node:
+        return None
+    n = 0
+    for child in call.named_children:
+        if child.type == "arguments":
+            n += sum(1 for a in child.named_children if a.type != "comment")
+        elif child.type == "do_block":
+            n += 1
+    up = call.parent
+    if (
+        up is not None
+        and up.type == "binary_operator"
+        and up.child_by_field_name("right") == call
+        and text(up.child_by_field_name("operator")) == "|>"
+    ):
+        n += 1
+    return n
+
+
 class ElixirReceivers(Receivers):
     """Marks a definition's head: ``add`` in ``def add(cart)`` is written ``(def) add``; drops
-    the types a typespec names."""
+    the types a typespec names; writes how many arguments a call passes, as C++ does
+    (``list/(?, ?)``): an Elixir function is its name and its arity."""
 
     def annotate(self, node: Node, text_: str, cache: dict) -> str:
         if _in_typespec(node):
@@ -202,7 +227,8 @@ class ElixirReceivers(Receivers):
                 if kw is not None and kw.type == "identifier" and text(kw) in _DEFS:
                     if args.named_children and args.named_children[0] in (call, call.parent):
                         return f"(def) {text_}"
-        return text_
+        n = _arity(node)
+        return text_ if n is None else f"{text_}/({', '.join('?' * n)})"
 
 
 SPEC = LanguageSpec(

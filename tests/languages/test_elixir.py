@@ -136,9 +136,15 @@ def test_parameters_and_docs(parse):
 def test_calls_and_imports(parse):
     p = parse("elixir", "lib/shop/cart.ex", SOURCE)
     m = "lib.shop.cart.Shop.Cart"
-    # the head of the definition is marked, so that it is no call
-    assert p.calls(f"{m}.add") == ["(def) add", "Price.total", "normalize", "TaxRules.apply"]
-    assert p.calls(f"{m}.normalize") == ["(def) normalize", "is_number", "abs"]
+    # the head of the definition is marked, so that it is no call; a call says how many
+    # arguments it passes (the piped value counts)
+    assert p.calls(f"{m}.add") == [
+        "(def) add",
+        "Price.total/(?)",
+        "normalize/(?)",
+        "TaxRules.apply/(?)",
+    ]
+    assert p.calls(f"{m}.normalize") == ["(def) normalize", "is_number/(?)", "abs/(?)"]
     assert p.imports == [
         Import("Shop", "Item", line=5),
         Import("Shop", "Price", line=5),
@@ -232,3 +238,83 @@ def test_a_private_function_of_another_module_takes_no_fallback(resolved):
         "test.render_test.Shop.RenderTest.check",
         "lib.formats.Shop.Formats.format",
     ) not in edges
+
+
+def test_a_call_reaches_the_function_of_its_arity(resolved):
+    """An Elixir function is its name and its arity: ``list(topic)`` is ``list/1``, never
+    ``list/2`` beside it; a default argument makes one clause take several numbers, the piped
+    value and a ``do`` block are arguments. phoenix: inside ``__using__``'s ``quote``,
+    ``untrack(pid, topic, key)`` is the quoted ``untrack/3``, not the quoted ``untrack/2`` it
+    is in, and ``list(topic)`` the quoted ``list/1`` (its clauses are one function, named by the
+    first), not the module's ``list/2``."""
+    edges = resolved(
+        "elixir",
+        {
+            "lib/presence.ex": """
+            defmodule Shop.Presence do
+              defmacro __using__(_opts) do
+                quote do
+                  def untrack(%Shop.Socket{} = socket, key) do
+                    untrack(socket.pid, socket.topic, key)
+                  end
+
+                  def untrack(pid, topic, key), do: {pid, topic, key}
+
+                  def list(%Shop.Socket{topic: topic}), do: list(topic)
+                  def list(topic), do: Shop.Presence.list(__MODULE__, topic)
+                end
+              end
+
+              def list(module, topic), do: fetch(module, topic)
+              def fetch(module, topic, opts \\\\ []), do: {module, topic, opts}
+              def count(topic), do: topic |> fetch(:all) |> length()
+              def each(topic, fun), do: fun.(topic)
+              def run(topic) do
+                each topic do
+                  topic
+                end
+              end
+            end
+            """,
+        },
+    )
+    p = "lib.presence.Shop.Presence"
+    u = f"{p}.__using__"
+    assert edges[(f"{u}.untrack", f"{u}.untrack#2")] == "exact"
+    assert (f"{u}.untrack", f"{u}.untrack") not in edges
+    assert edges[(f"{u}.list", f"{u}.list")] == "exact"
+    assert (f"{u}.list", f"{p}.list") not in edges
+    assert edges[(f"{u}.list#2", f"{p}.list")] == "exact"
+    assert edges[(f"{p}.list", f"{p}.fetch")] == "exact"  # fetch/2: its default argument
+    assert edges[(f"{p}.count", f"{p}.fetch")] == "exact"  # `topic |> fetch(:all)`: fetch/2
+    assert edges[(f"{p}.run", f"{p}.each")] == "exact"  # `each topic do`: each/2
+
+
+def test_a_call_of_another_arity_makes_no_edge(resolved):
+    """``Shop.Cart.add(cart)`` when ``Shop.Cart`` defines only ``add/2`` reaches nothing; a
+    bare name the module defines with another arity is an import's (here a library's); a nested
+    module does not see its outer module's functions."""
+    edges = resolved(
+        "elixir",
+        {
+            "lib/cart.ex": """
+            defmodule Shop.Cart do
+              import Enum
+              def add(cart, item), do: [item | cart]
+              def total(cart), do: Shop.Cart.add(cart)
+              def size(cart), do: count(cart)
+              def fill(cart), do: add(cart)
+              def count(cart, fun), do: {cart, fun}
+
+              defmodule Line do
+                def new(item), do: total(item)
+              end
+            end
+            """,
+        },
+    )
+    c = "lib.cart.Shop.Cart"
+    assert (f"{c}.total", f"{c}.add") not in edges
+    assert (f"{c}.size", f"{c}.count") not in edges  # Enum.count/1
+    assert (f"{c}.fill", f"{c}.add") not in edges
+    assert (f"{c}.Line.new", f"{c}.total") not in edges
