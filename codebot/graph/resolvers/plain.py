@@ -186,7 +186,9 @@ class HaskellResolver(PlainResolver):
             if module in self._by_name.get(re, ()):  # `module X (module X, ...)`: its own
                 hit = self._top.get(module, {}).get(name)
             else:
-                hit = self._provided(imports, name, lambda imp, re=re: re in (imp.module, imp.alias))
+                hit = self._provided(
+                    imports, name, lambda imp, re=re: re in (imp.module, imp.alias)
+                )
             if hit is not None:
                 return hit
         return None
