@@ -318,3 +318,34 @@ def test_a_call_of_another_arity_makes_no_edge(resolved):
     assert (f"{c}.size", f"{c}.count") not in edges  # Enum.count/1
     assert (f"{c}.fill", f"{c}.add") not in edges
     assert (f"{c}.Line.new", f"{c}.total") not in edges
+
+
+def test_code_that_is_no_test_never_guesses_a_tests_function(resolved):
+    """ecto: ``adapter.transaction(meta, opts, fun)`` in lib/ is whatever adapter the repo was
+    given, never the test adapter that is the repository's one ``transaction/3``; a test may
+    still reach its support modules' functions."""
+    edges = resolved(
+        "elixir",
+        {
+            "lib/ecto/repo/schema.ex": """
+            defmodule Ecto.Repo.Schema do
+              alias Ecto.TestAdapter
+              def insert(adapter, meta, opts), do: adapter.transaction(meta, opts, fn -> 1 end)
+            end
+            """,
+            "test/support/test_repo.exs": """
+            defmodule Ecto.TestAdapter do
+              def transaction(meta, opts, fun), do: {meta, opts, fun.()}
+            end
+            """,
+            "test/ecto/repo_test.exs": """
+            defmodule Ecto.RepoTest do
+              alias Ecto.TestAdapter
+              def check(adapter), do: adapter.transaction(%{}, [], fn -> 1 end)
+            end
+            """,
+        },
+    )
+    t = "test.support.test_repo.Ecto.TestAdapter.transaction"
+    assert ("lib.ecto.repo.schema.Ecto.Repo.Schema.insert", t) not in edges
+    assert edges[("test.ecto.repo_test.Ecto.RepoTest.check", t)] == "unique_name"

@@ -150,8 +150,10 @@ class ElixirResolver(NamespacedResolver):
         return super().bare_fallback(ctx, name)
 
     def member_fallback(self, name: str, ctx: Ctx) -> Outcome:
-        """The repository's one public function of that name and arity (in reach); a name
-        the repository defines with no clause of that arity is a library's or ``Kernel``'s."""
+        """The repository's one public function of that name and arity (in reach, and not a
+        test's when the caller is no test: tests are not compiled with the code they test); a
+        name the repository defines with no clause of that arity is a library's or
+        ``Kernel``'s."""
         n = self._arity
         if n is None or not name:
             return super().member_fallback(name, ctx)
@@ -166,6 +168,8 @@ class ElixirResolver(NamespacedResolver):
         if len(fit) == 1 and self.fallback_candidate(fit[0]):
             if self._around(ctx, fit[0]):
                 return UNRESOLVED  # a module's function is not its inner modules' to call
+            if self.index.file_of[fit[0]].role == "test" and ctx.file.role != "test":
+                return UNRESOLVED  # (ecto: `adapter.transaction` is no test adapter's)
             reach = self.reachable(ctx.file)
             if reach is None or self.index.file_of[fit[0]].module in reach:
                 return [(fit[0], UNIQUE)]
