@@ -216,6 +216,9 @@ class ElixirReceivers(Receivers):
         if _in_typespec(node):
             return ""  # `@spec add(t(), Item.t()) :: t()` names types, calls nothing
         call = node.parent
+        up = call.parent if call is not None else None
+        if up is not None and _attribute(up) is not None:
+            return ""  # `@primary_key false` sets a module attribute, calls nothing
         args = call.parent if call is not None else None
         if args is not None and args.type == "binary_operator":  # `def f(x) when g(x)`
             if args.child_by_field_name("left") == call:

@@ -349,3 +349,21 @@ def test_code_that_is_no_test_never_guesses_a_tests_function(resolved):
     t = "test.support.test_repo.Ecto.TestAdapter.transaction"
     assert ("lib.ecto.repo.schema.Ecto.Repo.Schema.insert", t) not in edges
     assert edges[("test.ecto.repo_test.Ecto.RepoTest.check", t)] == "unique_name"
+
+
+def test_a_module_attribute_is_no_call(parse):
+    """ecto: ``@primary_key false`` sets an attribute (it bound to ``Ecto.primary_key/1``); what
+    an attribute's value calls is still a call."""
+    p = parse(
+        "elixir",
+        "lib/shop/item.ex",
+        """
+        defmodule Shop.Item do
+          @primary_key false
+          @derive {Jason.Encoder, only: [:name]}
+          @fields compute_fields(:item)
+          def fields, do: @fields
+        end
+        """,
+    )
+    assert p.calls("lib.shop.item.Shop.Item") == ["compute_fields/(?)"]
