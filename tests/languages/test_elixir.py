@@ -367,3 +367,53 @@ def test_a_module_attribute_is_no_call(parse):
         """,
     )
     assert p.calls("lib.shop.item.Shop.Item") == ["compute_fields/(?)"]
+
+
+def test_import_only_and_except_and_alias_of_module(parse, resolved):
+    """``import Ecto.Query, only: [from: 2]`` brings ``from/2`` and nothing else of it (a bare
+    ``where`` is no guess onto Ecto.Query's), ``except:`` leaves a function out; ``alias
+    __MODULE__.Line`` names the module it is written in."""
+    files = {
+        "lib/ecto/query.ex": """
+        defmodule Ecto.Query do
+          def from(expr, kw), do: {expr, kw}
+          def where(query, binding, expr), do: {query, binding, expr}
+          def limit(query, n), do: {query, n}
+        end
+        """,
+        "lib/shop/cart.ex": """
+        defmodule Shop.Cart do
+          import Ecto.Query, only: [from: 2]
+          alias __MODULE__.Line
+
+          def items(cart) do
+            from(cart, select: 1)
+            where(cart, [c], c)
+            Line.new(cart)
+          end
+
+          defmodule Line do
+            def new(item), do: item
+          end
+        end
+        """,
+        "lib/shop/order.ex": """
+        defmodule Shop.Order do
+          import Ecto.Query, except: [limit: 2]
+          def first(order), do: limit(where(order, [o], o), 1)
+        end
+        """,
+    }
+    p = parse("elixir", "lib/shop/cart.ex", files["lib/shop/cart.ex"])
+    assert p.imports == [
+        Import("Ecto.Query", "from/2", line=2),
+        Import("Shop.Cart", "Line", line=3),
+    ]
+    edges = resolved("elixir", files)
+    q, c = "lib.ecto.query.Ecto.Query", "lib.shop.cart.Shop.Cart"
+    assert edges[(f"{c}.items", f"{q}.from")] == "exact"
+    assert (f"{c}.items", f"{q}.where") not in edges
+    assert edges[(f"{c}.items", f"{c}.Line.new")] == "exact"
+    o = "lib.shop.order.Shop.Order.first"
+    assert edges[(o, f"{q}.where")] == "exact"
+    assert (o, f"{q}.limit") not in edges

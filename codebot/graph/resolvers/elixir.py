@@ -67,6 +67,7 @@ class ElixirResolver(NamespacedResolver):
     def prepare(self) -> None:
         super().prepare()
         self._arity: int | None = None  # of the call being resolved
+        self._imports_by_file: dict[str, list[tuple[str, set[str] | None, set[str]]]] = {}
         # the first clause of a function (the id its name reaches) -> every clause, in order
         self._clauses: dict[str, list[str]] = {}
         self._first: dict[str, str] = {}
@@ -140,14 +141,50 @@ class ElixirResolver(NamespacedResolver):
         module of the repository's, else ``Kernel``'s or a library's."""
         if name in self.builtins:
             return EXTERNAL_CALL
-        _, opened = self._usings_of(ctx.file)
-        for module in opened:
+        for module, only, hidden in self._imported(ctx.file):
+            if not _allowed(name, self._arity, only, hidden):
+                continue
             hit = self._pick(self.qnames.get(f"{module}.{name}"), ctx.file)
             if hit is not None and self._arity is not None:
                 hit = self.clause(hit, self._arity)
             if hit is not None and not _private(self.index.by_id[hit]):
                 return [(hit, EXACT)]  # (`import` brings no `defp` in)
         return super().bare_fallback(ctx, name)
+
+    def _usings_of(self, file: FileResult) -> tuple[dict[str, str], list[str]]:
+        """Aliases and the modules imported whole; ``import X, only: [f: 1]`` and ``except:``
+        entries are no alias (``_imported`` reads them)."""
+        found = self._usings.get(file.path)
+        if found is None:
+            aliases: dict[str, str] = {}
+            opened: list[str] = []
+            for imp in file.imports:
+                if imp.name == "*":
+                    opened.append(imp.module)
+                elif imp.name and "/" not in imp.name and imp.alias != "except":
+                    full = f"{imp.module}.{imp.name}" if imp.module else imp.name
+                    aliases[imp.alias or imp.name] = full
+            found = self._usings[file.path] = (aliases, opened)
+        return found
+
+    def _imported(self, file: FileResult) -> list[tuple[str, set[str] | None, set[str]]]:
+        """(module, the ``name/arity``s ``only:`` lists or None for all, those ``except:``
+        lists) of each module a file ``import``s."""
+        found = self._imports_by_file.get(file.path)
+        if found is None:
+            by: dict[str, tuple[str, set[str] | None, set[str]]] = {}
+            for imp in file.imports:
+                if imp.name is None or (imp.name != "*" and "/" not in imp.name):
+                    continue  # an alias, a `use`, a `require`
+                module, only, hidden = by.setdefault(imp.module, (imp.module, set(), set()))
+                if imp.name == "*":
+                    by[imp.module] = (module, None, hidden)
+                elif imp.alias == "except":
+                    hidden.add(imp.name)
+                elif only is not None:
+                    only.add(imp.name)
+            found = self._imports_by_file[file.path] = list(by.values())
+        return found
 
     def member_fallback(self, name: str, ctx: Ctx) -> Outcome:
         """The repository's one public function of that name and arity (in reach, and not a
@@ -170,6 +207,10 @@ class ElixirResolver(NamespacedResolver):
                 return UNRESOLVED  # a module's function is not its inner modules' to call
             if self.index.file_of[fit[0]].role == "test" and ctx.file.role != "test":
                 return UNRESOLVED  # (ecto: `adapter.transaction` is no test adapter's)
+            owner = strip_duplicate(self.index.local_name[fit[0]]).rpartition(".")[0]
+            for module, only, hidden in self._imported(ctx.file):
+                if module == owner and not _allowed(name, n, only, hidden):
+                    return UNRESOLVED  # its module is imported, without it
             reach = self.reachable(ctx.file)
             if reach is None or self.index.file_of[fit[0]].module in reach:
                 return [(fit[0], UNIQUE)]
@@ -212,10 +253,22 @@ class ElixirResolver(NamespacedResolver):
                             )
             found = set()
             for imp in file.imports:
-                named = imp.module if imp.name in (None, "*") else f"{imp.module}.{imp.name}"
+                whole = imp.name in (None, "*") or "/" in imp.name or imp.alias == "except"
+                named = imp.module if whole else f"{imp.module}.{imp.name}"
                 found |= self._namespace_files.get(named, set())
             self._direct[file.module] = found
         return found
+
+
+def _allowed(name: str, n: int | None, only: set[str] | None, hidden: set[str]) -> bool:
+    """Whether an import with ``only:`` (None: all) and ``except:`` lists brings ``name/n``."""
+    if n is None:
+        key = name + "/"
+        return (only is None or any(o.startswith(key) for o in only)) and not any(
+            h.startswith(key) for h in hidden
+        )
+    key = f"{name}/{n}"
+    return (only is None or key in only) and key not in hidden
 
 
 def _takes(sym: Symbol, n: int) -> bool:
