@@ -422,7 +422,9 @@ def _argument_type(node: Node, bound) -> str:
         name = text(node)
         what = bound(node, name)
         if what is None and _OBJECT.fullmatch(name):
-            return "object"  # `install(HttpTimeout)`: an object (a plugin), by its name
+            # `install(HttpTimeout)`: an object (a plugin), by its name (the resolver looks it
+            # up: a repository object is an instance of its type)
+            return f"object:{name}"
         return _type_of(what)
     if kind == "call_expression" and node.named_children:
         callee = node.named_children[0]

@@ -59,6 +59,7 @@ from codebot.graph.resolvers.overloads import (
     CLOSED_TYPES,
     JVM_COLLECTIONS,
     OverloadChooser,
+    Undecided,
     simple_type,
 )
 
@@ -202,6 +203,7 @@ class JvmResolver(OverloadChooser, Resolver):
     closed_types = JVM_COLLECTIONS
     types_rule_out = True
     fewest_defaults = True
+    undecided_edges = False
     # `method.invoke(o)`, `ctor.newInstance()`, `Class.forName(n).getMethod(m)...`: reflection
     dispatch_names = frozenset({"invoke", "newInstance", "invokeExact", "invokeWithArguments"})
     reflect_names = frozenset({"getMethod", "getDeclaredMethod", "forName", "findVirtual"})
@@ -811,6 +813,8 @@ class JvmResolver(OverloadChooser, Resolver):
         if not isinstance(out, list):
             return out
         chosen = self.choose(ctx, out, args)
+        if not chosen:
+            return Undecided(self.undecided)  # overloads the arguments cannot decide between
         if self.fits_none(ctx, chosen, args):
             # no definition the name reached can take these arguments: not the callee
             # (`routing { }` next to a test's own `fun routing(rootPath: String)`)
@@ -863,7 +867,7 @@ class JvmResolver(OverloadChooser, Resolver):
         """What a call returns: an instance of a repository type (a constructor's, a declared
         return type's), a library's value (with its type as written), or None (not known, or
         the callees disagree)."""
-        out = self.resolve_call(ctx, call)
+        out = _candidates(self.resolve_call(ctx, call))
         if out == EXTERNAL_CALL:
             return EXTERNAL, None
         if not isinstance(out, list):
@@ -1072,7 +1076,7 @@ class JvmResolver(OverloadChooser, Resolver):
         if end < 0 or not what[end + 2 :].isdigit():
             return None
         owner, at = what[1:end], int(what[end + 2 :])
-        out = self.resolve_call(ctx, owner)
+        out = _candidates(self.resolve_call(ctx, owner))
         if not isinstance(out, list):
             return None
         found: set[tuple[Target, str]] = set()
@@ -1159,7 +1163,7 @@ class JvmResolver(OverloadChooser, Resolver):
         ``T.() -> R`` (``suspend``, nullable); ``_SAME`` when it is a function type without a
         receiver (the lambda keeps the receivers around it); not known otherwise (a library's
         function's: EXTERNAL; a type alias, a type parameter, callees that disagree: None)."""
-        out = self.resolve_call(ctx, call)
+        out = _candidates(self.resolve_call(ctx, call))
         if not isinstance(out, list):
             return EXTERNAL if out == EXTERNAL_CALL else None
         types = set()
@@ -1193,6 +1197,8 @@ class JvmResolver(OverloadChooser, Resolver):
             out = self.call_target((SYM, hit), (DECL, type_id))
             if isinstance(out, list) and out:
                 chosen = self.choose(ctx, out, args)
+                if not chosen:
+                    return Undecided(self.undecided)  # overloads the arguments cannot decide
                 if not self.fits_none(ctx, chosen, args):
                     return list(chosen.items())
         key = (type_id, name, ctx.file.module)
@@ -1224,6 +1230,8 @@ class JvmResolver(OverloadChooser, Resolver):
             picked = None
         if not picked:
             return None
+        if len(picked) > 1 and not self.one_parameter_list(picked):
+            return Undecided(picked)  # extensions the arguments cannot decide between
         return [(p, EXACT if len(picked) == 1 else OVERLOAD) for p in picked]
 
     def _needs_type_arguments(self, sid: str, head: str) -> bool:
@@ -1258,6 +1266,8 @@ class JvmResolver(OverloadChooser, Resolver):
             return None
         if not self._hierarchy_unique(ctx.cls, name):
             return None  # Java writes `x.check(...)` as `check` when `x` is an expression
+        if len(picked) > 1 and not self.one_parameter_list(picked):
+            return Undecided(picked)  # overloads the arguments cannot decide between
         return [(p, UNIQUE if len(picked) == 1 else OVERLOAD) for p in picked]
 
     def _overload_params(self, sid: str) -> tuple[Parameter, ...]:
@@ -1362,6 +1372,12 @@ class JvmResolver(OverloadChooser, Resolver):
                 if t[0] == SYM:
                     out.append((imp.line, t[1]))
         return out
+
+
+def _candidates(out: Outcome) -> Outcome:
+    """A call's edges, or the members of the overload set its arguments leave undecided (as
+    ``overload`` edges): what they agree on (a lambda's receiver) holds whichever is called."""
+    return [(m, OVERLOAD) for m in out.members] if isinstance(out, Undecided) else out
 
 
 def _makes(return_type: str | None, name: str) -> bool:
