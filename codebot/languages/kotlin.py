@@ -397,6 +397,7 @@ _BUILDERS = frozenset(
 
 # A name no scope binds, written as a type's name (not a constant's ALL_CAPS): an object.
 _OBJECT = re.compile(r"[A-Z][A-Z0-9]?[a-z]\w*")
+_CONSTANT = re.compile(r"[A-Z][A-Z0-9_]*")
 
 
 def _type_of(what: str | None) -> str:
@@ -425,6 +426,8 @@ def _argument_type(node: Node, bound) -> str:
             # `install(HttpTimeout)`: an object (a plugin), by its name (the resolver looks it
             # up: a repository object is an instance of its type)
             return f"object:{name}"
+        if what is None and _CONSTANT.fullmatch(name):
+            return f"value:{name}"  # `install(SSE)`: a top-level value the resolver may know
         return _type_of(what)
     if kind == "call_expression" and node.named_children:
         callee = node.named_children[0]

@@ -384,6 +384,8 @@ class JvmResolver(OverloadChooser, Resolver):
         self.properties: dict[str, dict[str, tuple[str, str]]] = {}
         # name -> (receiver's simple name, declared type, id) of the extension properties
         self.ext_properties: dict[str, list[tuple[str, str, str]]] = {}
+        # (package, name) -> (declared type, id) of the top-level values (Kotlin `val`s)
+        self.top_values: dict[tuple[str, str], list[tuple[str, str]]] = {}
         self._property_memo: dict[tuple[str, str, str], tuple[Target, str] | None] = {}
         for f in self.files:
             if f.language != "kotlin":
@@ -410,6 +412,10 @@ class JvmResolver(OverloadChooser, Resolver):
                     self.properties.setdefault(s.parent, {}).setdefault(name, (t, s.id))
             elif s.parent is None and s.class_name:
                 self.ext_properties.setdefault(name, []).append((s.class_name, t, s.id))
+            elif s.parent is None and "private " not in s.signature.split("val", 1)[0]:
+                # `val SSE: ClientPlugin<SSEConfig> = ...`: a package's value, by its type
+                key = (_dir(index.file_of[s.id]), name)
+                self.top_values.setdefault(key, []).append((t, s.id))
 
     def _merge_companions(self) -> None:
         """A Kotlin ``companion object`` and a Scala companion ``object X`` (``X#2``) lend their
@@ -431,6 +437,19 @@ class JvmResolver(OverloadChooser, Resolver):
                             index.members[first].setdefault(name, mid)
                         for name, mid in index.members.get(first, {}).items():
                             index.members[s.id].setdefault(name, mid)
+
+    def value_type(self, ctx: Ctx, name: str) -> str | None:
+        """``install(SSE)``: the repository type a top-level value of a package the file
+        sees (or imports the name from) is declared with; None unless exactly one."""
+        found = {
+            (t, sid)
+            for d in self._visible_packages(ctx.file) | self._imported_as(ctx.file, name)
+            for t, sid in self.top_values.get((d, name), ())
+        }
+        if len(found) != 1:
+            return None
+        t, sid = found.pop()
+        return self._type(self.index.file_of[sid], t)
 
     def base_type(self, sym: Symbol, file: FileResult, text: str) -> str | None:
         return self._type(file, text)

@@ -184,13 +184,18 @@ class OverloadChooser:
         lists = {tuple(simple_type(p.type) for p in self._overload_params(g)) for g in picked}
         return len(lists) == 1
 
+    def value_type(self, ctx: Ctx, name: str) -> str | None:
+        """The repository type of a top-level value ``name`` the caller's file sees, by its
+        declared type; None when not known."""
+        return None
+
     def _object_type(self, ctx: Ctx, name: str) -> str | None:
         """The repository type of the object a name stands for as a value: an ``object``
         declaration, or the companion object of a class (``install(Authentication)``); None
         when not known (a library's, a top-level value of that name)."""
         found = self.repo_type(ctx.file, name)
         if found is None:
-            return None
+            return self.value_type(ctx, name)  # `install(ContentNegotiation)`: a plugin value
         sym = self.index.by_id[found]
         if re.search(rf"\bobject\s+{re.escape(sym.name)}\b", sym.signature.split("{", 1)[0]):
             return found
@@ -334,6 +339,16 @@ class OverloadChooser:
         about 2 a conversion or a supertype (a closer one more), 1 unknown, None it cannot."""
         if arg in ("?", "named") or arg.startswith("named:") or param == "?":
             return 1  # unknown; a named argument (Kotlin) is not matched by position
+        if arg.startswith("value:"):
+            # an ALL_CAPS name no scope binds (`install(SSE)`): a top-level value, when the
+            # repository declares one with a type; else any type
+            mine = self.value_type(ctx, arg[6:])
+            if mine is None:
+                return 1
+            theirs = self.repo_type(self.index.file_of[sid], param)
+            if param in {self.index.by_id[t].name for t in self.index.mro(mine)}:
+                return 2
+            return None if theirs is not None or param in _FITS else 1
         if arg.startswith("object"):
             # an object named by its type's name (Kotlin `install(HttpTimeout)`): no
             # platform value (a string, a number) and no function; a repository object is an
@@ -369,7 +384,7 @@ class OverloadChooser:
         if fits is not None:  # `int` fits `long` before `double`, `Integer`, `Object`
             return 2.9 - 0.05 * fits.index(param) if param in fits else None
         if param in _ANY:
-            return 2
+            return 1.5  # any reference: less specific than a supertype the argument names
         if arg.endswith("[]") or param.endswith("[]"):
             return None if arg.endswith("[]") and param.endswith("[]") else 1
         mine = self.repo_type(ctx.file, arg)
