@@ -438,9 +438,15 @@ class JvmResolver(OverloadChooser, Resolver):
                         for name, mid in index.members.get(first, {}).items():
                             index.members[s.id].setdefault(name, mid)
 
-    def value_type(self, ctx: Ctx, name: str) -> str | None:
-        """``install(SSE)``: the repository type a top-level value of a package the file
-        sees (or imports the name from) is declared with; None unless exactly one."""
+    def value_written(self, ctx: Ctx, name: str) -> tuple[str, FileResult] | None:
+        """``install(SSE)``, ``respondText(text)``: the type a property of the class around
+        (or of its bases), else a top-level value of a package the file sees (or imports the
+        name from), is declared with, and the file it is written in; None when not known."""
+        if ctx.cls is not None:
+            for t in self.index.mro(ctx.cls):
+                prop = self.properties.get(t, {}).get(name)
+                if prop is not None:
+                    return prop[0], self.index.file_of[prop[1]]
         found = {
             (t, sid)
             for d in self._visible_packages(ctx.file) | self._imported_as(ctx.file, name)
@@ -449,7 +455,7 @@ class JvmResolver(OverloadChooser, Resolver):
         if len(found) != 1:
             return None
         t, sid = found.pop()
-        return self._type(self.index.file_of[sid], t)
+        return t, self.index.file_of[sid]
 
     def base_type(self, sym: Symbol, file: FileResult, text: str) -> str | None:
         return self._type(file, text)

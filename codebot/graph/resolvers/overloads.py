@@ -81,6 +81,17 @@ _PRIMITIVE_TYPES = frozenset(
     "byte short char int long float double boolean bool decimal sbyte ushort uint ulong".split()
 )
 _ANY = ("Object", "Any", "object")  # every reference fits
+# Java's boxed types' primitives (`Long.MAX_VALUE` is a `long`)
+_UNBOXED = {
+    "Integer": "int", "Long": "long", "Short": "short", "Byte": "byte", "Character": "char",
+    "Boolean": "boolean", "Float": "float", "Double": "double",
+}  # fmt: skip
+# A Kotlin parameter's type as Java sees it: a primitive, or the boxed type when nullable
+_KOTLIN_IN_JAVA = {
+    "Int": ("int", "Integer"), "Long": ("long", "Long"), "Short": ("short", "Short"),
+    "Byte": ("byte", "Byte"), "Char": ("char", "Character"), "Boolean": ("boolean", "Boolean"),
+    "Float": ("float", "Float"), "Double": ("double", "Double"), "Any": ("Object", "Object"),
+}  # fmt: skip
 # `get/(Class, ?)`: the argument types the parser read (java.py), after the callee's text.
 ARGS = re.compile(r"/\(([^()]*)\)$")
 _TYPE_VARIABLE = re.compile(r"[A-Z][A-Z0-9]?")
@@ -184,9 +195,10 @@ class OverloadChooser:
         lists = {tuple(simple_type(p.type) for p in self._overload_params(g)) for g in picked}
         return len(lists) == 1
 
-    def value_type(self, ctx: Ctx, name: str) -> str | None:
-        """The repository type of a top-level value ``name`` the caller's file sees, by its
-        declared type; None when not known."""
+    def value_written(self, ctx: Ctx, name: str) -> tuple[str, FileResult] | None:
+        """The declared type of a value ``name`` no scope binds (a property of the class
+        around, a top-level value the caller's file sees) and the file it is written in; None
+        when not known."""
         return None
 
     def _object_type(self, ctx: Ctx, name: str) -> str | None:
@@ -194,8 +206,9 @@ class OverloadChooser:
         declaration, or the companion object of a class (``install(Authentication)``); None
         when not known (a library's, a top-level value of that name)."""
         found = self.repo_type(ctx.file, name)
-        if found is None:
-            return self.value_type(ctx, name)  # `install(ContentNegotiation)`: a plugin value
+        if found is None:  # `install(ContentNegotiation)`: a plugin value
+            value = self.value_written(ctx, name)
+            return self.repo_type(value[1], value[0]) if value is not None else None
         sym = self.index.by_id[found]
         if re.search(rf"\bobject\s+{re.escape(sym.name)}\b", sym.signature.split("{", 1)[0]):
             return found
@@ -321,6 +334,7 @@ class OverloadChooser:
             return None  # Kotlin `f(name = x)`: no parameter of that name
         total = 0.0
         last = len(params) - 1
+        java_to_kotlin = ctx.sym.language == "java" and self.index.by_id[sid].language == "kotlin"
         for i, arg in enumerate(args):
             # a trailing lambda (Kotlin) goes to the last parameter; the others in order
             at = last if arg == "trailing" else min(i, last)
@@ -328,6 +342,9 @@ class OverloadChooser:
             p = simple_type(written)
             if is_vararg(written) and not (at == i == len(args) - 1 and arg.endswith("[]")):
                 p = p.removesuffix("[]")
+            if p in _KOTLIN_IN_JAVA and java_to_kotlin:
+                # `writer.value(1)` in Java on Kotlin's `value(value: Long)`: a `long`
+                p = _KOTLIN_IN_JAVA[p][(written or "").rstrip().endswith("?")]
             fit = self._overload_fit(ctx, sid, "lambda" if arg == "trailing" else arg, p)
             if fit is None:
                 return None
@@ -339,16 +356,35 @@ class OverloadChooser:
         about 2 a conversion or a supertype (a closer one more), 1 unknown, None it cannot."""
         if arg in ("?", "named") or arg.startswith("named:") or param == "?":
             return 1  # unknown; a named argument (Kotlin) is not matched by position
+        if arg.startswith("enum:"):
+            # `Codes.NORMAL`: an entry of a repository enum; `Long.MAX_VALUE`: a number type's
+            # constant (a Java primitive); else any type
+            owner = arg[5:]
+            last = owner.rsplit(".", 1)[-1]
+            if last in _FITS:
+                arg = _UNBOXED.get(last, last) if ctx.sym.language == "java" else last
+            else:
+                t = self.repo_type(ctx.file, owner)
+                if t is None or self.index.by_id[t].kind != "enum":
+                    return 1
+                arg = owner
         if arg.startswith("value:"):
-            # an ALL_CAPS name no scope binds (`install(SSE)`): a top-level value, when the
-            # repository declares one with a type; else any type
-            mine = self.value_type(ctx, arg[6:])
-            if mine is None:
+            # a name no scope binds (`install(SSE)`, `respondText(text)`): a property or a
+            # top-level value, of the type the repository declares it with; else any type
+            found = self.value_written(ctx, arg[6:])
+            if found is None:
                 return 1
-            theirs = self.repo_type(self.index.file_of[sid], param)
-            if param in {self.index.by_id[t].name for t in self.index.mro(mine)}:
-                return 2
-            return None if theirs is not None or param in _FITS else 1
+            simple = simple_type(found[0])
+            if simple in _FITS or simple in self.closed_types:
+                arg = simple
+            else:
+                mine = self.repo_type(found[1], found[0])
+                if mine is None:
+                    return 1
+                theirs = self.repo_type(self.index.file_of[sid], param)
+                if param in {self.index.by_id[t].name for t in self.index.mro(mine)}:
+                    return 2
+                return None if theirs is not None or param in _FITS else 1
         if arg.startswith("object"):
             # an object named by its type's name (Kotlin `install(HttpTimeout)`): no
             # platform value (a string, a number) and no function; a repository object is an
