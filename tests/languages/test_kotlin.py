@@ -1176,3 +1176,42 @@ def test_an_object_argument_is_no_string(resolved):
     assert {dst: r for (src, dst), r in calls.items() if src == f"{m}.configure"} == {
         f"{m}.HttpClientConfig.install": "exact"
     }
+
+
+def test_unique_name_guess_never_reaches_a_private_member_of_another_file(resolved):
+    # moshi: `sourcePeek.require(n)` on an okio source (a library value the parser cannot type)
+    # is not the one `require` of the repository, `JsonValueReader`'s private inline function
+    calls = resolved(
+        "kotlin",
+        {
+            "moshi/src/main/java/com/squareup/moshi/JsonValueReader.kt": """
+                package com.squareup.moshi
+
+                class JsonValueReader {
+                    fun peekAll() = require(Token.NULL)
+                    private fun require(expected: Token): Any = TODO()
+                }
+            """,
+            "moshi/src/main/java/com/squareup/moshi/JsonUtf8Reader.kt": """
+                package com.squareup.moshi
+
+                class JsonUtf8Reader(private val source: BufferedSource) {
+                    fun peekJson(copyFrom: JsonUtf8Reader) {
+                        val sourcePeek = copyFrom.source.peek()
+                        sourcePeek.require(copyFrom.size)
+                    }
+                }
+            """,
+        },
+    )
+    reader = "moshi.src.main.java.com.squareup.moshi"
+    assert (
+        calls[
+            (
+                f"{reader}.JsonValueReader.JsonValueReader.peekAll",
+                f"{reader}.JsonValueReader.JsonValueReader.require",
+            )
+        ]
+        == "exact"
+    )
+    assert not [dst for (src, dst) in calls if src.endswith("JsonUtf8Reader.peekJson")]

@@ -1363,6 +1363,30 @@ class JvmResolver(OverloadChooser, Resolver):
             )
         return self.member_fallback(name, ctx)
 
+    def member_fallback(self, name: str, ctx: Ctx) -> Outcome:
+        out = super().member_fallback(name, ctx)
+        if isinstance(out, list) and len(out) == 1 and self._private_elsewhere(out[0][0], ctx):
+            return UNRESOLVED  # the one method of that name is private to another file's type
+        return out
+
+    def _private_elsewhere(self, sid: str, ctx: Ctx) -> bool:
+        """Whether a definition, or a type around it, is ``private`` in a file other than the
+        caller's: no call from there reaches it by name (``sourcePeek.require(n)`` on an okio
+        source is not ``JsonValueReader``'s ``private fun require``)."""
+        index = self.index
+        if index.file_of[sid].path == ctx.file.path:
+            return False
+        at: str | None = sid
+        while at is not None and at in index.by_id:
+            sym = index.by_id[at]
+            head = re.split(
+                r"\b(?:fun|class|object|interface|val|var)\b|\(", sym.signature, maxsplit=1
+            )[0]
+            if re.search(r"\bprivate\b", head):
+                return True
+            at = sym.parent
+        return False
+
     def member(self, target: Target, name: str) -> Target | None:
         if target[0] == SUPER and not self.index.bases.get(target[1]):
             return EXTERNAL if target[1] in self.index.open_types else None
