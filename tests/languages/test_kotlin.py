@@ -1215,3 +1215,35 @@ def test_unique_name_guess_never_reaches_a_private_member_of_another_file(resolv
         == "exact"
     )
     assert not [dst for (src, dst) in calls if src.endswith("JsonUtf8Reader.peekJson")]
+
+
+def test_a_private_top_level_function_is_its_own_files(resolved):
+    # ktor: EmbeddedServer.posix.kt and EmbeddedServer.web.kt (one package) each define a
+    # private `destroy`; each file's call is to its own, and a third file reaches neither
+    files = {
+        "ktor-server-core/posix/src/io/ktor/server/engine/EmbeddedServer.posix.kt": """
+            package io.ktor.server.engine
+
+            fun stopPosix(app: Application) { destroy(app) }
+            private fun destroy(application: Application) {}
+        """,
+        "ktor-server-core/web/src/io/ktor/server/engine/EmbeddedServer.web.kt": """
+            package io.ktor.server.engine
+
+            fun stopWeb(app: Application) { destroy(app) }
+            private fun destroy(application: Application) {}
+        """,
+        "ktor-server-core/jvm/src/io/ktor/server/engine/EmbeddedServerJvm.kt": """
+            package io.ktor.server.engine
+
+            fun stopJvm(app: Application) { destroy(app) }
+        """,
+    }
+    calls = resolved("kotlin", files)
+    engine = "ktor-server-core.{}.src.io.ktor.server.engine.{}"
+    posix = engine.format("posix", "EmbeddedServer.posix")
+    web = engine.format("web", "EmbeddedServer.web")
+    assert {dst for (src, dst) in calls if src == f"{posix}.stopPosix"} == {f"{posix}.destroy"}
+    assert {dst for (src, dst) in calls if src == f"{web}.stopWeb"} == {f"{web}.destroy"}
+    jvm = engine.format("jvm", "EmbeddedServerJvm")
+    assert not [dst for (src, dst) in calls if src == f"{jvm}.stopJvm"]

@@ -236,7 +236,8 @@ class JvmResolver(OverloadChooser, Resolver):
                 if "#" in local or (s.parent is not None and not index.is_type(s.parent)):
                     continue
                 if s.parent is None and "." not in local:
-                    scope.setdefault(s.name, s.id)
+                    if not _private(s):  # a private one is its file's only (found there)
+                        scope.setdefault(s.name, s.id)
                 elif s.parent is None and s.kind in FUNCTION_KINDS and s.class_name:
                     # `fun Route.get(...)` at top level: a name of the package, for a call
                     # without a receiver (`get("/") {}` in a lambda with a Route receiver)
@@ -543,6 +544,9 @@ class JvmResolver(OverloadChooser, Resolver):
             names[name] = value
         if value is not None:
             return value  # type: ignore[return-value]
+        own = self.index.local.get(file.module, {}).get(name)
+        if own is not None and self.index.by_id[own].parent is None:
+            return (SYM, own)  # the file's own top-level definition (a private one too)
         hit = self.packages.get(_dir(file), {}).get(name)
         if hit is not None:
             return (SYM, hit)
@@ -1378,13 +1382,9 @@ class JvmResolver(OverloadChooser, Resolver):
             return False
         at: str | None = sid
         while at is not None and at in index.by_id:
-            sym = index.by_id[at]
-            head = re.split(
-                r"\b(?:fun|class|object|interface|val|var)\b|\(", sym.signature, maxsplit=1
-            )[0]
-            if re.search(r"\bprivate\b", head):
+            if _private(index.by_id[at]):
                 return True
-            at = sym.parent
+            at = index.by_id[at].parent
         return False
 
     def member(self, target: Target, name: str) -> Target | None:
@@ -1421,6 +1421,12 @@ class JvmResolver(OverloadChooser, Resolver):
                 if t[0] == SYM:
                     out.append((imp.line, t[1]))
         return out
+
+
+def _private(sym: Symbol) -> bool:
+    """Whether a definition is declared ``private`` (its modifiers, before its keyword)."""
+    head = re.split(r"\b(?:fun|class|object|interface|val|var)\b|\(", sym.signature, maxsplit=1)
+    return re.search(r"\bprivate\b", head[0]) is not None
 
 
 def _candidates(out: Outcome) -> Outcome:
