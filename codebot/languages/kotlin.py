@@ -397,6 +397,8 @@ _BUILDERS = frozenset(
 
 # A name no scope binds, written as a type's name (not a constant's ALL_CAPS): an object.
 _OBJECT = re.compile(r"[A-Z][A-Z0-9]?[a-z]\w*")
+_CONSTANT = re.compile(r"[A-Z][A-Z0-9_]*")
+_CONSTANT_PATH = re.compile(r"(?:[A-Z]\w*\.)+[A-Z][A-Z0-9_]*")
 
 
 def _type_of(what: str | None) -> str:
@@ -422,7 +424,14 @@ def _argument_type(node: Node, bound) -> str:
         name = text(node)
         what = bound(node, name)
         if what is None and _OBJECT.fullmatch(name):
-            return "object"  # `install(HttpTimeout)`: an object (a plugin), by its name
+            # `install(HttpTimeout)`: an object (a plugin), by its name (the resolver looks it
+            # up: a repository object is an instance of its type)
+            return f"object:{name}"
+        if what is None and _CONSTANT.fullmatch(name):
+            return f"value:{name}"  # `install(SSE)`: a top-level value the resolver may know
+        binds = getattr(bound, "binds", None)
+        if what is None and name[:1].islower() and binds is not None and not binds(node, name):
+            return f"value:{name}"  # no scope binds it: a property (the class's, top-level)
         return _type_of(what)
     if kind == "call_expression" and node.named_children:
         callee = node.named_children[0]
@@ -442,6 +451,10 @@ def _argument_type(node: Node, bound) -> str:
         for c in node.named_children
     ):
         return "String"  # `"/login?" + params`: a string concatenation
+    if kind == "navigation_expression" and _CONSTANT_PATH.fullmatch(text(node)):
+        # `CloseReason.Codes.NORMAL`, `Long.MAX_VALUE`: an enum's entry, a number type's
+        # constant (the resolver checks the enum)
+        return "enum:" + text(node).rsplit(".", 1)[0]
     if kind == "prefix_expression" and node.named_children:
         return _argument_type(node.named_children[-1], bound)
     if kind == "parenthesized_expression" and node.named_child_count == 1:

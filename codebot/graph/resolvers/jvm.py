@@ -61,6 +61,7 @@ from codebot.graph.resolvers.overloads import (
     CLOSED_TYPES,
     JVM_COLLECTIONS,
     OverloadChooser,
+    Undecided,
     simple_type,
 )
 
@@ -219,6 +220,7 @@ class JvmResolver(OverloadChooser, Resolver):
     closed_types = JVM_COLLECTIONS
     types_rule_out = True
     fewest_defaults = True
+    undecided_edges = False
     # `method.invoke(o)`, `ctor.newInstance()`, `Class.forName(n).getMethod(m)...`: reflection
     dispatch_names = frozenset({"invoke", "newInstance", "invokeExact", "invokeWithArguments"})
     reflect_names = frozenset({"getMethod", "getDeclaredMethod", "forName", "findVirtual"})
@@ -257,7 +259,8 @@ class JvmResolver(OverloadChooser, Resolver):
                 if "#" in local or (s.parent is not None and not index.is_type(s.parent)):
                     continue
                 if s.parent is None and "." not in local:
-                    scope.setdefault(s.name, s.id)
+                    if not _private(s):  # a private one is its file's only (found there)
+                        scope.setdefault(s.name, s.id)
                 elif s.parent is None and s.kind in FUNCTION_KINDS and s.class_name:
                     # `fun Route.get(...)` at top level: a name of the package, for a call
                     # without a receiver (`get("/") {}` in a lambda with a Route receiver)
@@ -410,6 +413,8 @@ class JvmResolver(OverloadChooser, Resolver):
         self.properties: dict[str, dict[str, tuple[str, str]]] = {}
         # name -> (receiver's simple name, declared type, id) of the extension properties
         self.ext_properties: dict[str, list[tuple[str, str, str]]] = {}
+        # (package, name) -> (declared type, id) of the top-level values (Kotlin `val`s)
+        self.top_values: dict[tuple[str, str], list[tuple[str, str]]] = {}
         self._property_memo: dict[tuple[str, str, str], tuple[Target, str] | None] = {}
         for f in self.files:
             if f.language != "kotlin":
@@ -436,6 +441,10 @@ class JvmResolver(OverloadChooser, Resolver):
                     self.properties.setdefault(s.parent, {}).setdefault(name, (t, s.id))
             elif s.parent is None and s.class_name:
                 self.ext_properties.setdefault(name, []).append((s.class_name, t, s.id))
+            elif s.parent is None and "private " not in s.signature.split("val", 1)[0]:
+                # `val SSE: ClientPlugin<SSEConfig> = ...`: a package's value, by its type
+                key = (_dir(index.file_of[s.id]), name)
+                self.top_values.setdefault(key, []).append((t, s.id))
 
     def _merge_companions(self) -> None:
         """A Kotlin ``companion object`` and a Scala companion ``object X`` (``X#2``) lend their
@@ -457,6 +466,25 @@ class JvmResolver(OverloadChooser, Resolver):
                             index.members[first].setdefault(name, mid)
                         for name, mid in index.members.get(first, {}).items():
                             index.members[s.id].setdefault(name, mid)
+
+    def value_written(self, ctx: Ctx, name: str) -> tuple[str, FileResult] | None:
+        """``install(SSE)``, ``respondText(text)``: the type a property of the class around
+        (or of its bases), else a top-level value of a package the file sees (or imports the
+        name from), is declared with, and the file it is written in; None when not known."""
+        if ctx.cls is not None:
+            for t in self.index.mro(ctx.cls):
+                prop = self.properties.get(t, {}).get(name)
+                if prop is not None:
+                    return prop[0], self.index.file_of[prop[1]]
+        found = {
+            (t, sid)
+            for d in self._visible_packages(ctx.file) | self._imported_as(ctx.file, name)
+            for t, sid in self.top_values.get((d, name), ())
+        }
+        if len(found) != 1:
+            return None
+        t, sid = found.pop()
+        return t, self.index.file_of[sid]
 
     def base_type(self, sym: Symbol, file: FileResult, text: str) -> str | None:
         return self._type(file, text)
@@ -544,6 +572,9 @@ class JvmResolver(OverloadChooser, Resolver):
             names[name] = value
         if value is not None:
             return value  # type: ignore[return-value]
+        own = self.index.local.get(file.module, {}).get(name)
+        if own is not None and self.index.by_id[own].parent is None:
+            return (SYM, own)  # the file's own top-level definition (a private one too)
         hit = self.packages.get(_dir(file), {}).get(name)
         if hit is not None:
             return (SYM, hit)
@@ -843,6 +874,8 @@ class JvmResolver(OverloadChooser, Resolver):
         if not isinstance(out, list):
             return out
         chosen = self.choose(ctx, out, args)
+        if not chosen:
+            return Undecided(self.undecided)  # overloads the arguments cannot decide between
         if self.fits_none(ctx, chosen, args):
             # no definition the name reached can take these arguments: not the callee
             # (`routing { }` next to a test's own `fun routing(rootPath: String)`)
@@ -895,7 +928,7 @@ class JvmResolver(OverloadChooser, Resolver):
         """What a call returns: an instance of a repository type (a constructor's, a declared
         return type's), a library's value (with its type as written), or None (not known, or
         the callees disagree)."""
-        out = self.resolve_call(ctx, call)
+        out = _candidates(self.resolve_call(ctx, call))
         if out == EXTERNAL_CALL:
             return EXTERNAL, None
         if not isinstance(out, list):
@@ -1104,7 +1137,7 @@ class JvmResolver(OverloadChooser, Resolver):
         if end < 0 or not what[end + 2 :].isdigit():
             return None
         owner, at = what[1:end], int(what[end + 2 :])
-        out = self.resolve_call(ctx, owner)
+        out = _candidates(self.resolve_call(ctx, owner))
         if not isinstance(out, list):
             return None
         found: set[tuple[Target, str]] = set()
@@ -1191,7 +1224,7 @@ class JvmResolver(OverloadChooser, Resolver):
         ``T.() -> R`` (``suspend``, nullable); ``_SAME`` when it is a function type without a
         receiver (the lambda keeps the receivers around it); not known otherwise (a library's
         function's: EXTERNAL; a type alias, a type parameter, callees that disagree: None)."""
-        out = self.resolve_call(ctx, call)
+        out = _candidates(self.resolve_call(ctx, call))
         if not isinstance(out, list):
             return EXTERNAL if out == EXTERNAL_CALL else None
         types = set()
@@ -1225,6 +1258,8 @@ class JvmResolver(OverloadChooser, Resolver):
             out = self.call_target((SYM, hit), (DECL, type_id))
             if isinstance(out, list) and out:
                 chosen = self.choose(ctx, out, args)
+                if not chosen:
+                    return Undecided(self.undecided)  # overloads the arguments cannot decide
                 if not self.fits_none(ctx, chosen, args):
                     return list(chosen.items())
         key = (type_id, name, ctx.file.module)
@@ -1256,6 +1291,8 @@ class JvmResolver(OverloadChooser, Resolver):
             picked = None
         if not picked:
             return None
+        if len(picked) > 1 and not self.one_parameter_list(picked):
+            return Undecided(picked)  # extensions the arguments cannot decide between
         return [(p, EXACT if len(picked) == 1 else OVERLOAD) for p in picked]
 
     def _needs_type_arguments(self, sid: str, head: str) -> bool:
@@ -1290,6 +1327,8 @@ class JvmResolver(OverloadChooser, Resolver):
             return None
         if not self._hierarchy_unique(ctx.cls, name):
             return None  # Java writes `x.check(...)` as `check` when `x` is an expression
+        if len(picked) > 1 and not self.one_parameter_list(picked):
+            return Undecided(picked)  # overloads the arguments cannot decide between
         return [(p, UNIQUE if len(picked) == 1 else OVERLOAD) for p in picked]
 
     def _overload_params(self, sid: str) -> tuple[Parameter, ...]:
@@ -1359,6 +1398,26 @@ class JvmResolver(OverloadChooser, Resolver):
                 self.not_found(name) if self.index.names.get((self.family, name)) else EXTERNAL_CALL
             )
         return self.member_fallback(name, ctx)
+
+    def member_fallback(self, name: str, ctx: Ctx) -> Outcome:
+        out = super().member_fallback(name, ctx)
+        if isinstance(out, list) and len(out) == 1 and self._private_elsewhere(out[0][0], ctx):
+            return UNRESOLVED  # the one method of that name is private to another file's type
+        return out
+
+    def _private_elsewhere(self, sid: str, ctx: Ctx) -> bool:
+        """Whether a definition, or a type around it, is ``private`` in a file other than the
+        caller's: no call from there reaches it by name (``sourcePeek.require(n)`` on an okio
+        source is not ``JsonValueReader``'s ``private fun require``)."""
+        index = self.index
+        if index.file_of[sid].path == ctx.file.path:
+            return False
+        at: str | None = sid
+        while at is not None and at in index.by_id:
+            if _private(index.by_id[at]):
+                return True
+            at = index.by_id[at].parent
+        return False
 
     def member(self, target: Target, name: str) -> Target | None:
         if target[0] == SUPER and not self.index.bases.get(target[1]):
@@ -1466,6 +1525,18 @@ class JvmResolver(OverloadChooser, Resolver):
                 if t[0] == SYM:
                     out.append((imp.line, t[1]))
         return out
+
+
+def _private(sym: Symbol) -> bool:
+    """Whether a definition is declared ``private`` (its modifiers, before its keyword)."""
+    head = re.split(r"\b(?:fun|class|object|interface|val|var)\b|\(", sym.signature, maxsplit=1)
+    return re.search(r"\bprivate\b", head[0]) is not None
+
+
+def _candidates(out: Outcome) -> Outcome:
+    """A call's edges, or the members of the overload set its arguments leave undecided (as
+    ``overload`` edges): what they agree on (a lambda's receiver) holds whichever is called."""
+    return [(m, OVERLOAD) for m in out.members] if isinstance(out, Undecided) else out
 
 
 def _makes(return_type: str | None, name: str) -> bool:
