@@ -1157,3 +1157,50 @@ namespace MessagePack
     ids = [s.id for s in p.result.symbols if s.kind != "chunk"]
     assert all(".MessagePackReader.MessagePackReader.MessagePackReader" not in i for i in ids)
     assert "src.MessagePack.MessagePackReader.MessagePack.MessagePackReader" in ids
+
+
+def test_a_value_made_by_new_runs_its_own_type_s_method_not_overrides():
+    files = {
+        "Src/Serialization/DefaultContractResolver.cs": """
+            namespace Newtonsoft.Json.Serialization;
+            public class DefaultContractResolver
+            {
+                public virtual JsonContract ResolveContract(Type type) => null;
+            }
+        """,
+        "Tests/TestObjects/IgnoredPropertiesContractResolver.cs": """
+            namespace Newtonsoft.Json.Tests.TestObjects;
+            using Newtonsoft.Json.Serialization;
+            public class IgnoredPropertiesContractResolver : DefaultContractResolver
+            {
+                public override JsonContract ResolveContract(Type type) => null;
+            }
+        """,
+        "Tests/Issues/Issue2450.cs": """
+            namespace Newtonsoft.Json.Tests.Issues;
+            using Newtonsoft.Json.Serialization;
+            public class Issue2450
+            {
+                public void Made()
+                {
+                    var resolver = new DefaultContractResolver();
+                    var contract = resolver.ResolveContract(typeof(Dict));
+                }
+                public void Given(DefaultContractResolver resolver)
+                {
+                    var contract = resolver.ResolveContract(typeof(Dict));
+                }
+            }
+        """,
+    }
+    res = _resolution(files)
+    # `var resolver = new DefaultContractResolver()`: exactly that class, so a subclass's
+    # override never runs; a parameter of that type may hold a subclass (fan-out kept)
+    assert _edges_of(res, "Issue2450.Made") == {
+        "Serialization.DefaultContractResolver": "exact",  # (no constructor: the class)
+        "DefaultContractResolver.ResolveContract": "exact",
+    }
+    assert _edges_of(res, "Issue2450.Given") == {
+        "DefaultContractResolver.ResolveContract": "exact",
+        "IgnoredPropertiesContractResolver.ResolveContract": "override",
+    }

@@ -408,3 +408,96 @@ def test_new_types_a_local_and_global_names_stay_global(resolved):
         f"{h}.BufferHandler.flush": "exact",
     }
     assert not [e for e in edges if e[0].endswith("RedisHandler.write")]
+
+
+def test_a_trait_method_comes_before_the_parents_and_an_interfaces(resolved):
+    """A trait's methods are copied into the class that uses it: they override the parent's,
+    and an interface's bodiless declaration is the target only where no class or trait defines
+    the method (monolog: ``$handler->setFormatter(..)`` on a ``BrowserConsoleHandler`` runs
+    ``FormattableHandlerTrait::setFormatter``). ``parent::m()`` is the parent class's ``m``,
+    never one of the caller's own traits."""
+    edges = resolved(
+        "php",
+        {
+            "src/Monolog/Handler/FormattableHandlerInterface.php": """<?php
+            namespace Monolog\\Handler;
+            interface FormattableHandlerInterface
+            {
+                public function setFormatter($formatter): HandlerInterface;
+                public function getFormatter();
+            }
+            """,
+            "src/Monolog/Handler/FormattableHandlerTrait.php": """<?php
+            namespace Monolog\\Handler;
+            trait FormattableHandlerTrait
+            {
+                public function setFormatter($formatter): HandlerInterface { return $this; }
+                public function close(): void {}
+                protected function write(array $record): void {}
+            }
+            """,
+            "src/Monolog/Handler/AbstractProcessingHandler.php": """<?php
+            namespace Monolog\\Handler;
+            abstract class AbstractHandler
+            {
+                public function close(): void {}
+                protected function write(array $record): void {}
+            }
+            abstract class AbstractProcessingHandler extends AbstractHandler implements FormattableHandlerInterface
+            {
+                use FormattableHandlerTrait;
+
+                protected function write(array $record): void
+                {
+                    parent::write($record);
+                }
+            }
+            class BrowserConsoleHandler extends AbstractProcessingHandler
+            {
+                public function flush(): void
+                {
+                    $this->close();
+                }
+            }
+            """,
+            "src/Monolog/JsonSerializableDateTimeImmutable.php": """<?php
+            namespace Monolog;
+            class DateTimeImmutable extends JsonSerializableDateTimeImmutable
+            {
+            }
+            class JsonSerializableDateTimeImmutable extends \\DateTimeImmutable
+            {
+                public function __construct(bool $micro)
+                {
+                    parent::__construct('now');
+                }
+            }
+            """,
+            "src/Monolog/Handler/Setup.php": """<?php
+            namespace Monolog\\Handler;
+            class Setup
+            {
+                public function run($formatter)
+                {
+                    $handler = new BrowserConsoleHandler();
+                    $handler->setFormatter($formatter);
+                }
+            }
+            """,
+        },
+    )
+    h = "src.Monolog.Handler"
+    trait = f"{h}.FormattableHandlerTrait.Monolog.Handler.FormattableHandlerTrait"
+    base = f"{h}.AbstractProcessingHandler.Monolog.Handler"
+    run = f"{h}.Setup.Monolog.Handler.Setup.run"
+    assert {dst: r for (src, dst), r in edges.items() if src == run} == {
+        f"{base}.BrowserConsoleHandler": "exact",
+        f"{trait}.setFormatter": "exact",  # not FormattableHandlerInterface's declaration
+    }
+    flush = f"{base}.BrowserConsoleHandler.flush"
+    assert {dst for (src, dst) in edges if src == flush} == {f"{trait}.close"}
+    write = f"{base}.AbstractProcessingHandler.write"
+    assert {dst for (src, dst) in edges if src == write} == {f"{base}.AbstractHandler.write"}
+    # `extends \\DateTimeImmutable` is PHP's class, not the namespace's own `DateTimeImmutable`
+    # (a subclass): `parent::__construct` is a library's, not this constructor again
+    assert not [e for e in edges if e[0].endswith("JsonSerializableDateTimeImmutable.__construct")]

@@ -184,6 +184,13 @@ class NameTable:
         if not bases:
             return [type_id]
         family = FAMILY.get(self.by_id[type_id].language)
+        if family == "php":
+            # PHP copies a trait's methods into the class that uses it: they come before the
+            # parent's (which they override). An interface only declares: its method is the
+            # target only where no class or trait on the way defines one (`setFormatter` of
+            # `FormattableHandlerTrait`, not of `FormattableHandlerInterface`).
+            rank = {"trait": 0, "interface": 2}
+            bases = sorted(bases, key=lambda b: rank.get(self.by_id[b].kind, 1))
         lines = [list(self.mro(b)) for b in bases]
         if family in self.c3:
             merged = _c3([*lines, list(bases)])
@@ -195,6 +202,14 @@ class NameTable:
                 if t not in seen:
                     seen.add(t)
                     out.append(t)
+        if family == "php":
+            out = [
+                *(t for t in out if self.by_id[t].kind != "interface"),
+                *(t for t in out if self.by_id[t].kind == "interface"),
+            ]
+            if out[0] != type_id:  # (an interface's own MRO: it stays first)
+                out.remove(type_id)
+                out.insert(0, type_id)
         return out
 
     def find_member(self, type_id: str, name: str, skip: int = 0) -> tuple[str | None, bool]:

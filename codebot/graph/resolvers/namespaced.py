@@ -41,6 +41,7 @@ from codebot.graph.resolvers.base import (
     OVERLOAD,
     OVERRIDE,
     PLAIN,
+    SUPER,
     SYM,
     UNIQUE,
     UNRESOLVED,
@@ -611,6 +612,9 @@ class CSharpResolver(OverloadChooser, NamespacedResolver):
             return None
         last = _last_segment(rest)
         kind, what = value
+        # `var r = new T(); r.M()`: the value is a T itself, not a subclass, so T's M alone
+        # runs (no override fan-out as for a declared type)
+        made = typed is not None and typed[1] != ": " and typed[2].startswith("new ")
         if kind == _LIB:
             if name in self.extensions:
                 if what == "?":
@@ -618,7 +622,10 @@ class CSharpResolver(OverloadChooser, NamespacedResolver):
                 ext = self._extension_call(ctx, f"(_: {what}).{last}", args or [])
                 return ext  # (None: as if untyped)
             return EXTERNAL_CALL
-        target = (DECL, what) if kind == _REPO else (SYM, what)
+        if kind == _REPO:
+            target = (INST if made and len(pieces) == 1 else DECL, what)
+        else:
+            target = (SYM, what)
         out = self._walk(ctx, [("", PLAIN), (name, PLAIN)], target)
         if isinstance(out, list) or kind != _REPO or name not in self.extensions:
             return out
@@ -1249,6 +1256,31 @@ class PhpResolver(NamespacedResolver):
 
     def member_fallback(self, name: str, ctx: Ctx) -> Outcome:
         return _not_into_tests(self, ctx, super().member_fallback(name, ctx))
+
+    def base_type(self, sym: Symbol, file: FileResult, text: str) -> str | None:
+        if text.startswith("\\"):
+            # `extends \DateTimeImmutable`: fully qualified, PHP's class even where the
+            # namespace has a `DateTimeImmutable` of its own (monolog's, an alias of this class)
+            ids = self.qnames.get(text[1:].split("<", 1)[0].strip().replace("\\", "."))
+            hit = ids[0] if ids else None
+            return self.canonical.get(hit, hit) if self.index.is_type(hit) else None
+        return super().base_type(sym, file, text)
+
+    def member(self, target: Target, name: str) -> Target | None:
+        if target[0] == SUPER:
+            # `parent::m()`: the parent class's `m` (its traits' included), never one of the
+            # caller's own traits, which come first in its MRO (see NameTable.mro)
+            by_id = self.index.by_id
+            parents = [
+                b
+                for b in self.index.bases.get(target[1], ())
+                if by_id[b].kind not in ("trait", "interface")
+            ]
+            if not parents:
+                return None
+            hit = self.index.find_member(parents[0], name)[0]
+            return (SYM, hit) if hit is not None else None
+        return super().member(target, name)
 
 
 class CResolver(NamespacedResolver):
