@@ -53,6 +53,13 @@ from codebot.graph.resolvers.base import (
     split,
     typed_head,
 )
+from codebot.graph.resolvers.cpp_overloads import (
+    by_arguments,
+    by_receiver,
+    fits,
+    member_const,
+    template_parameters,
+)
 from codebot.graph.resolvers.names import TYPES, NameTable, strip_duplicate
 from codebot.graph.resolvers.overloads import ARGS, OverloadChooser, is_vararg, simple_type
 from codebot.languages.swift import plain_type
@@ -1324,6 +1331,7 @@ class CResolver(NamespacedResolver):
                     if s.kind in FUNCTION_KINDS and s.id in local:
                         sets.setdefault((f.path, strip_duplicate(local[s.id])), []).append(s.id)
         self._overloads = {i: ids for ids in sets.values() if len(ids) > 1 for i in ids}
+        self._fits_memo: dict[tuple[str, str], bool | None | object] = {}
 
     def _includes(self, file: FileResult) -> list[FileResult]:
         """The repository's files an `#include` names: the one next to the includer, else
@@ -1437,21 +1445,100 @@ class CResolver(NamespacedResolver):
         m = ARGS.search(text) if text[-1:] == ")" else None
         if m is None:
             return self._resolve_cpp(ctx, text)
-        out = self._resolve_cpp(ctx, text[: m.start()])
+        callee = text[: m.start()]
+        out = self._resolve_cpp(ctx, callee)
         if not isinstance(out, list) or not self._overloads:
             return out
-        n = m[1].count(",") + 1 if m[1].strip() else 0
+        args = [a.strip() for a in m[1].split(",")] if m[1].strip() else []
+        n = len(args)
+        by_id = self.index.by_id
+        const: bool | None | object = _UNSET
         chosen: list[tuple[str, str]] = []
         for sid, res in out:
             members = self._overloads.get(sid)
-            fit = [i for i in members if _takes_count(self.index.by_id[i], n)] if members else []
+            fit = [by_id[i] for i in members if _takes_count(by_id[i], n)] if members else []
+            if len(fit) > 1:
+                fit = by_arguments(fit, args, self._class_fits)
+            if len(fit) > 1:
+                if const is _UNSET:
+                    const = self.receiver_const(ctx, callee)
+                fit = by_receiver(fit, const)  # type: ignore[arg-type]
             if len(fit) == 1:
-                chosen.append((fit[0], res))
+                chosen.append((fit[0].id, res))
             elif fit:
-                chosen += [(i, OVERLOAD) for i in fit]
+                chosen += [(i.id, OVERLOAD) for i in fit]
             else:
                 chosen.append((sid, res))  # none fits as read (a macro's arguments): as found
         return list(dict.fromkeys(chosen))
+
+    def receiver_const(self, ctx: Ctx, callee: str) -> bool | None:
+        """Whether the receiver of a member call is const: a receiver declared `const`, a
+        field in a const method (the parser writes both `(w: const Widget)`), `this` or no
+        receiver in a const method; False for another declared or `this` receiver; None where
+        the call is on another value (a chain, a value whose declaration we cannot read)."""
+        typed = typed_head(callee) if callee[:1] == "(" else None
+        if typed is not None:
+            if typed[1] != ": " or not _SIMPLE_MEMBER.fullmatch(typed[3]):
+                return None
+            return typed[2].startswith("const ")
+        if callee.isidentifier() or _THIS_MEMBER.fullmatch(callee):
+            if ctx.sym.kind != "method" and ctx.cls is None:
+                return None
+            return member_const(ctx.sym)[0]
+        return None
+
+    def _class_fits(self, name: str, token: str) -> bool | None:
+        """Whether the repository's class ``name`` takes an argument written ``token`` (a
+        literal, a number) through a converting constructor; None: no class of that name."""
+        key = (name, token)
+        found = self._fits_memo.get(key, _UNSET)
+        if found is _UNSET:
+            found = self._fits_memo[key] = self._class_fits_uncached(name, token)
+        return found  # type: ignore[return-value]
+
+    def _class_fits_uncached(self, name: str, token: str) -> bool | None:
+        index = self.index
+        types = [i for i in index.names.get((self.family, name), ()) if index.is_type(i)]
+        if not types or token in ("lv", "&&", "?"):
+            return None
+        if token[:1] == ":" and not token.endswith("*"):
+            arg = token[1:].rsplit("::", 1)[-1]
+            for a in index.names.get((self.family, arg), ()):
+                if index.is_type(a) and any(index.by_id[b].name == name for b in index.mro(a)):
+                    return True  # a class derived from the parameter's
+        for t in types:
+            if t in index.open_types or index.bases.get(t):
+                return True  # constructors may be inherited (`using Base::Base`)
+            for sid in index.members.get(t, {}).values():
+                ctor = index.by_id[sid]
+                if ctor.name != name or ctor.signature.lstrip().startswith("explicit"):
+                    continue
+                if "explicit" in ctor.signature.split("(", 1)[0].split():
+                    continue
+                params = ctor.parameters
+                if not params or sum(1 for p in params if p.default is None) > 1:
+                    continue
+                tparams = template_parameters(ctor.signature)
+                if tparams and re.search(r"enable_if|ENABLE_IF|EnableIf|requires", ctor.signature):
+                    continue  # a constrained template: not assumed to take a literal
+                if fits(token, params[0], tparams, lambda _n, _t: True):
+                    return True
+            for sid in self.qnames.get(index.local_name[t] + "." + name, ()):
+                ctor = index.by_id[sid]  # constructors defined out of line, overloads
+                if (
+                    ctor.name == name
+                    and ctor.parameters
+                    and fits(
+                        token,
+                        ctor.parameters[0],
+                        template_parameters(ctor.signature),
+                        lambda _n, _t: True,
+                    )
+                    and sum(1 for p in ctor.parameters if p.default is None) <= 1
+                ):
+                    if "explicit" not in ctor.signature.split("(", 1)[0].split():
+                        return True
+        return False
 
     def _resolve_cpp(self, ctx: Ctx, text: str) -> Outcome:
         out = super().resolve_call(ctx, text)
@@ -1519,6 +1606,9 @@ def _takes_count(sym: Symbol, n: int) -> bool:
     return required <= n and (bool(variadic) or n <= len(params))
 
 
+_UNSET = object()
+_SIMPLE_MEMBER = re.compile(r"[A-Za-z_]\w*(?:<[^()]*>)?")
+_THIS_MEMBER = re.compile(r"this(?:->|\.)[A-Za-z_]\w*")
 _CPP_PATH = re.compile(r"((?:[A-Za-z_]\w*(?:<[^()]*>)?::)+[A-Za-z_]\w*(?:<[^()]*>)?)")
 _CPP_QUALIFIERS = re.compile(r"\b(?:const|volatile|typename|struct|class|enum|constexpr|static)\b")
 _SMART_POINTER = re.compile(r"(?:::)?std::(?:unique_ptr|shared_ptr)<([\w:]+)\s*(?:,[^<>]*)?>")
