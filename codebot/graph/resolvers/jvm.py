@@ -1400,6 +1400,10 @@ class JvmResolver(OverloadChooser, Resolver):
         return self.member_fallback(name, ctx)
 
     def member_fallback(self, name: str, ctx: Ctx) -> Outcome:
+        if ctx.sym.language == "scala" and name in _SCALA_STOP:
+            # `_.find(p)`, `xs.reverse.find(p)`: a name the standard library's collections,
+            # options and builders define says nothing of a value of unknown type
+            return UNRESOLVED if self.index.names.get((self.family, name)) else EXTERNAL_CALL
         out = super().member_fallback(name, ctx)
         if isinstance(out, list) and len(out) == 1 and self._private_elsewhere(out[0][0], ctx):
             return UNRESOLVED  # the one method of that name is private to another file's type
@@ -1491,13 +1495,6 @@ class JvmResolver(OverloadChooser, Resolver):
 
     def fallback_candidate(self, sid: str) -> bool:
         return self.index.by_id[sid].kind in ("method", "function")
-
-    def member_fallback(self, name: str, ctx: Ctx) -> Outcome:
-        if ctx.sym.language == "scala" and name in _SCALA_STOP:
-            # `_.find(p)`, `xs.reverse.find(p)`: a name the standard library's collections,
-            # options and builders define says nothing of a value of unknown type
-            return UNRESOLVED if self.index.names.get((self.family, name)) else EXTERNAL_CALL
-        return super().member_fallback(name, ctx)
 
     def direct_imports(self, file: FileResult) -> set[str] | None:
         found = self._direct.get(file.module)
