@@ -16,6 +16,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from tree_sitter import Node
@@ -42,6 +43,9 @@ def _parameters(node: Node) -> tuple[Parameter, ...]:
     for child in node.children:
         if child.type == "parameter":
             out.append(_parameter(child))
+        elif child.type == "ERROR" and text(child).startswith("=") and out:
+            # `= #_sourceLocation`: a macro default the grammar does not know, in an ERROR node
+            out[-1] = Parameter(out[-1].name, out[-1].type, squash(text(child)[1:], 200) or "?")
         elif child.type == "=":
             expect_default = True
         elif expect_default and child.type not in ("comment", "multiline_comment"):
@@ -196,15 +200,49 @@ def _function(node: Node) -> Bindings:
 
 
 def _closure(node: Node) -> Bindings:
+    """A closure's parameters: an untyped one (``{ req in }``, ``$0``) is ``#i``, the i-th
+    parameter of the function type the callee gives the trailing closure (``app.get("x") { req
+    in }`` with ``use closure: @escaping (Request) async throws -> Response``)."""
     out: Bindings = {}
     kind = next((c for c in node.named_children if c.type == "lambda_function_type"), None)
     params = kind.named_children[0] if kind is not None and kind.named_children else None
+    i = 0
     for p in params.named_children if params is not None else ():
         if p.type == "lambda_parameter":
             name = p.child_by_field_name("name")
+            type_ = p.child_by_field_name("type")
             if name is not None:
-                out.setdefault(text(name), None)  # untyped: it shadows what is further out
+                what = declared(plain_type(text(type_))) if type_ is not None else f"#{i}"
+                out.setdefault(text(name), what)
+            i += 1
+    if params is None and kind is None:
+        for n in range(3):  # `{ $0.x }`: the anonymous parameters
+            out[f"${n}"] = f"#{n}"
     return out
+
+
+_CALLEE_PATH = re.compile(r"[.A-Za-z0-9_$?!<>, ]+")
+
+
+def _lambda_owner(lam: Node) -> tuple[Node, str] | None:
+    """The callee of the call a closure is the trailing closure of, as the call is recorded
+    (the path written, or the member name of a call on an expression's value); None for a
+    closure passed another way."""
+    suffix = lam.parent
+    if suffix is None or suffix.type != "call_suffix" or suffix.named_children[-1] != lam:
+        return None
+    call = suffix.parent
+    if call is None or call.type != "call_expression" or not call.named_children:
+        return None
+    callee = call.named_children[0]
+    if _CALLEE_PATH.fullmatch(text(callee)) and not text(callee).startswith("!"):
+        return callee, text(callee)
+    if callee.type == "navigation_expression":
+        nav = callee.child_by_field_name("suffix")
+        name = nav.child_by_field_name("suffix") if nav is not None else None
+        if name is not None and name.type == "simple_identifier":
+            return name, text(name)
+    return None
 
 
 def _loop(node: Node) -> Bindings:
@@ -447,6 +485,7 @@ _RECEIVERS = Receivers(
     member_scopes=frozenset({"class_body"}),
     arguments=_arguments,
     chain=_chain,
+    lambda_owner=_lambda_owner,
 )
 
 SPEC = LanguageSpec(

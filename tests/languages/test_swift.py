@@ -975,3 +975,75 @@ def test_a_global_of_a_library_type_makes_no_unique_name_guess(resolved):
     assert not [dst for src, dst in calls if src.endswith("destroyFloatingPointCounter")]
     # a global of a repository type still reaches that type's method
     assert (f"{m}.TaskLocalMetricsSystemWrapper.makeSink", f"{m}.Sink.makeSink") in calls
+
+
+def test_closure_parameters_take_the_type_the_callee_gives_them(resolved):
+    files = {
+        "Sources/VaporTesting/withApp.swift": """
+            public func withApp<T>(
+                logger: Logger = Logger.current,
+                configure: ((Application) async throws -> Void)? = nil,
+                _ test: (Application) async throws -> T
+            ) async throws -> T {
+                let app = Application()
+                return try await test(app)
+            }
+        """,
+        "Sources/Vapor/Application.swift": """
+            public final class Application {
+                public func testing(method: Method = .inMemory) async throws -> any Tester {
+                    Tester()
+                }
+                public func get(_ path: String, use closure: @escaping @Sendable (Request) async throws -> Response) {}
+                public func shutdown() async throws {}
+            }
+            public protocol Tester {}
+            extension Tester {
+                public func test(
+                    _ path: String,
+                    sourceLocation: SourceLocation = #_sourceLocation,
+                    afterResponse: (Response) async throws -> ()
+                ) async throws {}
+            }
+            public final class Request {
+                public var logger: Logger
+                public func redirect(to path: String) -> Response { Response() }
+            }
+            public final class Response {}
+            public final class Other {
+                public func shutdown() async throws {}
+                public func redirect(to path: String) -> Response { Response() }
+            }
+        """,
+        "Tests/VaporTests/RouteTests.swift": """
+            import VaporTesting
+            import Vapor
+
+            struct RouteTests {
+                func hello() async throws {
+                    try await withApp { app in
+                        app.get("hello") { req in
+                            req.redirect(to: "/")
+                        }
+                        try await app.testing().test("/hello") { res in }
+                        try await app.shutdown()
+                    }
+                }
+            }
+        """,
+    }
+    calls = resolved("swift", files)
+    caller = "Tests.VaporTests.RouteTests.RouteTests.hello"
+    v = "Sources.Vapor.Application"
+    # the trailing closure fills `test` (Swift's forward scan passes over the defaulted
+    # `configure`), whose parameter is an Application
+    assert calls[(caller, "Sources.VaporTesting.withApp.withApp")] == "exact"
+    assert calls[(caller, f"{v}.Application.shutdown")] == "exact"
+    assert (caller, f"{v}.Other.shutdown") not in calls
+    # `req` is the Request `get`'s closure takes
+    assert calls[(caller, f"{v}.Request.redirect")] == "exact"
+    assert (caller, f"{v}.Other.redirect") not in calls
+    # `sourceLocation: SourceLocation = #_sourceLocation` has a default: `test(path) { }` fits
+    assert calls[(caller, f"{v}.Tester.test")] == "exact"
+    # `test(app)` calls the closure the parameter holds, no method named `test`
+    assert not [d for s, d in calls if s == "Sources.VaporTesting.withApp.withApp"]
