@@ -272,16 +272,10 @@ def _argument_type(value: Node | None, bound: Callable[[Node, str], str | None])
         t = what[2:].strip() if what.startswith(": ") else ""
         return f":{t}" if t.isidentifier() else ""
     if value.type == "call_expression" and value.named_children:
-        callee = value.named_children[0]  # `Double(x)`: a value of the standard type called
+        callee = value.named_children[0]  # `Double(x)`, `ByteBuffer(bytes:)`: the type called
         name = text(callee) if callee.type == "simple_identifier" else ""
-        return f":{name}" if name in _STANDARD else ""
+        return f":{name}" if name[:1].isupper() and name.isidentifier() else ""
     return ""
-
-
-_STANDARD = frozenset(
-    """String Int Int8 Int16 Int32 Int64 UInt UInt8 UInt16 UInt32 UInt64 Double Float
-    Bool""".split()
-)
 
 
 def _awaits(closure: Node) -> bool:
@@ -407,6 +401,11 @@ def _implicit(node: Node, bound: Callable[[Node, str], str | None]) -> str | Non
     if call.type != "call_expression" or target.type != "simple_identifier":
         return None
     where = call.parent
+    if where is not None and where.type == "attribute":
+        # `@Suite("x", .disabled())`: a member of the type the attribute's parameter names
+        kind = next((c for c in where.named_children if c.type == "user_type"), None)
+        name = text(kind) if kind is not None else ""
+        return f"(@{name}).{text(target)}" if name.isidentifier() else None
     written: str | None = None
     if where is None:
         return None

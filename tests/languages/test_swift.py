@@ -1047,3 +1047,44 @@ def test_closure_parameters_take_the_type_the_callee_gives_them(resolved):
     assert calls[(caller, f"{v}.Tester.test")] == "exact"
     # `test(app)` calls the closure the parameter holds, no method named `test`
     assert not [d for s, d in calls if s == "Sources.VaporTesting.withApp.withApp"]
+
+
+def test_attribute_members_and_constructed_arguments(resolved):
+    files = {
+        "Sources/Vapor/Utilities/File.swift": """
+            public struct File {
+                public init(data: String, filename: String) {}
+                public init(data: ByteBuffer, filename: String) {}
+                init(part: Part) {
+                    self.init(data: ByteBuffer(bytes: part.body), filename: part.name)
+                }
+            }
+            public struct ResponseCompressionConfiguration {
+                public static func disabled() -> Self { .init() }
+            }
+            extension ByteBuffer {
+                public func readAll() {}
+            }
+        """,
+        "Tests/VaporTests/PipelineTests.swift": """
+            import Testing
+            import Vapor
+
+            @Suite("Pipeline Tests", .disabled())
+            struct PipelineTests {
+                @Test(.disabled())
+                func pipeline() {
+                    let config: ResponseCompressionConfiguration = .disabled()
+                }
+            }
+        """,
+    }
+    calls = resolved("swift", files)
+    m = "Sources.Vapor.Utilities.File"
+    # `ByteBuffer(bytes:)` makes a ByteBuffer: the member taking one, not the String one
+    assert calls[(f"{m}.File.init#3", f"{m}.File.init#2")] == "exact"
+    assert (f"{m}.File.init#3", f"{m}.File.init") not in calls
+    # `.disabled()` in `@Test(..)` is a member of the library trait type the attribute takes
+    t = "Tests.VaporTests.PipelineTests.PipelineTests.pipeline"
+    assert [d for s, d in calls if s == t] == [f"{m}.ResponseCompressionConfiguration.disabled"]
+    assert not [d for s, d in calls if s == "Tests.VaporTests.PipelineTests.PipelineTests"]

@@ -2083,6 +2083,15 @@ class SwiftResolver(NamespacedResolver):
         if m is None:
             return self._resolve_swift(ctx, text)
         callee = text[: m.start()]
+        if callee[:2] == "(@":
+            # `(@Suite).disabled()`: an implicit member in an attribute's arguments, of the type
+            # its parameter names: a library's unless the repository defines the attribute
+            name = callee[2:].split(")", 1)[0]
+            mine = any(
+                "." not in strip_duplicate(self.index.local_name[i])  # a top-level definition
+                for i in self.index.names.get((self.family, name), ())
+            )
+            return UNRESOLVED if mine else EXTERNAL_CALL
         if callee == ".init" and not self._returns_own(ctx):
             # `self.sync = .init()`: the initializer of the type the context expects, which the
             # text does not show; in a function returning its own type (`static func parse(..)
