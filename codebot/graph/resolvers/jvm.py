@@ -453,10 +453,13 @@ class JvmResolver(OverloadChooser, Resolver):
                 if "#" in sid:
                     first = local.get(strip_duplicate(sid))
                     if first is not None and first != s.id and index.is_type(first):
+                        scala = s.language == "scala"
                         for name, mid in index.members.get(s.id, {}).items():
-                            index.members[first].setdefault(name, mid)
+                            if index.members[first].setdefault(name, mid) == mid and scala:
+                                index.lent.add(mid)
                         for name, mid in index.members.get(first, {}).items():
-                            index.members[s.id].setdefault(name, mid)
+                            if index.members[s.id].setdefault(name, mid) == mid and scala:
+                                index.lent.add(mid)
 
     def base_type(self, sym: Symbol, file: FileResult, text: str) -> str | None:
         return self._type(file, text)
