@@ -1088,3 +1088,21 @@ def test_attribute_members_and_constructed_arguments(resolved):
     t = "Tests.VaporTests.PipelineTests.PipelineTests.pipeline"
     assert [d for s, d in calls if s == t] == [f"{m}.ResponseCompressionConfiguration.disabled"]
     assert not [d for s, d in calls if s == "Tests.VaporTests.PipelineTests.PipelineTests"]
+
+
+def test_a_member_without_variadics_beats_one_with(resolved):
+    files = {
+        "Sources/Vapor/HTTP/Headers/HTTPCookies.swift": """
+            public struct HTTPCookies {
+                public init() {}
+                public init(dictionaryLiteral elements: (String, String)...) {}
+            }
+            func makeJar() -> HTTPCookies {
+                HTTPCookies()
+            }
+        """,
+    }
+    calls = resolved("swift", files)
+    m = "Sources.Vapor.HTTP.Headers.HTTPCookies"
+    assert calls[(f"{m}.makeJar", f"{m}.HTTPCookies.init")] == "exact"
+    assert (f"{m}.makeJar", f"{m}.HTTPCookies.init#2") not in calls

@@ -2288,6 +2288,14 @@ class SwiftResolver(NamespacedResolver):
         by_id = self.index.by_id
         favoured = [g for g in fits if "_disfavoredOverload" not in by_id[g].decorators]
         fits = favoured or fits
+        # a member without a variadic parameter over one with (`HTTPCookies()`: `init()`, not
+        # `init(dictionaryLiteral: (String, Value)...)`)
+        fixed = [
+            g
+            for g in fits
+            if not any((p.type or "").rstrip().endswith("...") for p in by_id[g].parameters)
+        ]
+        fits = fixed or fits
         if any(":" in a for a in labels):
             # `File(data: "..")`: the member whose parameter is of the argument's very type
             # (`init(data: String)`) over one it may convert to (`init(data: ByteBuffer)`)
