@@ -1106,3 +1106,42 @@ def test_a_member_without_variadics_beats_one_with(resolved):
     m = "Sources.Vapor.HTTP.Headers.HTTPCookies"
     assert calls[(f"{m}.makeJar", f"{m}.HTTPCookies.init")] == "exact"
     assert (f"{m}.makeJar", f"{m}.HTTPCookies.init#2") not in calls
+
+
+def test_a_private_type_is_its_own_and_self_init_delegates_elsewhere(resolved):
+    files = {
+        "Sources/Development/routes.swift": """
+            struct User: Content {
+                let id: Int
+                let name: String
+            }
+        """,
+        "Tests/VaporTests/URLEncodedFormTests.swift": """
+            struct URLEncodedFormTests {
+                func encode() throws {
+                    let tanner = User(name: "Tanner", age: 23)
+                }
+            }
+            private struct User: Codable {
+                var name: String
+                var age: Int
+            }
+        """,
+        "Sources/Vapor/Utilities/BasicCodingKey.swift": """
+            public enum BasicCodingKey {
+                public init(_ codingKey: some CodingKey) {}
+                public init(_ codingKeyRepresentable: some CodingKeyRepresentable) {
+                    self.init(codingKeyRepresentable.codingKey)
+                }
+            }
+        """,
+    }
+    calls = resolved("swift", files)
+    t = "Tests.VaporTests.URLEncodedFormTests"
+    # the test file's `private struct User`, not the `User` of another module's file
+    assert calls[(f"{t}.URLEncodedFormTests.encode", f"{t}.User")] == "exact"
+    assert (f"{t}.URLEncodedFormTests.encode", "Sources.Development.routes.User") not in calls
+    # `self.init(..)` inside an initializer delegates to another one
+    k = "Sources.Vapor.Utilities.BasicCodingKey.BasicCodingKey"
+    assert (f"{k}.init#2", f"{k}.init#2") not in calls
+    assert (f"{k}.init#2", f"{k}.init") in calls

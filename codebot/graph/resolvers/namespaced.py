@@ -76,7 +76,7 @@ class NamespacedResolver(Resolver):
                     self.qnames.setdefault(local, []).append(s.id)
         self.canonical: dict[str, str] = {}
         for ids in self.qnames.values():  # a type defined in pieces (Ruby, C# partial classes)
-            types = [i for i in ids if index.is_type(i)]
+            types = [i for i in ids if index.is_type(i) and self.merges(i)]
             for t in types[1:]:
                 self.canonical[t] = types[0]
                 for name, mid in index.members.get(t, {}).items():
@@ -95,6 +95,10 @@ class NamespacedResolver(Resolver):
             for s in f.symbols:
                 if s.kind in TYPES and s.id not in self.canonical:
                     self._resolve_bases(s, f)
+
+    def merges(self, type_id: str) -> bool:
+        """Whether a type definition is a piece of the one type its qualified name names."""
+        return True
 
     def _attach_methods(self) -> None:
         index = self.index
@@ -1772,6 +1776,12 @@ class SwiftResolver(NamespacedResolver):
     def param_named(self, param: str, name: str) -> bool:
         return param.rsplit(" ", 1)[-1] == name  # `_ test`, `with id`: the name after the label
 
+    def merges(self, type_id: str) -> bool:
+        # a `private struct User` of a test file is its own type, not the `User` of another
+        # file (whose extensions do merge: they are no type definitions)
+        head = self.index.by_id[type_id].signature.split("{", 1)[0].split()[:4]
+        return not any(w in ("private", "fileprivate") for w in head)
+
     def _nest(self, sym: Symbol) -> list[str]:
         found = self._nests.get(sym.id)
         if found is None:
@@ -2117,6 +2127,9 @@ class SwiftResolver(NamespacedResolver):
         found = self._chosen.get(key)
         if found is None:
             found = self._chosen[key] = self._choose(ctx, out, labels, awaited)
+        if callee == "self.init" and isinstance(found, list) and len(found) > 1:
+            # `self.init(x.codingKey)` delegates to another initializer, never to itself
+            found = [(d, r) for d, r in found if d != ctx.sym.id] or found
         return found
 
     def _choose(
