@@ -401,3 +401,62 @@ def test_values_of_library_types_and_expressions(resolved):
     assert (f"{m}.Uses.Uses.cons", f"{m}.Decoder.ReprCodec#2.encodeObject") not in calls
     assert calls[(f"{m}.Uses.Uses.cons", f"{m}.Decoder.ReprCodec.encodeObject")] == "exact"
     assert calls[(f"{m}.Uses.Uses.decoded", f"{m}.Decoder.Decoder.decodeJson")] == "exact"
+
+
+def test_override_fan_out_skips_what_a_companion_lends(resolved):
+    files = {
+        "modules/core/src/main/scala/io/circe/Decoder.scala": """
+            package io.circe
+
+            trait Decoder[A] {
+              def apply(c: HCursor): Either[String, A]
+              final def decodeJson(j: Json): Either[String, A] = apply(HCursor.fromJson(j))
+            }
+
+            trait AsRoot[A] extends Decoder[A]
+
+            object AsRoot {
+              def apply[A](implicit instance: AsRoot[A]): AsRoot[A] = instance
+            }
+
+            final class SeqDecoder[A] extends Decoder[Seq[A]] {
+              def apply(c: HCursor): Either[String, Seq[A]] = Right(Nil)
+            }
+        """,
+    }
+    calls = resolved("scala", files)
+    m = "modules.core.src.main.scala.io.circe.Decoder"
+    fan = {d for (s, d), r in calls.items() if s == f"{m}.Decoder.decodeJson" and r == "override"}
+    # a subclass's own apply runs; the companion's summoner `AsRoot.apply[A]` is no instance
+    # method of AsRoot, though the object lends it to the trait for `AsRoot[X]` calls
+    assert f"{m}.SeqDecoder.apply" in fan
+    assert f"{m}.AsRoot#2.apply" not in fan
+
+
+def test_types_of_one_name_in_several_blocks_make_no_guess(resolved):
+    files = {
+        "modules/tests/src/test/scala/io/circe/DecoderSuite.scala": """
+            package io.circe
+
+            class DecoderSuite extends CirceMunitSuite {
+              test("a") {
+                trait Foo
+                val d: Decoder[Foo] = null
+              }
+              test("b") {
+                case class Foo(x: Int, y: String)
+                val decoder = Decoder.const(Foo(42, "meaning"))
+              }
+              test("c") {
+                case class Bar(x: Int)
+                assert(Bar(1).x == 1)
+              }
+            }
+        """,
+    }
+    calls = resolved("scala", files)
+    m = "modules.tests.src.test.scala.io.circe.DecoderSuite.DecoderSuite"
+    # two `Foo`s, each in its own block: which one `Foo(42, ..)` means is not known here
+    assert (m, f"{m}.Foo") not in calls and (m, f"{m}.Foo#2") not in calls
+    # a name declared once still resolves
+    assert calls[(m, f"{m}.Bar")] == "exact"

@@ -348,6 +348,25 @@ class JvmResolver(OverloadChooser, Resolver):
                 for s in members:
                     self._companions[s.id] = (cls, obj, applies)
 
+    def _local_twins(self, sid: str) -> bool:
+        """Whether a Scala class or trait shares its name with another class or trait of the
+        same scope (each declared in its own block: `test("a") { case class Foo(..) }`)."""
+        index = self.index
+        sym = index.by_id[sid]
+        if not index.is_type(sid) or sym.kind == "module" or sym.parent is None:
+            return False
+        table = index.local.get(index.file_of[sid].module, {})
+        base = strip_duplicate(index.local_name[sid])
+        for n in range(1, 10):
+            other = table.get(f"{base}#{n}" if n > 1 else base)
+            if other is None:
+                if n > 1:
+                    break
+                continue
+            if other != sid and index.is_type(other) and index.by_id[other].kind != "module":
+                return True
+        return False
+
     def _scala_construct(self, type_id: str, new: bool) -> Outcome | None:
         """``new X(...)``: the class X, not its companion object; ``X(...)``: the companion's
         ``apply`` (one; several: not known which, no edge), a case class when its object
@@ -462,10 +481,13 @@ class JvmResolver(OverloadChooser, Resolver):
                 if "#" in sid:
                     first = local.get(strip_duplicate(sid))
                     if first is not None and first != s.id and index.is_type(first):
+                        scala = s.language == "scala"
                         for name, mid in index.members.get(s.id, {}).items():
-                            index.members[first].setdefault(name, mid)
+                            if index.members[first].setdefault(name, mid) == mid and scala:
+                                index.lent.add(mid)
                         for name, mid in index.members.get(first, {}).items():
-                            index.members[s.id].setdefault(name, mid)
+                            if index.members[s.id].setdefault(name, mid) == mid and scala:
+                                index.lent.add(mid)
 
     def value_written(self, ctx: Ctx, name: str) -> tuple[str, FileResult] | None:
         """``install(SSE)``, ``respondText(text)``: the type a property of the class around
@@ -852,13 +874,13 @@ class JvmResolver(OverloadChooser, Resolver):
             if on_param is not None and self._library_parameter(ctx, on_param[1], on_param[2]):
                 return EXTERNAL_CALL
             out = super().resolve_call(ctx, text)
-            if (
-                ctx.sym.language == "scala"
-                and isinstance(out, list)
-                and len(out) == 1
-                and out[0][0] in self._companions
-            ):
-                return self._scala_construct(out[0][0], text.startswith("new ")) or out
+            if ctx.sym.language == "scala" and isinstance(out, list) and len(out) == 1:
+                if self._local_twins(out[0][0]):
+                    # `case class Foo` declared in each of several test blocks of one suite:
+                    # which block's the call is in is not known here
+                    return AMBIGUOUS
+                if out[0][0] in self._companions:
+                    return self._scala_construct(out[0][0], text.startswith("new ")) or out
             return out
         args = [a.strip() for a in m[1].split(",")] if m[1].strip() else []
         name = text[: m.start()]

@@ -84,7 +84,7 @@ class NamespacedResolver(Resolver):
                     self.qnames.setdefault(local, []).append(s.id)
         self.canonical: dict[str, str] = {}
         for ids in self.qnames.values():  # a type defined in pieces (Ruby, C# partial classes)
-            types = [i for i in ids if index.is_type(i)]
+            types = [i for i in ids if index.is_type(i) and self.merges(i)]
             for t in types[1:]:
                 self.canonical[t] = types[0]
                 for name, mid in index.members.get(t, {}).items():
@@ -103,6 +103,10 @@ class NamespacedResolver(Resolver):
             for s in f.symbols:
                 if s.kind in TYPES and s.id not in self.canonical:
                     self._resolve_bases(s, f)
+
+    def merges(self, type_id: str) -> bool:
+        """Whether a type definition is a piece of the one type its qualified name names."""
+        return True
 
     def _attach_methods(self) -> None:
         index = self.index
@@ -1887,8 +1891,18 @@ class SwiftResolver(NamespacedResolver):
         self._nests: dict[str, list[str]] = {}
         self._type_names: dict[tuple[str, str, str], str | None] = {}
         self._extended: dict[str, bool] = {}  # name -> may be a library type extended here
+        self._closure_params: dict[tuple[str, str], Target | None] = {}
         self._shapes: dict[tuple[str, str], bool] = {}
         self._chosen: dict[tuple, Outcome] = {}  # (file, arguments, *targets) -> outcome
+
+    def param_named(self, param: str, name: str) -> bool:
+        return param.rsplit(" ", 1)[-1] == name  # `_ test`, `with id`: the name after the label
+
+    def merges(self, type_id: str) -> bool:
+        # a `private struct User` of a test file is its own type, not the `User` of another
+        # file (whose extensions do merge: they are no type definitions)
+        head = self.index.by_id[type_id].signature.split("{", 1)[0].split()[:4]
+        return not any(w in ("private", "fileprivate") for w in head)
 
     def _nest(self, sym: Symbol) -> list[str]:
         found = self._nests.get(sym.id)
@@ -2024,7 +2038,9 @@ class SwiftResolver(NamespacedResolver):
     def value_of(self, ctx: Ctx, text: str) -> Target | None:
         """``let done = expectation(description:)`` in a test case: a method of the library
         base class (``XCTestCase``) the repository's hierarchy does not define returns a
-        library's value."""
+        library's value. ``{app.get/(_:String, {})}#0``: a closure's untyped parameter."""
+        if text[:1] == "{":
+            return self._closure_parameter(ctx, text)
         found = super().value_of(ctx, text)
         name = text[:-2] if text.endswith("()") else ""
         if found is None and name.isidentifier() and ctx.cls is not None:
@@ -2032,6 +2048,66 @@ class SwiftResolver(NamespacedResolver):
             if hit is None and open_ and self.lookup(ctx, name) is None:
                 return EXTERNAL
         return found
+
+    def _closure_parameter(self, ctx: Ctx, text: str) -> Target | None:
+        """``{app.get/(_:String, {})}#0``: the i-th parameter of the trailing closure of the
+        call written inside, typed by the function type of the parameter that closure fills in
+        each callee (``use closure: @escaping (Request) async throws -> Response``): an instance
+        of a repository type, a library's value, or None (not known, the callees disagree)."""
+        key = (ctx.file.path, text)
+        if key in self._closure_params:
+            return self._closure_params[key]
+        self._closure_params[key] = None  # (a closure inside its own owner's arguments)
+        end = text.rfind("}#")
+        found: Target | None = None
+        if end > 0 and text[end + 2 :].isdigit():
+            found = self._closure_parameter_of(ctx, text[1:end], int(text[end + 2 :]))
+        self._closure_params[key] = found
+        return found
+
+    def _closure_parameter_of(self, ctx: Ctx, owner: str, at: int) -> Target | None:
+        m = ARGS.search(owner) if owner[-1:] == ")" else None
+        if m is None:
+            return None
+        labels = [a.strip() for a in m[1].split(",")] if m[1].strip() else []
+        if labels and labels[-1] in ("~await", "~await-"):
+            labels.pop()
+        if not labels or labels[-1] not in ("{}", "{await}"):
+            return None
+        out = self.resolve_call(ctx, owner)
+        self._file = ctx.file
+        if not isinstance(out, list):
+            return None
+        found: set[Target] = set()
+        for dst, res in out:
+            if res == OVERRIDE:
+                continue
+            sym = self.index.by_id[dst]
+            if not self.index.is_callable(dst) or self.index.is_type(dst):
+                return None
+            slots: list[int] = []
+            if not _takes(sym.parameters, labels, slots=slots) or len(slots) != len(labels):
+                return None
+            written = sym.parameters[slots[-1]].type or ""
+            types = _closure_parameter_types(written)
+            if types is None or at >= len(types):
+                return None
+            plain = plain_type(types[at])
+            name = plain.split("<", 1)[0].strip()
+            t = self._type_name(self.index.file_of[dst], self._nest(sym), plain)
+            if t is not None:
+                found.add((DECL, t))
+            elif (
+                name[:1].isupper()
+                and name.isidentifier()
+                and not _type_parameter(name, sym, self.index, loose=False)
+                and not self.index.names.get((self.family, name))
+                and name not in self.prefix_tails
+            ):
+                found.add(LIBRARY_VALUE)
+            else:
+                return None
+        return found.pop() if len(found) == 1 else None
 
     def external_member(self, ctx: Ctx, type_text: str | None, rest: str) -> Outcome | None:
         """A library type's method, unless the repository extends a library type with a method
@@ -2139,11 +2215,22 @@ class SwiftResolver(NamespacedResolver):
         if m is None:
             return self._resolve_swift(ctx, text)
         callee = text[: m.start()]
+        if callee[:2] == "(@":
+            # `(@Suite).disabled()`: an implicit member in an attribute's arguments, of the type
+            # its parameter names: a library's unless the repository defines the attribute
+            name = callee[2:].split(")", 1)[0]
+            mine = any(
+                "." not in strip_duplicate(self.index.local_name[i])  # a top-level definition
+                for i in self.index.names.get((self.family, name), ())
+            )
+            return UNRESOLVED if mine else EXTERNAL_CALL
         if callee == ".init" and not self._returns_own(ctx):
             # `self.sync = .init()`: the initializer of the type the context expects, which the
             # text does not show; in a function returning its own type (`static func parse(..)
             # -> Expires? { .init(..) }`), that type's
             return AMBIGUOUS
+        if callee.isidentifier() and self._parameter(ctx, callee):
+            return DYNAMIC  # `test(app)`: the closure a parameter holds, not a method `test`
         labels = [a.strip() for a in m[1].split(",")] if m[1].strip() else []
         awaited = labels.pop() if labels and labels[-1] in ("~await", "~await-") else ""
         extended = self._extended_init(ctx, callee, labels)
@@ -2162,6 +2249,9 @@ class SwiftResolver(NamespacedResolver):
         found = self._chosen.get(key)
         if found is None:
             found = self._chosen[key] = self._choose(ctx, out, labels, awaited)
+        if callee == "self.init" and isinstance(found, list) and len(found) > 1:
+            # `self.init(x.codingKey)` delegates to another initializer, never to itself
+            found = [(d, r) for d, r in found if d != ctx.sym.id] or found
         return found
 
     def _choose(
@@ -2275,6 +2365,12 @@ class SwiftResolver(NamespacedResolver):
             return [(fits[0], EXACT)]
         return AMBIGUOUS
 
+    def _parameter(self, ctx: Ctx, name: str) -> bool:
+        """Whether ``name`` is a parameter of the caller or of a function around it."""
+        return any(
+            self.param_named(p.name, name) for fn in ctx.chain for p in fn.parameters if p.name
+        )
+
     def _returns_own(self, ctx: Ctx) -> bool:
         """Whether the caller returns its own type (``Self``, or the type it is a member of)."""
         written = (ctx.sym.return_type or "").strip().rstrip("?!").strip()
@@ -2327,6 +2423,14 @@ class SwiftResolver(NamespacedResolver):
         by_id = self.index.by_id
         favoured = [g for g in fits if "_disfavoredOverload" not in by_id[g].decorators]
         fits = favoured or fits
+        # a member without a variadic parameter over one with (`HTTPCookies()`: `init()`, not
+        # `init(dictionaryLiteral: (String, Value)...)`)
+        fixed = [
+            g
+            for g in fits
+            if not any((p.type or "").rstrip().endswith("...") for p in by_id[g].parameters)
+        ]
+        fits = fixed or fits
         if any(":" in a for a in labels):
             # `File(data: "..")`: the member whose parameter is of the argument's very type
             # (`init(data: String)`) over one it may convert to (`init(data: ByteBuffer)`)
@@ -2565,7 +2669,7 @@ def _takes(
                 closure = "->" in type_ or (
                     i == len(params) - 1 and _maybe_alias(type_) and not repo_type(type_)
                 )
-                if closure and "@autoclosure" not in type_:
+                if closure and "@autoclosure" not in type_ and not _skipped(params, i):
                     break  # a trailing closure: a function-typed parameter, or the last one
             elif (p.name.split()[0] if p.name else "_") == label:
                 if member and not has(p.type, member):
@@ -2584,6 +2688,54 @@ def _takes(
         if not ((p.type or "").rstrip().endswith("...") and label == "_"):
             i += 1  # (a variadic parameter takes the unlabeled arguments that follow)
     return all(p.default is not None or (p.type or "").rstrip().endswith("...") for p in params[i:])
+
+
+def _closure_parameter_types(written: str) -> list[str] | None:
+    """``@escaping @Sendable (Request) async throws -> Response`` -> [``Request``]: the
+    parameter types of a function type (labels dropped: ``(_ req: Request)``); None when the
+    text is no function type."""
+    t = re.sub(r"@\w+|\b(?:sending|any|some|inout)\b", " ", written).strip()
+    while t.startswith("(") and t.endswith(")?"):
+        t = t[1:-2].strip()  # `((App) async throws -> Void)?`
+    if not t.startswith("(") or "->" not in t:
+        return None
+    depth, parts, start = 0, [], 1
+    for i, ch in enumerate(t):
+        if ch in "([<":
+            depth += 1
+        elif ch in ")]>" and not (ch == ">" and t[i - 1 : i] == "-"):
+            depth -= 1
+            if depth == 0:
+                parts.append(t[start:i])
+                rest = t[i + 1 :].strip()
+                if not re.match(r"(?:async\s+)?(?:throws\s+|rethrows\s+)?->", rest + " "):
+                    return None
+                break
+        elif ch == "," and depth == 1:
+            parts.append(t[start:i])
+            start = i + 1
+    else:
+        return None
+    out = []
+    for part in parts:
+        part = part.strip()
+        if not part:
+            continue
+        if ":" in part.split("<", 1)[0]:
+            part = part.split(":", 1)[1]
+        out.append(part.strip())
+    return out
+
+
+def _skipped(params: tuple[Parameter, ...], i: int) -> bool:
+    """Swift's forward scan (SE-0286) passes over a defaulted parameter for the trailing
+    closure when a later parameter needs an argument: ``withApp { app in }`` with
+    ``withApp(configure: ((App) -> Void)? = nil, _ test: (App) -> T)`` fills ``test``."""
+    if params[i].default is None:
+        return False
+    return any(
+        q.default is None and not (q.type or "").rstrip().endswith("...") for q in params[i + 1 :]
+    )
 
 
 _CONSTANT = re.compile(r"(?:::)?[A-Z]\w*(?:::[A-Z]\w*)*")
