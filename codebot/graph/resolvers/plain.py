@@ -105,7 +105,7 @@ class HaskellResolver(PlainResolver):
     def prepare(self) -> None:
         super().prepare()
         self._by_name: dict[str, list[str]] = {}  # `XMonad.Core`, `Core` -> module ids
-        # module -> its top-level names (functions, class methods) -> the first definition
+        # module -> its top-level names (functions, class methods, types) -> the first definition
         self._top: dict[str, dict[str, str]] = {}
         self._methods: dict[str, dict[str, str]] = {}  # module -> class method -> class name
         self._classes: dict[str, set[str]] = {}  # class method -> the classes declaring it
@@ -116,6 +116,9 @@ class HaskellResolver(PlainResolver):
             top = self._top.setdefault(f.module, {})
             methods = self._methods.setdefault(f.module, {})
             for sym in f.symbols:
+                if sym.kind in TYPES and sym.parent is None:
+                    top.setdefault(sym.name, sym.id)  # `W.RationalRect r`: its constructor
+                    continue
                 if sym.kind not in FUNCTION_KINDS:
                     continue
                 parent = self.index.by_id.get(sym.parent) if sym.parent else None
@@ -180,7 +183,12 @@ class HaskellResolver(PlainResolver):
         if not imports.exports:
             return self._top.get(module, {}).get(name)
         cls = self._methods.get(module, {}).get(name)
-        if name in imports.exports or (cls is not None and f"{cls}(..)" in imports.exports):
+        listed = imports.exports
+        if (
+            name in listed
+            or f"{name}(..)" in listed  # a type with its constructors (`RationalRect(..)`)
+            or (cls is not None and f"{cls}(..)" in listed)
+        ):
             return self.scope(f, name)
         for re in imports.reexports:
             if module in self._by_name.get(re, ()):  # `module X (module X, ...)`: its own
@@ -224,11 +232,11 @@ class HaskellResolver(PlainResolver):
                 if hit is not None:
                     return [(hit, EXACT)]
             return EXTERNAL_CALL  # a library's module, or one re-exporting a library's name
-        if name in self.builtins:
-            return EXTERNAL_CALL
         hit = self.scope(ctx.file, name)
         if hit is not None and self.index.is_callable(hit):
-            return [(hit, EXACT)]
+            return [(hit, EXACT)]  # (its own `filter`, or an import's the Prelude's gives way to)
+        if name in self.builtins:
+            return EXTERNAL_CALL
         index = self.index
         near = [
             i
@@ -256,7 +264,7 @@ class _Import:
         classes declaring each method name (``import X (C(..))`` brings C's methods)."""
         if name in self.hidden:
             return False
-        if self.listed is None or name in self.listed:
+        if self.listed is None or name in self.listed or f"{name}(..)" in self.listed:
             return True
         if not classes or name not in classes:
             return False
