@@ -107,14 +107,12 @@ class HaskellResolver(PlainResolver):
         self._by_name: dict[str, list[str]] = {}  # `XMonad.Core`, `Core` -> module ids
         # module -> its top-level names (functions, class methods, types) -> the first definition
         self._top: dict[str, dict[str, str]] = {}
-        self._methods: dict[str, dict[str, str]] = {}  # module -> class method -> class name
         self._classes: dict[str, set[str]] = {}  # class method -> the classes declaring it
         for f in self.files:
             parts = f.module.split(".")
             for i in range(len(parts)):
                 self._by_name.setdefault(".".join(parts[i:]), []).append(f.module)
             top = self._top.setdefault(f.module, {})
-            methods = self._methods.setdefault(f.module, {})
             for sym in f.symbols:
                 if sym.kind in TYPES and sym.parent is None:
                     top.setdefault(sym.name, sym.id)  # `W.RationalRect r`: its constructor
@@ -125,7 +123,6 @@ class HaskellResolver(PlainResolver):
                 if parent is None or parent.kind in TYPES:
                     top.setdefault(sym.name, sym.id)
                     if parent is not None:
-                        methods.setdefault(sym.name, parent.name)
                         self._classes.setdefault(sym.name, set()).add(parent.name)
         self._file_imports: dict[str, _Imports] = {}
         self._exported: dict[tuple[str, str], str | None] = {}
@@ -182,12 +179,12 @@ class HaskellResolver(PlainResolver):
         imports = self._imports_of(f)
         if not imports.exports:
             return self._top.get(module, {}).get(name)
-        cls = self._methods.get(module, {}).get(name)
         listed = imports.exports
         if (
             name in listed
             or f"{name}(..)" in listed  # a type with its constructors (`RationalRect(..)`)
-            or (cls is not None and f"{cls}(..)" in listed)
+            # a class with its methods, its own or one it imports (`HasReaderOptions(..)`)
+            or any(f"{cls}(..)" in listed for cls in self._classes.get(name, ()))
         ):
             return self.scope(f, name)
         for re in imports.reexports:
