@@ -127,18 +127,27 @@ class HaskellResolver(PlainResolver):
         self._file_imports: dict[str, _Imports] = {}
         self._exported: dict[tuple[str, str], str | None] = {}
         self._in_scope: dict[tuple[str, str], str | None] = {}
+        self._untold_by_file: dict[str, bool] = {}
 
     def in_scope(self, file: FileResult, sid: str) -> bool:
         """The unique-name guess: only onto a definition that an import whose module the path
         cannot tell (several files of that name) may bring in, as one of them exports it."""
-        imports = self._imports_of(file)
         module = self.index.file_of[sid].module
         name = self.index.by_id[sid].name
-        for imp in imports.opened:
+        for imp in self._imports_of(file).opened:
             if imp.allows(name) and module in self._by_name.get(imp.module, ()):
                 if len(self._by_name[imp.module]) > 1 and self.export(module, name) == sid:
                     return True
         return False
+
+    def _untold(self, file: FileResult) -> bool:
+        """Whether a file imports, unqualified, a module the path cannot tell."""
+        found = self._untold_by_file.get(file.module)
+        if found is None:
+            found = self._untold_by_file[file.module] = any(
+                len(self._by_name.get(imp.module, ())) > 1 for imp in self._imports_of(file).opened
+            )
+        return found
 
     def direct_imports(self, file: FileResult) -> set[str] | None:
         found = self._direct.get(file.module)
@@ -235,11 +244,15 @@ class HaskellResolver(PlainResolver):
         if name in self.builtins:
             return EXTERNAL_CALL
         index = self.index
-        near = [
-            i
-            for i in index.names.get((self.family, name), ())
-            if index.is_callable(i) and self.in_scope(ctx.file, i)
-        ]
+        near = (
+            [
+                i
+                for i in index.names.get((self.family, name), ())
+                if index.is_callable(i) and self.in_scope(ctx.file, i)
+            ]
+            if self._untold(ctx.file)
+            else []
+        )
         if near:
             return [(near[0], UNIQUE)] if len(near) == 1 else AMBIGUOUS
         return EXTERNAL_CALL  # a library's (or a local binding's, `where go = ...`)
