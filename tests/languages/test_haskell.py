@@ -259,3 +259,45 @@ def test_a_name_is_what_the_imports_bring_in_as_their_modules_export_it(resolved
     assert (h, "src.Text.Pandoc.Readers.HTML.htmlTag") not in edges
     w = "src.Text.Pandoc.Writers.HTML"
     assert edges[(f"{w}.writeHtml", f"{w}.toList")] == "exact"  # its own, exported or not
+
+
+def test_a_module_may_define_a_prelude_name_and_export_a_type_with_its_constructors(resolved):
+    """xmonad: StackSet defines its own ``filter`` (its module's calls reach it, a module
+    importing StackSet ``hiding (filter)`` reaches the Prelude's); ``W.RationalRect r`` applies
+    the constructor of a type exported as ``RationalRect(..)``; ``choose``, which
+    XMonad.Layout defines but does not export, is QuickCheck's in a test."""
+    edges = resolved(
+        "haskell",
+        {
+            "src/XMonad/StackSet.hs": """
+            module XMonad.StackSet (RationalRect(..), filter, delete) where
+            import Prelude hiding (filter)
+            data RationalRect = RationalRect Rational Rational
+            filter p s = s
+            delete w s = filter (/= w) s
+            """,
+            "src/XMonad/Layout.hs": """
+            module XMonad.Layout (tile) where
+            tile n = n
+            choose a b = a
+            """,
+            "src/XMonad/Operations.hs": """
+            module XMonad.Operations where
+            import qualified XMonad.StackSet as W
+            float w = W.RationalRect 0 w
+            """,
+            "tests/Utils.hs": """
+            module Utils where
+            import XMonad.StackSet hiding (filter)
+            import XMonad.Layout
+            import Test.QuickCheck
+            evens xs = filter even xs
+            pick = choose (0, 9)
+            """,
+        },
+    )
+    s = "src.XMonad.StackSet"
+    assert edges[(f"{s}.delete", f"{s}.filter")] == "exact"
+    assert edges[("src.XMonad.Operations.float", f"{s}.RationalRect")] == "exact"
+    assert ("tests.Utils.evens", f"{s}.filter") not in edges
+    assert ("tests.Utils.pick", "src.XMonad.Layout.choose") not in edges

@@ -105,40 +105,49 @@ class HaskellResolver(PlainResolver):
     def prepare(self) -> None:
         super().prepare()
         self._by_name: dict[str, list[str]] = {}  # `XMonad.Core`, `Core` -> module ids
-        # module -> its top-level names (functions, class methods) -> the first definition
+        # module -> its top-level names (functions, class methods, types) -> the first definition
         self._top: dict[str, dict[str, str]] = {}
-        self._methods: dict[str, dict[str, str]] = {}  # module -> class method -> class name
         self._classes: dict[str, set[str]] = {}  # class method -> the classes declaring it
         for f in self.files:
             parts = f.module.split(".")
             for i in range(len(parts)):
                 self._by_name.setdefault(".".join(parts[i:]), []).append(f.module)
             top = self._top.setdefault(f.module, {})
-            methods = self._methods.setdefault(f.module, {})
             for sym in f.symbols:
+                if sym.kind in TYPES and sym.parent is None:
+                    top.setdefault(sym.name, sym.id)  # `W.RationalRect r`: its constructor
+                    continue
                 if sym.kind not in FUNCTION_KINDS:
                     continue
                 parent = self.index.by_id.get(sym.parent) if sym.parent else None
                 if parent is None or parent.kind in TYPES:
                     top.setdefault(sym.name, sym.id)
                     if parent is not None:
-                        methods.setdefault(sym.name, parent.name)
                         self._classes.setdefault(sym.name, set()).add(parent.name)
         self._file_imports: dict[str, _Imports] = {}
         self._exported: dict[tuple[str, str], str | None] = {}
         self._in_scope: dict[tuple[str, str], str | None] = {}
+        self._untold_by_file: dict[str, bool] = {}
 
     def in_scope(self, file: FileResult, sid: str) -> bool:
         """The unique-name guess: only onto a definition that an import whose module the path
         cannot tell (several files of that name) may bring in, as one of them exports it."""
-        imports = self._imports_of(file)
         module = self.index.file_of[sid].module
         name = self.index.by_id[sid].name
-        for imp in imports.opened:
+        for imp in self._imports_of(file).opened:
             if imp.allows(name) and module in self._by_name.get(imp.module, ()):
                 if len(self._by_name[imp.module]) > 1 and self.export(module, name) == sid:
                     return True
         return False
+
+    def _untold(self, file: FileResult) -> bool:
+        """Whether a file imports, unqualified, a module the path cannot tell."""
+        found = self._untold_by_file.get(file.module)
+        if found is None:
+            found = self._untold_by_file[file.module] = any(
+                len(self._by_name.get(imp.module, ())) > 1 for imp in self._imports_of(file).opened
+            )
+        return found
 
     def direct_imports(self, file: FileResult) -> set[str] | None:
         found = self._direct.get(file.module)
@@ -179,8 +188,13 @@ class HaskellResolver(PlainResolver):
         imports = self._imports_of(f)
         if not imports.exports:
             return self._top.get(module, {}).get(name)
-        cls = self._methods.get(module, {}).get(name)
-        if name in imports.exports or (cls is not None and f"{cls}(..)" in imports.exports):
+        listed = imports.exports
+        if (
+            name in listed
+            or f"{name}(..)" in listed  # a type with its constructors (`RationalRect(..)`)
+            # a class with its methods, its own or one it imports (`HasReaderOptions(..)`)
+            or any(f"{cls}(..)" in listed for cls in self._classes.get(name, ()))
+        ):
             return self.scope(f, name)
         for re in imports.reexports:
             if module in self._by_name.get(re, ()):  # `module X (module X, ...)`: its own
@@ -224,17 +238,21 @@ class HaskellResolver(PlainResolver):
                 if hit is not None:
                     return [(hit, EXACT)]
             return EXTERNAL_CALL  # a library's module, or one re-exporting a library's name
-        if name in self.builtins:
-            return EXTERNAL_CALL
         hit = self.scope(ctx.file, name)
         if hit is not None and self.index.is_callable(hit):
-            return [(hit, EXACT)]
+            return [(hit, EXACT)]  # (its own `filter`, or an import's the Prelude's gives way to)
+        if name in self.builtins:
+            return EXTERNAL_CALL
         index = self.index
-        near = [
-            i
-            for i in index.names.get((self.family, name), ())
-            if index.is_callable(i) and self.in_scope(ctx.file, i)
-        ]
+        near = (
+            [
+                i
+                for i in index.names.get((self.family, name), ())
+                if index.is_callable(i) and self.in_scope(ctx.file, i)
+            ]
+            if self._untold(ctx.file)
+            else []
+        )
         if near:
             return [(near[0], UNIQUE)] if len(near) == 1 else AMBIGUOUS
         return EXTERNAL_CALL  # a library's (or a local binding's, `where go = ...`)
@@ -256,7 +274,7 @@ class _Import:
         classes declaring each method name (``import X (C(..))`` brings C's methods)."""
         if name in self.hidden:
             return False
-        if self.listed is None or name in self.listed:
+        if self.listed is None or name in self.listed or f"{name}(..)" in self.listed:
             return True
         if not classes or name not in classes:
             return False
