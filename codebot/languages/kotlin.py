@@ -454,7 +454,7 @@ def _argument_type(node: Node, bound) -> str:
     if kind == "navigation_expression" and _CONSTANT_PATH.fullmatch(text(node)):
         # `CloseReason.Codes.NORMAL`, `Long.MAX_VALUE`: an enum's entry, a number type's
         # constant (the resolver checks the enum)
-        return "enum:" + text(node).rsplit(".", 1)[0]
+        return "enum:" + text(node)
     if kind == "prefix_expression" and node.named_children:
         return _argument_type(node.named_children[-1], bound)
     if kind == "parenthesized_expression" and node.named_child_count == 1:

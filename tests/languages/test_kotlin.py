@@ -229,7 +229,7 @@ def test_calls(parse):
     ]
     assert p.calls(f"{M}.fetchAll") == [
         "emptyList/()",
-        "withContext/(enum:Dispatchers, trailing)",
+        "withContext/(enum:Dispatchers.IO, trailing)",
         "(service: OrderService).place/(List)",
     ]
     # The supertype's constructor call and the init block belong to the class.

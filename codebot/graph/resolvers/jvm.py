@@ -545,8 +545,12 @@ class JvmResolver(OverloadChooser, Resolver):
         if value is not None:
             return value  # type: ignore[return-value]
         own = self.index.local.get(file.module, {}).get(name)
-        if own is not None and self.index.by_id[own].parent is None:
-            return (SYM, own)  # the file's own top-level definition (a private one too)
+        if (
+            own is not None
+            and self.index.by_id[own].parent is None
+            and _private(self.index.by_id[own])
+        ):
+            return (SYM, own)  # the file's own private definition: no name of the package
         hit = self.packages.get(_dir(file), {}).get(name)
         if hit is not None:
             return (SYM, hit)

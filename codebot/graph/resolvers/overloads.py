@@ -81,6 +81,11 @@ _PRIMITIVE_TYPES = frozenset(
     "byte short char int long float double boolean bool decimal sbyte ushort uint ulong".split()
 )
 _ANY = ("Object", "Any", "object")  # every reference fits
+# A number type's constants of that type, and those that are sizes (an Int)
+_BOUNDS = frozenset(
+    "MIN_VALUE MAX_VALUE POSITIVE_INFINITY NEGATIVE_INFINITY MIN_NORMAL MIN_EXPONENT".split()
+)
+_SIZES = frozenset("SIZE_BYTES SIZE_BITS BYTES SIZE".split())
 # Java's boxed types' primitives (`Long.MAX_VALUE` is a `long`)
 _UNBOXED = {
     "Integer": "int", "Long": "long", "Short": "short", "Byte": "byte", "Character": "char",
@@ -268,22 +273,28 @@ class OverloadChooser:
             return required <= n <= len(ps) and filled(ps)
 
         def filled(ps: tuple[Parameter, ...]) -> bool:
-            """Whether every parameter without a default value gets an argument: the
-            positional ones fill the first parameters (a vararg takes the rest of them), a
-            named one its parameter, a trailing lambda the last (``respondText(text)`` is not
-            ``respondText(contentType = null, status = null, provider: () -> String)``)."""
+            """Whether every parameter without a default value gets an argument: one written
+            by position fills the parameter at its position (a vararg takes the rest of
+            them), a named one its parameter, a trailing lambda the last
+            (``respondText(text)`` is not ``respondText(contentType = null, status = null,
+            provider: () -> String)``)."""
             if "named" in args:  # a named argument whose name was not written
                 return True
-            named = {a[6:] for a in args if a.startswith("named:")}
-            at = sum(1 for a in args if a != "trailing" and not a.startswith("named"))
-            for i, p in enumerate(ps):
-                if is_vararg(p.type) and i < at:
-                    at = i + 1  # takes the rest of the positional arguments
-                if i < at or p.default is not None or is_vararg(p.type) or p.name in named:
-                    continue
-                if not (i == len(ps) - 1 and "trailing" in args):
-                    return False
-            return True
+            if not ps:
+                return True
+            given: set[int] = set()
+            names = {p.name: i for i, p in enumerate(ps)}
+            vararg = next((i for i, p in enumerate(ps) if is_vararg(p.type)), len(ps))
+            for j, a in enumerate(args):
+                if a == "trailing":
+                    given.add(len(ps) - 1)
+                elif a.startswith("named:"):
+                    given.add(names.get(a[6:], -1))
+                else:
+                    given.add(min(j, vararg))
+            return all(
+                i in given or p.default is not None or is_vararg(p.type) for i, p in enumerate(ps)
+            )
 
         fits = [g for g in group if not varargs(g) and arity(g)]
         if not fits:
@@ -300,8 +311,10 @@ class OverloadChooser:
         if not scores:
             # the arguments' types rule every member of that arity out
             return None if self.types_rule_out else fits
-        if not self.undecided_edges and "?" in args:
-            return list(scores)  # the tie-breaks below hold among members that take the args
+        if not self.undecided_edges and not self._unknown_agree(scores, args):
+            # the tie-breaks below hold among members that take the arguments: one whose
+            # type is not known may fit some and not others
+            return list(scores)
         # Kotlin: a member beats an extension of the same name; a member that needs no default
         # value beats one that does
         members = [g for g in scores if not is_extension(self.index.by_id[g], self.index)]
@@ -324,6 +337,21 @@ class OverloadChooser:
             if len(top) == 1:
                 return top
         return list(scores)
+
+    def _unknown_agree(self, members: dict[str, float], args: list[str]) -> bool:
+        """Whether the members take each argument of unknown type as the same parameter type
+        (so that argument fits all of them or none: `respond(text, status = s)` against
+        `respond(text: String, status: Int = 200)` and `respond(text: String)`)."""
+        for i, arg in enumerate(args):
+            if arg != "?":
+                continue
+            types = set()
+            for g in members:
+                ps = self._overload_params(g)
+                types.add(simple_type(ps[min(i, len(ps) - 1)].type) if ps else "")
+            if len(types) > 1:
+                return False
+        return True
 
     def _overload_score(self, ctx: Ctx, sid: str, args: list[str]) -> float | None:
         params = self._overload_params(sid)
@@ -359,9 +387,13 @@ class OverloadChooser:
         if arg.startswith("enum:"):
             # `Codes.NORMAL`: an entry of a repository enum; `Long.MAX_VALUE`: a number type's
             # constant (a Java primitive); else any type
-            owner = arg[5:]
+            owner, _, const = arg[5:].rpartition(".")
             last = owner.rsplit(".", 1)[-1]
             if last in _FITS:
+                if const in _SIZES:  # `Short.SIZE_BYTES`: an Int
+                    last = "Int" if ctx.sym.language == "kotlin" else "int"
+                elif const not in _BOUNDS:
+                    return 1
                 arg = _UNBOXED.get(last, last) if ctx.sym.language == "java" else last
             else:
                 t = self.repo_type(ctx.file, owner)
