@@ -439,6 +439,21 @@ class JvmResolver(OverloadChooser, Resolver):
                         for name, mid in index.members.get(first, {}).items():
                             index.members[s.id].setdefault(name, mid)
 
+    def member_written(self, type_id: str, name: str) -> tuple[str, FileResult] | None:
+        index = self.index
+        owners = [type_id] + [
+            c
+            for c in index.members.get(type_id, {}).values()
+            if c in index.by_id
+            and index.is_type(c)
+            and "companion object" in index.by_id[c].signature
+        ]
+        for t in owners:
+            prop = self.properties.get(t, {}).get(name)
+            if prop is not None:
+                return prop[0], index.file_of[prop[1]]
+        return None
+
     def value_written(self, ctx: Ctx, name: str) -> tuple[str, FileResult] | None:
         """``install(SSE)``, ``respondText(text)``: the type a property of the class around
         (or of its bases), else a top-level value of a package the file sees (or imports the

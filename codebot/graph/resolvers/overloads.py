@@ -206,6 +206,11 @@ class OverloadChooser:
         when not known."""
         return None
 
+    def member_written(self, type_id: str, name: str) -> tuple[str, FileResult] | None:
+        """The declared type of a property ``name`` of a type (or of its companion object)
+        and the file it is written in; None when not known."""
+        return None
+
     def _object_type(self, ctx: Ctx, name: str) -> str | None:
         """The repository type of the object a name stands for as a value: an ``object``
         declaration, or the companion object of a class (``install(Authentication)``); None
@@ -397,22 +402,39 @@ class OverloadChooser:
                 arg = _UNBOXED.get(last, last) if ctx.sym.language == "java" else last
             else:
                 t = self.repo_type(ctx.file, owner)
-                if t is None or self.index.by_id[t].kind != "enum":
+                if t is None:
                     return 1
-                arg = owner
+                if self.index.by_id[t].kind == "enum" and const.isupper():
+                    arg = owner
+                else:
+                    # `HttpStatusCode.OK`, `ContentType.Application.Json`: a property of an
+                    # object (or a companion's), of the type it is declared with
+                    found = self.member_written(t, const)
+                    if found is None:
+                        return 1
+                    simple = simple_type(found[0])
+                    if simple in _FITS or simple in self.closed_types:
+                        arg = simple
+                    else:
+                        mine = self.repo_type(found[1], found[0])
+                        if mine is None:
+                            return 1
+                        theirs = self.repo_type(self.index.file_of[sid], param)
+                        if param in {self.index.by_id[m].name for m in self.index.mro(mine)}:
+                            return 2
+                        return None if theirs is not None or param in _FITS else 1
         if arg.startswith("value:"):
-            # a name no scope binds (`install(SSE)`, `respondText(text)`): a property or a
-            # top-level value, of the type the repository declares it with; else any type
-            found = self.value_written(ctx, arg[6:])
-            if found is None:
-                return 1
-            simple = simple_type(found[0])
-            if simple in _FITS or simple in self.closed_types:
+            # a name no scope binds (`install(SSE)`, `HttpClient(CIO)`, `respondText(text)`):
+            # an object, a property or a top-level value, of the type the repository declares
+            # it with; else any type
+            mine = self._object_type(ctx, arg[6:])
+            if mine is None:
+                found = self.value_written(ctx, arg[6:])
+                simple = simple_type(found[0]) if found is not None else "?"
+                if simple not in _FITS and simple not in self.closed_types:
+                    return 1
                 arg = simple
             else:
-                mine = self.repo_type(found[1], found[0])
-                if mine is None:
-                    return 1
                 theirs = self.repo_type(self.index.file_of[sid], param)
                 if param in {self.index.by_id[t].name for t in self.index.mro(mine)}:
                     return 2
