@@ -206,6 +206,20 @@ class OverloadChooser:
         when not known."""
         return None
 
+    def _argument_type(self, ctx: Ctx, arg: str) -> str | None:
+        """The repository type an argument's type names in the caller's file, or a type nested
+        in the classes around the caller (`new MyFactory()` inside the test class that
+        declares it)."""
+        found = self.repo_type(ctx.file, arg)
+        cls = ctx.cls
+        while found is None and cls is not None and arg.isidentifier():
+            hit = self.index.members.get(cls, {}).get(arg)
+            if hit is not None and self.index.is_type(hit):
+                return hit
+            parent = self.index.by_id[cls].parent
+            cls = parent if self.index.is_type(parent) else None
+        return found
+
     def member_written(self, type_id: str, name: str) -> tuple[str, FileResult] | None:
         """The declared type of a property ``name`` of a type (or of its companion object)
         and the file it is written in; None when not known."""
@@ -477,7 +491,7 @@ class OverloadChooser:
             return 1.5  # any reference: less specific than a supertype the argument names
         if arg.endswith("[]") or param.endswith("[]"):
             return None if arg.endswith("[]") and param.endswith("[]") else 1
-        mine = self.repo_type(ctx.file, arg)
+        mine = self._argument_type(ctx, arg)
         theirs = self.repo_type(self.index.file_of[sid], param)
         if mine is None:
             # a library value: never an instance of a repository type
