@@ -849,3 +849,42 @@ def test_java_arguments_null_ternaries_bounds_and_kotlin_parameters():
         "Builder.add": "exact",
         "moshi.src.test.java.com.squareup.moshi.WriterTest.WriterTest.MyFactory": "exact",
     }
+
+
+def test_unique_name_guess_never_reaches_an_override_of_a_library_method(resolved):
+    # gson: `getAsNumber().longValue()` calls `Number.longValue` (the JDK's); the repository's
+    # only `longValue`, LazilyParsedNumber's @Override, is one implementation among many
+    # (`number()`, defined outside the caller's hierarchy too, is no claimed bare name)
+    calls = resolved(
+        "java",
+        {
+            "gson/src/main/java/com/google/gson/internal/LazilyParsedNumber.java": """
+                package com.google.gson.internal;
+                public final class LazilyParsedNumber extends Number {
+                    @Override
+                    public long longValue() { return 0L; }
+                    public String describe() { return ""; }
+                }
+            """,
+            "gson/src/main/java/com/google/gson/JsonArray.java": """
+                package com.google.gson;
+                public final class JsonArray {
+                    public Number number() { return null; }
+                }
+            """,
+            "gson/src/main/java/com/google/gson/JsonPrimitive.java": """
+                package com.google.gson;
+                import com.google.gson.internal.LazilyParsedNumber;
+                public final class JsonPrimitive {
+                    public Number number() { return null; }
+                    public long getAsLong() {
+                        number().describe();
+                        return number().longValue();
+                    }
+                }
+            """,
+        },
+    )
+    src = "gson.src.main.java.com.google.gson.JsonPrimitive.JsonPrimitive.getAsLong"
+    lazily = "gson.src.main.java.com.google.gson.internal.LazilyParsedNumber.LazilyParsedNumber"
+    assert {dst for (s, dst) in calls if s == src} == {f"{lazily}.describe"}

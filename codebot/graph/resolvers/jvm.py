@@ -1412,7 +1412,19 @@ class JvmResolver(OverloadChooser, Resolver):
         return super().member(target, name)
 
     def fallback_candidate(self, sid: str) -> bool:
-        return self.index.by_id[sid].kind in ("method", "function")
+        """A method the unique-name fallback may reach: not an override, which (being the
+        repository's only definition of its name) overrides a library's method, so a call of
+        that name may be on any of the library's values (`getAsNumber().longValue()` on a
+        `Number` is not `LazilyParsedNumber.longValue`)."""
+        sym = self.index.by_id[sid]
+        if sym.kind not in ("method", "function"):
+            return False
+        if any(
+            d.split("(", 1)[0].strip() in ("Override", "java.lang.Override") for d in sym.decorators
+        ):
+            return False
+        head = sym.signature.split("fun ", 1)[0] if sym.language == "kotlin" else ""
+        return re.search(r"\boverride\b", head) is None
 
     def direct_imports(self, file: FileResult) -> set[str] | None:
         found = self._direct.get(file.module)
