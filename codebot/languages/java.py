@@ -276,7 +276,7 @@ def _argument_type(node: Node, bound: Callable[[Node, str], str | None]) -> str:
     if kind == "field_access" and _CONSTANT_PATH.fullmatch(text(node)):
         # `JsonToken.NULL`, `Long.MIN_VALUE`: an enum's constant, a boxed type's (the resolver
         # checks the enum; a platform type's constant is of that type)
-        return "enum:" + text(node).rsplit(".", 1)[0]
+        return "enum:" + text(node)
     if kind == "binary_expression":
         op = node.child_by_field_name("operator")
         if op is not None and text(op) in _COMPARISONS:

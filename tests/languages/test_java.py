@@ -778,3 +778,113 @@ def test_a_collection_argument_fits_only_its_supertypes(resolved):
     # a List is an Iterable, not a Map (before: both `values`, an overload set); it is
     # neither a String nor a long: `value(names)` takes no edge
     assert write == {f"{m}.values": "exact"}
+
+
+def test_java_arguments_null_ternaries_bounds_and_kotlin_parameters():
+    # moshi: Java tests calling the Kotlin `JsonWriter`'s `value` overloads; gson: a ternary
+    # with a null side is a reference of the other side's type
+    from codebot.graph.resolve import resolve
+    from codebot.parse.files import role_for_path
+
+    files = {
+        "moshi/src/main/java/com/squareup/moshi/JsonWriter.kt": (
+            "kotlin",
+            """
+            package com.squareup.moshi
+
+            public abstract class JsonWriter {
+                public abstract fun value(value: String?): JsonWriter
+                public abstract fun value(value: Boolean): JsonWriter
+                public abstract fun value(value: Double): JsonWriter
+                public abstract fun value(value: Long): JsonWriter
+                public abstract fun value(value: Number?): JsonWriter
+            }
+            public class Builder {
+                public fun add(factory: JsonAdapter.Factory): Builder = this
+                public fun add(adapter: Any): Builder = this
+            }
+            public abstract class JsonAdapter {
+                public interface Factory
+            }
+            """,
+        ),
+        "moshi/src/test/java/com/squareup/moshi/WriterTest.java": (
+            "java",
+            """
+            package com.squareup.moshi;
+
+            class WriterTest {
+                void write(JsonWriter writer, Object value) {
+                    writer.value(1);
+                    writer.value(Long.MIN_VALUE);
+                    writer.value(value == null ? null : value.toString());
+                    new Builder().add(new MyFactory());
+                }
+                static class MyFactory implements JsonAdapter.Factory {}
+            }
+            """,
+        ),
+    }
+    parsed = [
+        parse_source(
+            p,
+            textwrap.dedent(c).lstrip("\n").encode(),
+            lang,
+            role=role_for_path(p, lang),
+            module=module_id(p),
+        )
+        for p, (lang, c) in files.items()
+    ]
+    edges = {(e.src, e.dst): e.resolution for e in resolve(parsed).edges if e.kind == "calls"}
+    writer = "moshi.src.main.java.com.squareup.moshi.JsonWriter"
+    src = "moshi.src.test.java.com.squareup.moshi.WriterTest.WriterTest.write"
+    assert {dst.removeprefix(writer + "."): r for (s, dst), r in edges.items() if s == src} == {
+        # `value(1)`, `value(Long.MIN_VALUE)`: Kotlin's `Long` is Java's `long`, where an int
+        # widens before it is boxed to a Number
+        "JsonWriter.value#4": "exact",
+        # `value == null ? null : value.toString()`: a String
+        "JsonWriter.value": "exact",
+        # a JsonAdapter.Factory is more specific than Any
+        "Builder": "exact",
+        "Builder.add": "exact",
+        "moshi.src.test.java.com.squareup.moshi.WriterTest.WriterTest.MyFactory": "exact",
+    }
+
+
+def test_unique_name_guess_never_reaches_an_override_of_a_library_method(resolved):
+    # gson: `getAsNumber().longValue()` calls `Number.longValue` (the JDK's); the repository's
+    # only `longValue`, LazilyParsedNumber's @Override, is one implementation among many
+    # (`number()`, defined outside the caller's hierarchy too, is no claimed bare name)
+    calls = resolved(
+        "java",
+        {
+            "gson/src/main/java/com/google/gson/internal/LazilyParsedNumber.java": """
+                package com.google.gson.internal;
+                public final class LazilyParsedNumber extends Number {
+                    @Override
+                    public long longValue() { return 0L; }
+                    public String describe() { return ""; }
+                }
+            """,
+            "gson/src/main/java/com/google/gson/JsonArray.java": """
+                package com.google.gson;
+                public final class JsonArray {
+                    public Number number() { return null; }
+                }
+            """,
+            "gson/src/main/java/com/google/gson/JsonPrimitive.java": """
+                package com.google.gson;
+                import com.google.gson.internal.LazilyParsedNumber;
+                public final class JsonPrimitive {
+                    public Number number() { return null; }
+                    public long getAsLong() {
+                        number().describe();
+                        return number().longValue();
+                    }
+                }
+            """,
+        },
+    )
+    src = "gson.src.main.java.com.google.gson.JsonPrimitive.JsonPrimitive.getAsLong"
+    lazily = "gson.src.main.java.com.google.gson.internal.LazilyParsedNumber.LazilyParsedNumber"
+    assert {dst for (s, dst) in calls if s == src} == {f"{lazily}.describe"}

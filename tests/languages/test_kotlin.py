@@ -229,7 +229,7 @@ def test_calls(parse):
     ]
     assert p.calls(f"{M}.fetchAll") == [
         "emptyList/()",
-        "withContext/(enum:Dispatchers, trailing)",
+        "withContext/(enum:Dispatchers.IO, trailing)",
         "(service: OrderService).place/(List)",
     ]
     # The supertype's constructor call and the init block belong to the class.
@@ -1247,3 +1247,150 @@ def test_a_private_top_level_function_is_its_own_files(resolved):
     assert {dst for (src, dst) in calls if src == f"{web}.stopWeb"} == {f"{web}.destroy"}
     jvm = engine.format("jvm", "EmbeddedServerJvm")
     assert not [dst for (src, dst) in calls if src == f"{jvm}.stopJvm"]
+
+
+KTOR_UNDECIDED = {
+    "ktor-io/common/src/io/ktor/utils/io/ByteWriteChannelOperations.kt": """
+        package io.ktor.utils.io
+
+        public class ByteWriteChannel
+        public fun ByteWriteChannel.writeFully(value: ByteArray, startIndex: Int = 0, endIndex: Int = value.size) {}
+        public fun ByteWriteChannel.writeFully(value: ByteBuffer) {}
+    """,
+    "ktor-server-core/common/src/io/ktor/server/response/ApplicationResponseFunctions.kt": """
+        package io.ktor.server.response
+
+        public class ApplicationCall
+        public class ContentType
+        public fun ApplicationCall.respondText(
+            text: String,
+            contentType: ContentType? = null,
+            status: Int? = null,
+        ) {}
+        public fun ApplicationCall.respondText(
+            contentType: ContentType? = null,
+            status: Int? = null,
+            provider: suspend () -> String,
+        ) {}
+    """,
+    "ktor-server-core/common/src/io/ktor/server/routing/Route.kt": """
+        package io.ktor.server.routing
+
+        public class Route {
+            public fun handle(path: String, body: Route.() -> Unit) {}
+            public fun handle(path: Regex, body: Route.() -> Unit) {}
+            public fun get(): Route = this
+        }
+    """,
+    "ktor-server-tests/common/test/io/ktor/tests/UseTest.kt": """
+        package io.ktor.tests
+
+        import io.ktor.utils.io.*
+        import io.ktor.server.response.*
+        import io.ktor.server.routing.*
+
+        class UseTest {
+            fun write(channel: ByteWriteChannel, bytes: ByteArray) {
+                channel.writeFully(loadBytes())
+                channel.writeFully(bytes)
+                channel.writeFully("a".repeat(3).encodeToByteArray())
+            }
+            fun respond(call: ApplicationCall, message: String) {
+                call.respondText(message)
+            }
+            fun routes(route: Route) {
+                route.handle(pathOf()) { get() }
+            }
+        }
+    """,
+}
+
+
+def test_overloads_the_arguments_cannot_decide_make_no_edge(resolved):
+    calls = resolved("kotlin", KTOR_UNDECIDED)
+    use = "ktor-server-tests.common.test.io.ktor.tests.UseTest.UseTest"
+    io = "ktor-io.common.src.io.ktor.utils.io.ByteWriteChannelOperations.ByteWriteChannel"
+    write = {dst: r for (src, dst), r in calls.items() if src == f"{use}.write"}
+    # `writeFully(loadBytes())`: a ByteArray or a ByteBuffer, not known which: no edge (the
+    # rule "the one that needs no default value" holds only among members that take the
+    # argument); `writeFully(bytes)` and `.encodeToByteArray()`: a ByteArray
+    assert write == {f"{io}.writeFully": "exact"}
+    # `respondText(message)`: a positional argument fills `text`; the other member would leave
+    # its `provider` without a value
+    respond = {dst for (src, dst) in calls if src == f"{use}.respond"}
+    fns = "ktor-server-core.common.src.io.ktor.server.response.ApplicationResponseFunctions"
+    assert respond == {f"{fns}.ApplicationCall.respondText"}
+    # `route.handle(pathOf()) { get() }`: either `handle`, no edge; both give the lambda a
+    # Route receiver, so `get()` is still Route's
+    route = "ktor-server-core.common.src.io.ktor.server.routing.Route.Route"
+    routes = {dst for (src, dst) in calls if src == f"{use}.routes"}
+    assert routes == {f"{route}.get"}
+
+
+def test_arguments_typed_by_objects_values_and_members(resolved):
+    files = {
+        "ktor-client-core/common/src/io/ktor/client/HttpClient.kt": """
+            package io.ktor.client
+
+            public interface HttpClientEngine
+            public interface HttpClientEngineFactory<T>
+            public interface HttpClientPlugin<T>
+            public interface ClientPlugin<T> : HttpClientPlugin<T>
+            public class HttpClient
+            public fun HttpClient(engineFactory: HttpClientEngineFactory<*>, block: () -> Unit = {}): HttpClient = TODO()
+            public fun HttpClient(engine: HttpClientEngine, block: () -> Unit = {}): HttpClient = TODO()
+            public class HttpClientConfig {
+                public fun install(plugin: HttpClientPlugin<*>) {}
+                public fun install(client: HttpClient) {}
+            }
+            @OptIn(InternalAPI::class)
+            public val SSE: ClientPlugin<Unit> = createClientPlugin("SSE")
+            public data class HttpStatusCode(val value: Int) {
+                public companion object {
+                    public val OK: HttpStatusCode = HttpStatusCode(200)
+                }
+            }
+            public class CloseReason(val code: Short, val message: String) {
+                public constructor(code: Codes, message: String) : this(code.code, message)
+                public enum class Codes(val code: Short) { NORMAL(1000) }
+            }
+            public fun respond(status: HttpStatusCode) {}
+            public fun respond(text: String) {}
+        """,
+        "ktor-client-cio/jvm/src/io/ktor/client/engine/cio/CIO.kt": """
+            package io.ktor.client.engine.cio
+
+            import io.ktor.client.*
+
+            public data object CIO : HttpClientEngineFactory<Unit>
+            public object OkHttp : HttpClientEngineFactory<Unit>
+        """,
+        "ktor-client-tests/common/test/io/ktor/client/tests/ClientTest.kt": """
+            package io.ktor.client.tests
+
+            import io.ktor.client.*
+            import io.ktor.client.engine.cio.*
+
+            class ClientTest {
+                fun clients(config: HttpClientConfig) {
+                    HttpClient(CIO)
+                    HttpClient(OkHttp)
+                    config.install(SSE)
+                    respond(HttpStatusCode.OK)
+                    CloseReason(CloseReason.Codes.NORMAL, "bye")
+                }
+            }
+        """,
+    }
+    calls = resolved("kotlin", files)
+    core = "ktor-client-core.common.src.io.ktor.client.HttpClient"
+    test = "ktor-client-tests.common.test.io.ktor.client.tests.ClientTest.ClientTest.clients"
+    assert {dst: r for (src, dst), r in calls.items() if src == test} == {
+        # an object of the repository (`CIO`, `OkHttp`) is an instance of its type
+        f"{core}.HttpClient": "exact",
+        # a top-level value by its declared type (`val SSE: ClientPlugin<Unit>`)
+        f"{core}.HttpClientConfig.install": "exact",
+        # a companion's property by its declared type; an enum's entry is of the enum
+        f"{core}.respond": "exact",
+        f"{core}.CloseReason.constructor": "exact",
+    }

@@ -489,6 +489,21 @@ class JvmResolver(OverloadChooser, Resolver):
                             if index.members[s.id].setdefault(name, mid) == mid and scala:
                                 index.lent.add(mid)
 
+    def member_written(self, type_id: str, name: str) -> tuple[str, FileResult] | None:
+        index = self.index
+        owners = [type_id] + [
+            c
+            for c in index.members.get(type_id, {}).values()
+            if c in index.by_id
+            and index.is_type(c)
+            and "companion object" in index.by_id[c].signature
+        ]
+        for t in owners:
+            prop = self.properties.get(t, {}).get(name)
+            if prop is not None:
+                return prop[0], index.file_of[prop[1]]
+        return None
+
     def value_written(self, ctx: Ctx, name: str) -> tuple[str, FileResult] | None:
         """``install(SSE)``, ``respondText(text)``: the type a property of the class around
         (or of its bases), else a top-level value of a package the file sees (or imports the
@@ -595,8 +610,12 @@ class JvmResolver(OverloadChooser, Resolver):
         if value is not None:
             return value  # type: ignore[return-value]
         own = self.index.local.get(file.module, {}).get(name)
-        if own is not None and self.index.by_id[own].parent is None:
-            return (SYM, own)  # the file's own top-level definition (a private one too)
+        if (
+            own is not None
+            and self.index.by_id[own].parent is None
+            and _private(self.index.by_id[own])
+        ):
+            return (SYM, own)  # the file's own private definition: no name of the package
         hit = self.packages.get(_dir(file), {}).get(name)
         if hit is not None:
             return (SYM, hit)
@@ -1516,7 +1535,19 @@ class JvmResolver(OverloadChooser, Resolver):
         return found
 
     def fallback_candidate(self, sid: str) -> bool:
-        return self.index.by_id[sid].kind in ("method", "function")
+        """A method the unique-name fallback may reach: not an override, which (being the
+        repository's only definition of its name) overrides a library's method, so a call of
+        that name may be on any of the library's values (`getAsNumber().longValue()` on a
+        `Number` is not `LazilyParsedNumber.longValue`)."""
+        sym = self.index.by_id[sid]
+        if sym.kind not in ("method", "function"):
+            return False
+        if any(
+            d.split("(", 1)[0].strip() in ("Override", "java.lang.Override") for d in sym.decorators
+        ):
+            return False
+        head = sym.signature.split("fun ", 1)[0] if sym.language == "kotlin" else ""
+        return re.search(r"\boverride\b", head) is None
 
     def direct_imports(self, file: FileResult) -> set[str] | None:
         found = self._direct.get(file.module)

@@ -81,6 +81,11 @@ _PRIMITIVE_TYPES = frozenset(
     "byte short char int long float double boolean bool decimal sbyte ushort uint ulong".split()
 )
 _ANY = ("Object", "Any", "object")  # every reference fits
+# A number type's constants of that type, and those that are sizes (an Int)
+_BOUNDS = frozenset(
+    "MIN_VALUE MAX_VALUE POSITIVE_INFINITY NEGATIVE_INFINITY MIN_NORMAL MIN_EXPONENT".split()
+)
+_SIZES = frozenset("SIZE_BYTES SIZE_BITS BYTES SIZE".split())
 # Java's boxed types' primitives (`Long.MAX_VALUE` is a `long`)
 _UNBOXED = {
     "Integer": "int", "Long": "long", "Short": "short", "Byte": "byte", "Character": "char",
@@ -201,6 +206,25 @@ class OverloadChooser:
         when not known."""
         return None
 
+    def _argument_type(self, ctx: Ctx, arg: str) -> str | None:
+        """The repository type an argument's type names in the caller's file, or a type nested
+        in the classes around the caller (`new MyFactory()` inside the test class that
+        declares it)."""
+        found = self.repo_type(ctx.file, arg)
+        cls = ctx.cls
+        while found is None and cls is not None and arg.isidentifier():
+            hit = self.index.members.get(cls, {}).get(arg)
+            if hit is not None and self.index.is_type(hit):
+                return hit
+            parent = self.index.by_id[cls].parent
+            cls = parent if self.index.is_type(parent) else None
+        return found
+
+    def member_written(self, type_id: str, name: str) -> tuple[str, FileResult] | None:
+        """The declared type of a property ``name`` of a type (or of its companion object)
+        and the file it is written in; None when not known."""
+        return None
+
     def _object_type(self, ctx: Ctx, name: str) -> str | None:
         """The repository type of the object a name stands for as a value: an ``object``
         declaration, or the companion object of a class (``install(Authentication)``); None
@@ -268,22 +292,28 @@ class OverloadChooser:
             return required <= n <= len(ps) and filled(ps)
 
         def filled(ps: tuple[Parameter, ...]) -> bool:
-            """Whether every parameter without a default value gets an argument: the
-            positional ones fill the first parameters (a vararg takes the rest of them), a
-            named one its parameter, a trailing lambda the last (``respondText(text)`` is not
-            ``respondText(contentType = null, status = null, provider: () -> String)``)."""
+            """Whether every parameter without a default value gets an argument: one written
+            by position fills the parameter at its position (a vararg takes the rest of
+            them), a named one its parameter, a trailing lambda the last
+            (``respondText(text)`` is not ``respondText(contentType = null, status = null,
+            provider: () -> String)``)."""
             if "named" in args:  # a named argument whose name was not written
                 return True
-            named = {a[6:] for a in args if a.startswith("named:")}
-            at = sum(1 for a in args if a != "trailing" and not a.startswith("named"))
-            for i, p in enumerate(ps):
-                if is_vararg(p.type) and i < at:
-                    at = i + 1  # takes the rest of the positional arguments
-                if i < at or p.default is not None or is_vararg(p.type) or p.name in named:
-                    continue
-                if not (i == len(ps) - 1 and "trailing" in args):
-                    return False
-            return True
+            if not ps:
+                return True
+            given: set[int] = set()
+            names = {p.name: i for i, p in enumerate(ps)}
+            vararg = next((i for i, p in enumerate(ps) if is_vararg(p.type)), len(ps))
+            for j, a in enumerate(args):
+                if a == "trailing":
+                    given.add(len(ps) - 1)
+                elif a.startswith("named:"):
+                    given.add(names.get(a[6:], -1))
+                else:
+                    given.add(min(j, vararg))
+            return all(
+                i in given or p.default is not None or is_vararg(p.type) for i, p in enumerate(ps)
+            )
 
         fits = [g for g in group if not varargs(g) and arity(g)]
         if not fits:
@@ -300,8 +330,10 @@ class OverloadChooser:
         if not scores:
             # the arguments' types rule every member of that arity out
             return None if self.types_rule_out else fits
-        if not self.undecided_edges and "?" in args:
-            return list(scores)  # the tie-breaks below hold among members that take the args
+        if not self.undecided_edges and not self._unknown_agree(scores, args):
+            # the tie-breaks below hold among members that take the arguments: one whose
+            # type is not known may fit some and not others
+            return list(scores)
         # Kotlin: a member beats an extension of the same name; a member that needs no default
         # value beats one that does
         members = [g for g in scores if not is_extension(self.index.by_id[g], self.index)]
@@ -324,6 +356,21 @@ class OverloadChooser:
             if len(top) == 1:
                 return top
         return list(scores)
+
+    def _unknown_agree(self, members: dict[str, float], args: list[str]) -> bool:
+        """Whether the members take each argument of unknown type as the same parameter type
+        (so that argument fits all of them or none: `respond(text, status = s)` against
+        `respond(text: String, status: Int = 200)` and `respond(text: String)`)."""
+        for i, arg in enumerate(args):
+            if arg != "?":
+                continue
+            types = set()
+            for g in members:
+                ps = self._overload_params(g)
+                types.add(simple_type(ps[min(i, len(ps) - 1)].type) if ps else "")
+            if len(types) > 1:
+                return False
+        return True
 
     def _overload_score(self, ctx: Ctx, sid: str, args: list[str]) -> float | None:
         params = self._overload_params(sid)
@@ -359,28 +406,49 @@ class OverloadChooser:
         if arg.startswith("enum:"):
             # `Codes.NORMAL`: an entry of a repository enum; `Long.MAX_VALUE`: a number type's
             # constant (a Java primitive); else any type
-            owner = arg[5:]
+            owner, _, const = arg[5:].rpartition(".")
             last = owner.rsplit(".", 1)[-1]
             if last in _FITS:
+                if const in _SIZES:  # `Short.SIZE_BYTES`: an Int
+                    last = "Int" if ctx.sym.language == "kotlin" else "int"
+                elif const not in _BOUNDS:
+                    return 1
                 arg = _UNBOXED.get(last, last) if ctx.sym.language == "java" else last
             else:
                 t = self.repo_type(ctx.file, owner)
-                if t is None or self.index.by_id[t].kind != "enum":
+                if t is None:
                     return 1
-                arg = owner
+                if self.index.by_id[t].kind == "enum" and const.isupper():
+                    arg = owner
+                else:
+                    # `HttpStatusCode.OK`, `ContentType.Application.Json`: a property of an
+                    # object (or a companion's), of the type it is declared with
+                    found = self.member_written(t, const)
+                    if found is None:
+                        return 1
+                    simple = simple_type(found[0])
+                    if simple in _FITS or simple in self.closed_types:
+                        arg = simple
+                    else:
+                        mine = self.repo_type(found[1], found[0])
+                        if mine is None:
+                            return 1
+                        theirs = self.repo_type(self.index.file_of[sid], param)
+                        if param in {self.index.by_id[m].name for m in self.index.mro(mine)}:
+                            return 2
+                        return None if theirs is not None or param in _FITS else 1
         if arg.startswith("value:"):
-            # a name no scope binds (`install(SSE)`, `respondText(text)`): a property or a
-            # top-level value, of the type the repository declares it with; else any type
-            found = self.value_written(ctx, arg[6:])
-            if found is None:
-                return 1
-            simple = simple_type(found[0])
-            if simple in _FITS or simple in self.closed_types:
+            # a name no scope binds (`install(SSE)`, `HttpClient(CIO)`, `respondText(text)`):
+            # an object, a property or a top-level value, of the type the repository declares
+            # it with; else any type
+            mine = self._object_type(ctx, arg[6:])
+            if mine is None:
+                found = self.value_written(ctx, arg[6:])
+                simple = simple_type(found[0]) if found is not None else "?"
+                if simple not in _FITS and simple not in self.closed_types:
+                    return 1
                 arg = simple
             else:
-                mine = self.repo_type(found[1], found[0])
-                if mine is None:
-                    return 1
                 theirs = self.repo_type(self.index.file_of[sid], param)
                 if param in {self.index.by_id[t].name for t in self.index.mro(mine)}:
                     return 2
@@ -423,7 +491,7 @@ class OverloadChooser:
             return 1.5  # any reference: less specific than a supertype the argument names
         if arg.endswith("[]") or param.endswith("[]"):
             return None if arg.endswith("[]") and param.endswith("[]") else 1
-        mine = self.repo_type(ctx.file, arg)
+        mine = self._argument_type(ctx, arg)
         theirs = self.repo_type(self.index.file_of[sid], param)
         if mine is None:
             # a library value: never an instance of a repository type
