@@ -1204,3 +1204,59 @@ def test_a_value_made_by_new_runs_its_own_type_s_method_not_overrides():
         "DefaultContractResolver.ResolveContract": "exact",
         "IgnoredPropertiesContractResolver.ResolveContract": "override",
     }
+
+
+def test_an_explicit_interface_implementation_is_reached_only_through_its_interface():
+    files = {
+        "Src/Linq/JContainer.cs": """
+            namespace Newtonsoft.Json.Linq;
+            public abstract class JContainer : JToken, IList<JToken>, IList
+            {
+                public virtual void Add(object? content) { }
+                void ICollection<JToken>.Add(JToken item)
+                {
+                    Add(item);
+                }
+                int IList.IndexOf(object? value) => 0;
+            }
+            public class JArray : JContainer
+            {
+                public int IndexOf(JToken item) => 0;
+            }
+        """,
+        "Src/Linq/JTokenWriter.cs": """
+            namespace Newtonsoft.Json.Linq;
+            public class JTokenWriter
+            {
+                private JContainer? _parent;
+                public void WriteToken(JToken value)
+                {
+                    _parent.Add(value);
+                }
+                public int Find(JArray array, JValue v)
+                {
+                    return array.IndexOf(v);
+                }
+                public void Untyped(object descriptor)
+                {
+                    descriptor.GetType().GetProperties();
+                }
+            }
+        """,
+        "Dapper/DapperRow.cs": """
+            namespace Dapper;
+            public sealed class DapperRowTypeDescriptor : ICustomTypeDescriptor
+            {
+                PropertyDescriptorCollection ICustomTypeDescriptor.GetProperties() => null;
+            }
+        """,
+    }
+    res = _resolution(files)
+    # `void ICollection<JToken>.Add(JToken)` is no member by name: `Add(item)` in it, and
+    # `_parent.Add(value)` on a JContainer, call the public `Add(object)`
+    assert _edges_of(res, "Linq.JContainer.Add#2") == {"JContainer.Add": "exact"}
+    assert _edges_of(res, "JTokenWriter.WriteToken") == {"JContainer.Add": "exact"}
+    # `array.IndexOf(v)` on a JArray: JArray.IndexOf(JToken), not JContainer's `IList.IndexOf`
+    assert _edges_of(res, "JTokenWriter.Find") == {"JArray.IndexOf": "exact"}
+    # nor a name guess: `type.GetProperties()` is not the descriptor's explicit implementation
+    assert _edges_of(res, "JTokenWriter.Untyped") == {}

@@ -524,3 +524,64 @@ def test_items_inside_cfg_macros_are_definitions(parse):
     # The wrappers stay in the file's chunks: nothing of the file is unsearchable.
     chunks = " ".join(s.signature for s in p.result.symbols if s.kind == "chunk")
     assert "cfg_rt_multi_thread! {" in chunks and "cfg_rt! {" in chunks
+
+
+# axum-core: `Request`/`Response` are aliases of http's types, which the parser keeps no symbol
+# for; the repository's only `extensions`/`headers_mut` are ResponseParts' (a wrapper).
+ALIASES = {
+    "axum-core/src/extract/mod.rs": """
+        pub type Request<T = Body> = http::Request<T>;
+    """,
+    "axum-core/src/response/into_response_parts.rs": """
+        pub struct ResponseParts {
+            pub(crate) res: Response,
+        }
+
+        impl ResponseParts {
+            pub fn headers_mut(&mut self) -> &mut HeaderMap {
+                self.res.headers_mut()
+            }
+            pub fn extensions(&self) -> &Extensions {
+                self.res.extensions()
+            }
+        }
+
+        fn parts(parts: &mut ResponseParts) {
+            parts.headers_mut();
+        }
+    """,
+    "axum/src/test_helpers/test_client.rs": """
+        pub struct TestClient {
+            client: reqwest::Client,
+        }
+
+        impl TestClient {
+            pub fn post(&self, url: &str) -> RequestBuilder {
+                RequestBuilder { builder: self.client.post(url) }
+            }
+        }
+    """,
+    "axum/src/extract/matched_path.rs": """
+        use crate::extract::Request;
+
+        async fn extract_matched_path<B>(req: Request<B>) -> Request<B> {
+            let matched_path = req.extensions().get::<MatchedPath>().unwrap();
+            req
+        }
+    """,
+}
+
+
+def test_a_written_type_we_cannot_follow_gets_no_unique_name_guess():
+    res = resolution(ALIASES)
+    edges = {(e.src, e.dst): e.resolution for e in res.edges if e.kind == "calls"}
+    parts = "axum-core.src.response.into_response_parts.ResponseParts"
+    # `req: Request<B>`, an alias of http's Request: not ResponseParts::extensions
+    assert not [e for e in edges if e[0].endswith("extract_matched_path")]
+    # `self.res: Response` (an alias) and `self.client: reqwest::Client` (another crate's
+    # type): the library's methods of the same name, not the wrapper calling itself
+    assert not [e for e in edges if e[0].startswith(f"{parts}.") or e[0].endswith("Client.post")]
+    assert res.external.get("axum.src.test_helpers.test_client.TestClient.post") == 1
+    # a written type we can follow still reaches its method
+    module = "axum-core.src.response.into_response_parts"
+    assert edges[(f"{module}.parts", f"{parts}.headers_mut")] == "exact"

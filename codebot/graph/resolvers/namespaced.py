@@ -394,8 +394,43 @@ class CSharpResolver(OverloadChooser, NamespacedResolver):
                     self.extensions.setdefault(s.name, []).append(s.id)
         self._on_receiver = False  # choosing an extension method: its `this` is the receiver
         self._inherit_overloads()
+        # An explicit interface implementation (`int IList.IndexOf(object? value)`) is reached
+        # only through the interface (an override of its method), never by its bare name nor on
+        # a receiver of the class: it is no member of a set a call chooses from
+        self._explicit = {
+            s.id for f in self.files for s in f.symbols if _explicit_implementation(s)
+        }
+        self._class_overloads = dict(self.overloads)
+        for sid, group in self.overloads.items():
+            rest = [m for m in group if m not in self._explicit]
+            if rest and len(rest) < len(group):
+                self._class_overloads[sid] = rest
         self._targs = -1  # type arguments written on the call being resolved (-1: none)
         self._ext_chosen = False  # the call's edges are extension methods already chosen
+
+    def choose(self, ctx: Ctx, out: list[tuple[str, str]], args: list[str]) -> dict[str, str]:
+        """The method named (on a class, or bare) is chosen among its set less the explicit
+        interface implementations; an override reached through an interface's method among
+        its whole set (`void ITypeHandler.SetValue(..)` implements `ITypeHandler.SetValue`)."""
+        named = [e for e in out if e[1] != OVERRIDE]
+        through = [e for e in out if e[1] == OVERRIDE]
+        full = self.overloads
+        self.overloads = self._class_overloads
+        try:
+            chosen = super().choose(ctx, named, args) if named else {}
+        finally:
+            self.overloads = full
+        if not through:
+            return chosen
+        if not named:
+            return super().choose(ctx, through, args)
+        for d, r in super().choose(ctx, through, args).items():
+            chosen.setdefault(d, r)
+        fit = {d: r for d, r in chosen.items() if self._overload_takes(ctx, d, args)}
+        return fit or chosen
+
+    def fallback_candidate(self, sid: str) -> bool:
+        return super().fallback_candidate(sid) and sid not in self._explicit
 
     def _partial_bases(self) -> None:
         """A partial class's bases may be written on any of its parts (`partial class
@@ -1167,6 +1202,16 @@ def _last_word(name: str | None) -> str:
     """``NpgsqlConnection`` -> ``Connection``: the last word of a camel-case name."""
     words = re.findall(r"[A-Z][a-z0-9]+", name or "")
     return words[-1] if words else ""
+
+
+def _explicit_implementation(sym: Symbol) -> bool:
+    """``void ICollection<JToken>.Add(JToken item)``: a method named after its interface."""
+    if sym.kind != "method":
+        return False
+    head = sym.signature.split("(", 1)[0].rstrip()
+    if head.endswith(">"):  # `T IFactory.Create<T>`: its own type parameters
+        head = head[: head.rfind("<")].rstrip()
+    return head.endswith(f".{sym.name}")
 
 
 def _this_type(sym: Symbol) -> str | None:

@@ -302,7 +302,12 @@ class RustResolver(Resolver):
         head = name.split("::", 1)[0]
         if not head.isidentifier() or head in ("Self", "self", "crate", "super"):
             return None
-        return EXTERNAL if self.lookup(ctx, head) == EXTERNAL else None
+        found = self.lookup(ctx, head)
+        if found is None and _CRATE_PATH.match(name) and head not in self.module_names:
+            # `reqwest::RequestBuilder`, `matchit::Router<RouteId>`: a path from a crate that
+            # is neither the repository's nor one of its modules (as for calls, resolve_call)
+            return EXTERNAL if head not in self.crates else None
+        return EXTERNAL if found == EXTERNAL else None
 
     def external_member(self, ctx: Ctx, type_text: str | None, rest: str) -> Outcome | None:
         """A library type's method, unless a trait of the repository has a method of that name
@@ -388,6 +393,16 @@ class RustResolver(Resolver):
             t = self.declared_type(ctx, what) if op == ": " else self.value_of(ctx, what)
             if t is not None and t[0] in (INST, DECL) and self._derives(t[1], name):
                 return EXTERNAL_CALL  # `(s = State::default()).clone`, State deriving Clone
+        _, op, what, name = typed
+        if out is None and op == ": " and name.isidentifier():
+            if self.declared_type(ctx, what) is None:
+                # A written type we cannot follow (`req: Request<B>` where axum-core's `Request`
+                # is `type Request<T = Body> = http::Request<T>`, an alias of a library type; a
+                # type parameter): the value is of that type, not of whatever type has the one
+                # method of the name, so no unique-name guess; a name the repository defines
+                # nowhere is still a library's
+                found = self.index.names.get((self.family, name))
+                return self.not_found(name) if found else EXTERNAL_CALL
         return out
 
     def _derives(self, type_id: str, name: str) -> bool:
