@@ -694,3 +694,43 @@ def test_an_rvalue_takes_the_rvalue_reference_and_a_name_the_other(resolved):
         (f"{r}.raw_hash_set.insert#2", "exact"),
         (f"{r}.raw_hash_set.emplace", "exact"),  # `int&` binds no literal; `T&&` anything
     }
+
+
+def test_sets_no_member_of_fits_and_sets_left_wide_open(resolved):
+    edges = resolved(
+        "cpp",
+        {
+            "absl/numeric/int128.h": """
+            namespace absl {
+            class int128 {
+             public:
+              int128() = default;
+            };
+            class MovableOnly {
+             public:
+              explicit MovableOnly(int x) {}
+              MovableOnly(MovableOnly&& other) {}
+            };
+            struct Set {
+              void insert(std::initializer_list<int> init) {}
+              void insert(int v) {}
+            };
+            void Print(char c) {}
+            void Print(bool b) {}
+            void Print(int n) {}
+            void Print(Set s) {}
+            void use(Set s, int i, Widget w) {
+              int128(i);  // no member takes one argument: no edge
+              MovableOnly(4);  // a literal makes no MovableOnly through the move constructor
+              s.insert(i);  // an `int` is no initializer_list
+              Print(w);  // four members, any of them: no edge (`ambiguous`)
+            }
+            }
+            """
+        },
+    )
+    a = "absl.numeric.int128.absl"
+    assert {(d, r) for (s, d), r in edges.items() if s == f"{a}.use"} == {
+        (f"{a}.MovableOnly.MovableOnly", "exact"),
+        (f"{a}.Set.insert#2", "exact"),
+    }

@@ -38,7 +38,14 @@ from functools import lru_cache
 
 from codebot.core.model import Parameter, Symbol
 
-__all__ = ["by_arguments", "by_receiver", "fits", "member_const", "template_parameters"]
+__all__ = [
+    "by_arguments",
+    "by_receiver",
+    "fits",
+    "member_const",
+    "template_parameters",
+    "type_name",
+]
 
 _RVALUES = frozenset(("0", "1", "1.", "b", "'", "nullptr", "&&", "*"))
 _NUMBERS = frozenset(("0", "1", "1.", "b", "'", "n"))
@@ -142,6 +149,11 @@ def _last_name(base: str) -> str:
     return "".join(out).rstrip("*& ").rsplit("::", 1)[-1].strip()
 
 
+def type_name(ptype: str) -> str:
+    """``const std::vector<int> &`` -> ``vector``: a parameter type's last name."""
+    return _last_name(_parts(ptype)[0])
+
+
 ClassFits = Callable[[str, str], bool | None]
 
 
@@ -179,6 +191,8 @@ def fits(token: str, param: Parameter, tparams: frozenset[str], class_fits: Clas
             return base == "bool"
         return token in _NUMBERS
     name = _last_name(base)
+    if name == "initializer_list":
+        return False  # only a braced list (`{1, 2}`, written `?`) makes one
     if token == "nullptr":
         return True
     if _CLOSED.fullmatch(base.split("<", 1)[0]) or name.lower().endswith("iterator"):
@@ -219,6 +233,8 @@ def _typed_fits(arg: str, base: str, pointer: bool, class_fits: ClassFits, token
     if _ARITHMETIC.fullmatch(base):
         return False  # (`n` is written for a value of arithmetic type)
     name = _last_name(base)
+    if name == "initializer_list":
+        return False
     arg_name = arg_core.rsplit("::", 1)[-1]
     if name == arg_name or (_STRINGISH.search(name) and _STRINGISH.search(arg_name)):
         return True

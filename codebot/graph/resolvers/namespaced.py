@@ -57,6 +57,7 @@ from codebot.graph.resolvers.cpp_overloads import (
     fits,
     member_const,
     template_parameters,
+    type_name,
 )
 from codebot.graph.resolvers.names import TYPES, NameTable, strip_duplicate
 from codebot.graph.resolvers.overloads import ARGS, OverloadChooser, is_vararg, simple_type
@@ -1432,11 +1433,19 @@ class CResolver(NamespacedResolver):
                 fit = by_receiver(fit, const)  # type: ignore[arg-type]
             if len(fit) == 1:
                 chosen.append((fit[0].id, res))
+            elif len(fit) > _MAX_UNDECIDED_CPP and len({_params_key(f) for f in fit}) > 1:
+                return AMBIGUOUS  # the members named would nearly all be wrong
             elif fit:
                 chosen += [(i.id, OVERLOAD) for i in fit]
-            else:
-                chosen.append((sid, res))  # none fits as read (a macro's arguments): as found
-        return list(dict.fromkeys(chosen))
+            elif not members and (
+                by_id[sid].kind not in FUNCTION_KINDS or _takes_at_most(by_id[sid], n)
+            ):
+                # (one definition: its declaration elsewhere may give defaults, so only more
+                # arguments than it takes rule it out: `int128(x)` against `int128() = default`)
+                chosen.append((sid, res))
+            # else: no member of the set takes that many arguments (`Eq(x)` where the one
+            # `Eq` of that file takes none, `int128(x)` against its defaulted `int128()`)
+        return list(dict.fromkeys(chosen)) or UNRESOLVED
 
     def receiver_const(self, ctx: Ctx, callee: str) -> bool | None:
         """Whether the receiver of a member call is const: a receiver declared `const`, a
@@ -1449,9 +1458,8 @@ class CResolver(NamespacedResolver):
                 return None
             return typed[2].startswith("const ")
         if callee.isidentifier() or _THIS_MEMBER.fullmatch(callee):
-            if ctx.sym.kind != "method" and ctx.cls is None:
-                return None
-            return member_const(ctx.sym)[0]
+            const = member_const(ctx.sym)[0]  # (only a member is `const`)
+            return const if const or ctx.sym.kind == "method" or ctx.cls else None
         return None
 
     def _class_fits(self, name: str, token: str) -> bool | None:
@@ -1474,37 +1482,10 @@ class CResolver(NamespacedResolver):
                 if index.is_type(a) and any(index.by_id[b].name == name for b in index.mro(a)):
                     return True  # a class derived from the parameter's
         for t in types:
-            if t in index.open_types or index.bases.get(t):
-                return True  # constructors may be inherited (`using Base::Base`)
-            for sid in index.members.get(t, {}).values():
-                ctor = index.by_id[sid]
-                if ctor.name != name or ctor.signature.lstrip().startswith("explicit"):
-                    continue
-                if "explicit" in ctor.signature.split("(", 1)[0].split():
-                    continue
-                params = ctor.parameters
-                if not params or sum(1 for p in params if p.default is None) > 1:
-                    continue
-                tparams = template_parameters(ctor.signature)
-                if tparams and re.search(r"enable_if|ENABLE_IF|EnableIf|requires", ctor.signature):
-                    continue  # a constrained template: not assumed to take a literal
-                if fits(token, params[0], tparams, lambda _n, _t: True):
-                    return True
-            for sid in self.qnames.get(index.local_name[t] + "." + name, ()):
-                ctor = index.by_id[sid]  # constructors defined out of line, overloads
-                if (
-                    ctor.name == name
-                    and ctor.parameters
-                    and fits(
-                        token,
-                        ctor.parameters[0],
-                        template_parameters(ctor.signature),
-                        lambda _n, _t: True,
-                    )
-                    and sum(1 for p in ctor.parameters if p.default is None) <= 1
-                ):
-                    if "explicit" not in ctor.signature.split("(", 1)[0].split():
-                        return True
+            ctors = list(index.members.get(t, {}).values())
+            ctors += self.qnames.get(index.local_name[t] + "." + name, ())  # (out of line)
+            if any(_converts(index.by_id[c], name, token) for c in ctors):
+                return True
         return False
 
     def _resolve_cpp(self, ctx: Ctx, text: str) -> Outcome:
@@ -1564,16 +1545,57 @@ class CResolver(NamespacedResolver):
         return (DECL, found) if found is not None else None
 
 
+def _params_key(sym: Symbol) -> tuple[str, ...]:
+    """A function's parameter types: two definitions alike are alternatives of the
+    preprocessor (`#ifdef _WIN32 .. #else ..`), one of which the build compiles."""
+    return tuple(" ".join((p.type or "").split()) for p in sym.parameters)
+
+
+def _converts(ctor: Symbol, name: str, token: str) -> bool:
+    """Whether a constructor of class ``name`` converts an argument written ``token``: not
+    `explicit`, one required parameter that takes it (no copy or move constructor; no
+    constructor template constrained by `enable_if`, not assumed to take a literal)."""
+    if ctor.name != name or "explicit" in ctor.signature.split("(", 1)[0].split():
+        return False
+    params = ctor.parameters
+    if not params or sum(1 for p in params if p.default is None) > 1:
+        return False
+    if type_name(params[0].type or "") == name:
+        return False  # a copy or move constructor converts nothing
+    tparams = template_parameters(ctor.signature)
+    if tparams and re.search(r"enable_if|ENABLE_IF|EnableIf|requires", ctor.signature):
+        return False
+    return fits(token, params[0], tparams, lambda _n, _t: True)
+
+
+def _variadic(sym: Symbol) -> list[Parameter]:
+    """The parameters of a function that take any number (`...`, `Args&&... args`); a
+    variadic macro's `...` (`#define LOG(severity, ...)`) is no parameter the parser lists."""
+    params = sym.parameters
+    out = [p for p in params if p.name == "..." or "..." in (p.type or "")]
+    if not out and sym.signature.startswith("#") and "..." in sym.signature.split(")", 1)[0]:
+        out = [Parameter("...")]
+    return out
+
+
+def _takes_at_most(sym: Symbol, n: int) -> bool:
+    return n <= len(sym.parameters) or bool(_variadic(sym))
+
+
 def _takes_count(sym: Symbol, n: int) -> bool:
     """Whether a function takes ``n`` arguments: its parameters without a default, up to all
     of them (any number past a `...` or a pack `Args&&... args`)."""
     params = sym.parameters
-    variadic = [p for p in params if p.name == "..." or "..." in (p.type or "")]
+    variadic = _variadic(sym)
     required = sum(1 for p in params if p.default is None and p not in variadic)
     return required <= n and (bool(variadic) or n <= len(params))
 
 
 _UNSET = object()
+# As in C# (`_MAX_UNDECIDED`): a C++ overload set the arguments leave undecided with more members
+# than this makes no edge (``ambiguous``), unless its members are alike (the preprocessor's
+# alternatives: `GetThreadCount()` once per platform).
+_MAX_UNDECIDED_CPP = 3
 _SIMPLE_MEMBER = re.compile(r"[A-Za-z_]\w*(?:<[^()]*>)?")
 _THIS_MEMBER = re.compile(r"this(?:->|\.)[A-Za-z_]\w*")
 _CPP_PATH = re.compile(r"((?:[A-Za-z_]\w*(?:<[^()]*>)?::)+[A-Za-z_]\w*(?:<[^()]*>)?)")
