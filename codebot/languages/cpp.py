@@ -225,7 +225,7 @@ def _argument(value: Node, at: Node, bound) -> str:
     another name (an lvalue: it binds no `T&&` of a written type), ``?`` anything else."""
     kind = value.type
     if kind in ("string_literal", "raw_string_literal", "concatenated_string"):
-        return '"'
+        return "?" if text(value)[:1] in "LuU" else '"'  # (a wide literal: not told apart)
     if kind == "char_literal":
         return "'"
     if kind == "unary_expression" and value.child_by_field_name("operator") is not None:

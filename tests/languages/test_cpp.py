@@ -734,3 +734,39 @@ def test_sets_no_member_of_fits_and_sets_left_wide_open(resolved):
         (f"{a}.MovableOnly.MovableOnly", "exact"),
         (f"{a}.Set.insert#2", "exact"),
     }
+
+
+def test_only_a_virtual_method_is_overridden_and_a_narrow_literal_is_no_wide_string(resolved):
+    edges = resolved(
+        "cpp",
+        {
+            "include/fmt/base.h": """
+            namespace fmt {
+            class parse_context {
+             public:
+              void check_dynamic_spec(int id) {}
+              virtual void on_error(const char* m) {}
+            };
+            class compile_parse_context : public parse_context {
+             public:
+              void check_dynamic_spec(int id) {}
+              void on_error(const char* m) override {}
+            };
+            auto sprintf(string_view fmt, int n) -> int { return 0; }
+            auto sprintf(basic_string_view<wchar_t> fmt, int n) -> int { return 1; }
+            void parse(parse_context& ctx) {
+              ctx.check_dynamic_spec(1);
+              ctx.on_error("x");
+              sprintf("%d", 42);
+            }
+            }
+            """
+        },
+    )
+    f = "include.fmt.base.fmt"
+    assert {(d, r) for (s, d), r in edges.items() if s == f"{f}.parse"} == {
+        (f"{f}.parse_context.check_dynamic_spec", "exact"),  # not virtual: hidden, not overridden
+        (f"{f}.parse_context.on_error", "exact"),
+        (f"{f}.compile_parse_context.on_error", "override"),
+        (f"{f}.sprintf", "exact"),
+    }

@@ -57,6 +57,7 @@ _ARITHMETIC = re.compile(
     r"char32_t|(?:std::)?(?:s?size_t|ptrdiff_t|u?int(?:8|16|32|64|max|ptr)_t|"
     r"u?int_(?:fast|least)(?:8|16|32|64)_t)|size_type|difference_type)\s*)+"
 )
+_WIDE = re.compile(r"wchar_t|char16_t|char32_t|char8_t|\b(?:w|u8|u16|u32)string")
 _STRINGISH = re.compile(r"(?i)(?:string|str|view)$")
 # Library types that take no literal, no number (streams, files, locales).
 _CLOSED = re.compile(r"(?:std::)?(?:basic_)?(?:w?(?:i|o|io)stream|streambuf|FILE|locale)$")
@@ -180,6 +181,8 @@ def fits(token: str, param: Parameter, tparams: frozenset[str], class_fits: Clas
         if token in ("0", "nullptr", "*"):
             return True
         if token == '"':
+            if _WIDE.search(base):
+                return False
             return bool(_CHAR_POINTER.fullmatch(base) or _VOID_POINTER.fullmatch(base)) or (
                 "[" in base and re.search(_CHARS, base) is not None
             )
@@ -193,6 +196,8 @@ def fits(token: str, param: Parameter, tparams: frozenset[str], class_fits: Clas
     name = _last_name(base)
     if name == "initializer_list":
         return False  # only a braced list (`{1, 2}`, written `?`) makes one
+    if token == '"' and _WIDE.search(base):
+        return False  # a narrow literal makes no wide string (`basic_string_view<wchar_t>`)
     if token == "nullptr":
         return True
     if _CLOSED.fullmatch(base.split("<", 1)[0]) or name.lower().endswith("iterator"):

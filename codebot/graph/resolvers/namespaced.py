@@ -1516,6 +1516,20 @@ class CResolver(NamespacedResolver):
             return [(hit, EXACT)]
         return out
 
+    def call_target(self, target: Target, recv: Target | None) -> Outcome:
+        """C++: a method overrides only a virtual one (`virtual`, or itself `override` /
+        `final`): a subclass's method of the same name otherwise hides it, and a call through
+        the base's type never reaches it."""
+        out = super().call_target(target, recv)
+        if not isinstance(out, list) or all(r != OVERRIDE for _, r in out):
+            return out
+        by_id = self.index.by_id
+        if by_id[target[1]].language != "cpp":
+            return out
+        if _VIRTUAL.search(by_id[target[1]].signature):
+            return out
+        return [(d, r) for d, r in out if r != OVERRIDE or _VIRTUAL.search(by_id[d].signature)]
+
     def _typed(self, ctx: Ctx, typed: tuple[str, str, str, str]) -> Outcome | None:
         """C++: a value declared of a type we cannot follow (a template parameter, an alias
         such as `using ListType = std::list<..>`) makes no name guess: `splice` of a
@@ -1592,6 +1606,7 @@ def _takes_count(sym: Symbol, n: int) -> bool:
 
 
 _UNSET = object()
+_VIRTUAL = re.compile(r"\bvirtual\b|\)\s*(?:const\s*)?(?:noexcept\s*)?(?:override|final)\b")
 # As in C# (`_MAX_UNDECIDED`): a C++ overload set the arguments leave undecided with more members
 # than this makes no edge (``ambiguous``), unless its members are alike (the preprocessor's
 # alternatives: `GetThreadCount()` once per platform).
