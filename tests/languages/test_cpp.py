@@ -770,3 +770,30 @@ def test_only_a_virtual_method_is_overridden_and_a_narrow_literal_is_no_wide_str
         (f"{f}.compile_parse_context.on_error", "override"),
         (f"{f}.sprintf", "exact"),
     }
+
+
+def test_a_literal_takes_the_member_constrained_to_its_kind(resolved):
+    edges = resolved(
+        "cpp",
+        {
+            "absl/time/time.h": """
+            namespace absl {
+            template <typename T, time_internal::EnableIfIntegral<T> = 0>
+            constexpr Duration Seconds(T n) { return Duration(); }
+            template <typename T, time_internal::EnableIfFloat<T> = 0>
+            Duration Seconds(T n) { return Duration(); }
+            template <typename T, std::enable_if_t<!std::is_integral<T>::value, int> = 0>
+            int mod(T x) { return 0; }
+            template <typename T, std::enable_if_t<std::is_integral<T>::value, int> = 0>
+            int mod(T x) { return 1; }
+            void use() { Seconds(1); Seconds(2.5); mod(3); }
+            }
+            """
+        },
+    )
+    t = "absl.time.time.absl"
+    assert {(d, r) for (s, d), r in edges.items() if s == f"{t}.use"} == {
+        (f"{t}.Seconds", "exact"),
+        (f"{t}.Seconds#2", "exact"),
+        (f"{t}.mod#2", "exact"),
+    }

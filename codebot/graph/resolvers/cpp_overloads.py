@@ -249,6 +249,30 @@ def _typed_fits(arg: str, base: str, pointer: bool, class_fits: ClassFits, token
     return True if found is None else found
 
 
+_KIND_CONSTRAINT = re.compile(
+    r"(!?)\s*(?:std::|\w+::)*(is_integral|is_floating_point|EnableIfIntegral|EnableIfFloat)"
+    r"(?:_v)?\s*<\s*([A-Za-z_]\w*)\s*>"
+)
+
+
+def _constraint_fits(token: str, ptype: str | None, sym: Symbol) -> bool:
+    """A template member constrained to integral or floating-point arguments
+    (`template <typename T, EnableIfIntegral<T> = 0> Duration Seconds(T n)`, `enable_if_t<
+    std::is_floating_point<T>::value>`): an integer literal takes no floating-only one, a
+    floating literal no integral-only one."""
+    if token not in ("0", "1", "1.") or not ptype or "<" not in sym.signature:
+        return True
+    core = _parts(ptype)[0]
+    for m in _KIND_CONSTRAINT.finditer(sym.signature):
+        if m[3] != core:
+            continue
+        integral = m[2] in ("is_integral", "EnableIfIntegral")
+        wants_integer = integral != bool(m[1])
+        if wants_integer != (token != "1."):
+            return False
+    return True
+
+
 def by_arguments(members: list[Symbol], args: list[str], class_fits: ClassFits) -> list[Symbol]:
     """The members every argument may convert to, then, among members that differ only in a
     reference, the one an rvalue binds best (`T&&`); all of them where none fits."""
@@ -261,7 +285,9 @@ def by_arguments(members: list[Symbol], args: list[str], class_fits: ClassFits) 
         ok = True
         for i, tok in enumerate(args):
             p = params[i] if i < len(params) else (params[-1] if params else None)
-            if p is not None and not fits(tok, p, tparams, class_fits):
+            if p is not None and not (
+                fits(tok, p, tparams, class_fits) and _constraint_fits(tok, p.type, sym)
+            ):
                 ok = False
                 break
         if ok:
