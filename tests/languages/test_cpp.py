@@ -797,3 +797,26 @@ def test_a_literal_takes_the_member_constrained_to_its_kind(resolved):
         (f"{t}.Seconds#2", "exact"),
         (f"{t}.mod#2", "exact"),
     }
+
+
+def test_a_macro_is_the_one_the_callers_includes_define(resolved):
+    edges = resolved(
+        "cpp",
+        {
+            "include/fmt/base.h": """
+            namespace fmt { namespace detail {
+            # define FMT_ASSERT(condition, message) ((condition) ? (void)0 : fail(message))
+            } }
+            """,
+            "include/fmt/format.h": """
+            #include "base.h"
+            inline int count(int x) { FMT_ASSERT(x != 0, ""); return x; }
+            """,
+            "test/test-assert.h": """
+            #define FMT_ASSERT(condition, message) if (!(condition)) throw assertion_failure(message)
+            """,
+        },
+    )
+    assert {d for (s, d) in edges if s == "include.fmt.format.count"} == {
+        "include.fmt.base.fmt.detail.FMT_ASSERT"
+    }

@@ -260,13 +260,18 @@ def _constraint_fits(token: str, ptype: str | None, sym: Symbol) -> bool:
     (`template <typename T, EnableIfIntegral<T> = 0> Duration Seconds(T n)`, `enable_if_t<
     std::is_floating_point<T>::value>`): an integer literal takes no floating-only one, a
     floating literal no integral-only one."""
-    if token not in ("0", "1", "1.") or not ptype or "<" not in sym.signature:
+    typed = token[:1] in (":", "=")  # a value of a written type that is no number
+    if (token not in ("0", "1", "1.") and not typed) or not ptype or "<" not in sym.signature:
         return True
     core = _parts(ptype)[0]
     for m in _KIND_CONSTRAINT.finditer(sym.signature):
         if m[3] != core:
             continue
         integral = m[2] in ("is_integral", "EnableIfIntegral")
+        if typed:
+            if not m[1]:
+                return False  # a class or a pointer is neither integral nor floating-point
+            continue
         wants_integer = integral != bool(m[1])
         if wants_integer != (token != "1."):
             return False

@@ -1516,6 +1516,42 @@ class CResolver(NamespacedResolver):
             return [(hit, EXACT)]
         return out
 
+    def lookup(self, ctx: Ctx, name: str) -> Target | None:
+        """C++: a macro is the one the caller's file sees, defined in it or in a file it
+        includes (transitively), where one is: `FMT_ASSERT` in `format.h` is `base.h`'s, not
+        the one a test header defines before including it."""
+        out = super().lookup(ctx, name)
+        if out is None or out[0] != SYM or ctx.file.language != "cpp":
+            return out
+        sym = self.index.by_id.get(out[1])
+        if sym is None or not sym.signature.startswith("#"):
+            return out
+        closure = self._closure(ctx.file)
+        file_of = self.index.file_of
+        if file_of[out[1]].path in closure:
+            return out
+        seen = [
+            i
+            for i in self.index.names.get((self.family, name), ())
+            if file_of[i].path in closure and self.index.by_id[i].signature.startswith("#")
+        ]
+        return (SYM, seen[0]) if seen else out
+
+    def implicit_member(self, ctx: Ctx, name: str, name_only: bool) -> Outcome | None:
+        """C++: `unsupported()` in a base's method reaches a subclass's `unsupported` only
+        when the base's is virtual (see ``call_target``)."""
+        out = super().implicit_member(ctx, name, name_only)
+        if not out or ctx.file.language != "cpp":
+            return out
+        return self._virtual_only(out)
+
+    def _virtual_only(self, out: list[tuple[str, str]]) -> list[tuple[str, str]]:
+        by_id = self.index.by_id
+        named = [d for d, r in out if r != OVERRIDE]
+        if not named or any(_VIRTUAL.search(by_id[d].signature) for d in named):
+            return out
+        return [(d, r) for d, r in out if r != OVERRIDE or _VIRTUAL.search(by_id[d].signature)]
+
     def call_target(self, target: Target, recv: Target | None) -> Outcome:
         """C++: a method overrides only a virtual one (`virtual`, or itself `override` /
         `final`): a subclass's method of the same name otherwise hides it, and a call through
@@ -1523,12 +1559,9 @@ class CResolver(NamespacedResolver):
         out = super().call_target(target, recv)
         if not isinstance(out, list) or all(r != OVERRIDE for _, r in out):
             return out
-        by_id = self.index.by_id
-        if by_id[target[1]].language != "cpp":
+        if self.index.by_id[target[1]].language != "cpp":
             return out
-        if _VIRTUAL.search(by_id[target[1]].signature):
-            return out
-        return [(d, r) for d, r in out if r != OVERRIDE or _VIRTUAL.search(by_id[d].signature)]
+        return self._virtual_only(out)
 
     def _typed(self, ctx: Ctx, typed: tuple[str, str, str, str]) -> Outcome | None:
         """C++: a value declared of a type we cannot follow (a template parameter, an alias
