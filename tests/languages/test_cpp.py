@@ -820,3 +820,36 @@ def test_a_macro_is_the_one_the_callers_includes_define(resolved):
     assert {d for (s, d) in edges if s == "include.fmt.format.count"} == {
         "include.fmt.base.fmt.detail.FMT_ASSERT"
     }
+
+
+def test_an_argument_that_is_a_call_has_the_type_it_returns(resolved, parse):
+    code = {
+        "absl/strings/cordz_test.cc": """
+        namespace absl {
+        enum class TestCordSize { kSmall, kLarge };
+        struct CivilSecond { CivilSecond(int y) {} };
+        struct CivilDay { CivilDay(int y) {} };
+        size_t Length(TestCordSize size) { return 1; }
+        std::string FormatCivilTime(CivilSecond c) { return ""; }
+        std::string FormatCivilTime(CivilDay c) { return ""; }
+        std::string MakeString(size_t size) { return ""; }
+        std::string MakeString(std::string s) { return s; }
+        void use() {
+          FormatCivilTime(CivilDay(2015));
+          MakeString(Length(TestCordSize::kLarge));
+          MakeString(std::string("x"));
+        }
+        }
+        """
+    }
+    edges = resolved("cpp", code)
+    a = "absl.strings.cordz_test.absl"
+    assert {d for (s, d) in edges if s == f"{a}.use"} == {
+        f"{a}.CivilDay.CivilDay",
+        f"{a}.FormatCivilTime#2",
+        f"{a}.Length",
+        f"{a}.MakeString",
+        f"{a}.MakeString#2",
+    }
+    p = parse("cpp", "absl/strings/cordz_test.cc", code["absl/strings/cordz_test.cc"])
+    assert p.calls(f"{a}.use")[:2] == ["FormatCivilTime/(@CivilDay)", "CivilDay/(1)"]

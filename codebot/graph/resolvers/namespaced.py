@@ -61,6 +61,7 @@ from codebot.graph.resolvers.cpp_overloads import (
 )
 from codebot.graph.resolvers.names import TYPES, NameTable, strip_duplicate
 from codebot.graph.resolvers.overloads import ARGS, OverloadChooser, is_vararg, simple_type
+from codebot.languages.cpp import typed_token
 from codebot.languages.swift import plain_type
 
 
@@ -1300,6 +1301,7 @@ class CResolver(NamespacedResolver):
                         sets.setdefault((f.path, strip_duplicate(local[s.id])), []).append(s.id)
         self._overloads = {i: ids for ids in sets.values() if len(ids) > 1 for i in ids}
         self._fits_memo: dict[tuple[str, str], bool | None | object] = {}
+        self._call_tokens: dict[tuple[str, str, str], str] = {}
 
     def _includes(self, file: FileResult) -> list[FileResult]:
         """The repository's files an `#include` names: the one next to the includer, else
@@ -1419,6 +1421,8 @@ class CResolver(NamespacedResolver):
             return out
         args = [a.strip() for a in m[1].split(",")] if m[1].strip() else []
         n = len(args)
+        if any(a[:1] == "@" for a in args) and any(sid in self._overloads for sid, _ in out):
+            args = [self._call_token(ctx, a[1:]) if a[:1] == "@" else a for a in args]
         by_id = self.index.by_id
         const: bool | None | object = _UNSET
         chosen: list[tuple[str, str]] = []
@@ -1446,6 +1450,41 @@ class CResolver(NamespacedResolver):
             # else: no member of the set takes that many arguments (`Eq(x)` where the one
             # `Eq` of that file takes none, `int128(x)` against its defaulted `int128()`)
         return list(dict.fromkeys(chosen)) or UNRESOLVED
+
+    def _call_token(self, ctx: Ctx, name: str) -> str:
+        """An argument `f(..)`: ``=T`` for the type ``T`` it gives (a class's constructor, a
+        function's declared return type, a standard string or container); ``?`` where that is
+        not one type."""
+        key = (ctx.file.path, ".".join(self._nest(ctx.sym)), name)
+        found = self._call_tokens.get(key)
+        if found is None:
+            found = self._call_tokens[key] = self._call_token_uncached(ctx, name)
+        return found
+
+    def _call_token_uncached(self, ctx: Ctx, name: str) -> str:
+        parts = name.lstrip(":").split("::")
+        if parts[0] == "std":
+            return f"=std::{parts[1]}" if len(parts) == 2 and parts[1] in _STD_TYPES else "?"
+        out = self._resolve_cpp(ctx, name)
+        if not isinstance(out, list) or not out:
+            return "?"
+        tokens = set()
+        by_id = self.index.by_id
+        for sid, _ in out:
+            sym = by_id[sid]
+            if sym.kind in TYPES:
+                tokens.add("=" + sym.name)
+            elif sym.name == sym.class_name and sym.kind == "method":
+                tokens.add("=" + sym.name)  # a constructor
+            elif sym.return_type and sym.kind in FUNCTION_KINDS:
+                t = typed_token(sym.return_type)
+                tokens.add("=" + t[1:] if t[:1] == ":" else t)
+            else:
+                return "?"
+        if len(tokens) != 1:
+            return "?"
+        token = tokens.pop()
+        return token if token in ("n", "?") or token[:1] == "=" else "?"
 
     def receiver_const(self, ctx: Ctx, callee: str) -> bool | None:
         """Whether the receiver of a member call is const: a receiver declared `const`, a
@@ -1476,7 +1515,7 @@ class CResolver(NamespacedResolver):
         types = [i for i in index.names.get((self.family, name), ()) if index.is_type(i)]
         if not types or token in ("lv", "&&", "?"):
             return None
-        if token[:1] == ":" and not token.endswith("*"):
+        if token[:1] in (":", "=") and not token.endswith("*"):
             arg = token[1:].rsplit("::", 1)[-1]
             for a in index.names.get((self.family, arg), ()):
                 if index.is_type(a) and any(index.by_id[b].name == name for b in index.mro(a)):
@@ -1610,8 +1649,9 @@ def _converts(ctor: Symbol, name: str, token: str) -> bool:
     if type_name(params[0].type or "") == name:
         return False  # a copy or move constructor converts nothing
     tparams = template_parameters(ctor.signature)
-    if tparams and re.search(r"enable_if|ENABLE_IF|EnableIf|requires", ctor.signature):
-        return False
+    literal = token[:1] not in (":", "=") or token.endswith("*")
+    if literal and tparams and re.search(r"enable_if|ENABLE_IF|EnableIf|requires", ctor.signature):
+        return False  # (a class's value may well meet the constraint: `locale_ref(loc)`)
     return fits(token, params[0], tparams, lambda _n, _t: True)
 
 
@@ -1639,6 +1679,12 @@ def _takes_count(sym: Symbol, n: int) -> bool:
 
 
 _UNSET = object()
+# The standard library's types an argument may be made as (`std::string(s)`): a value of that type.
+_STD_TYPES = frozenset(
+    """string wstring string_view wstring_view u8string u16string u32string vector list deque
+    map set unordered_map unordered_set pair tuple optional unique_ptr shared_ptr array
+    function chrono""".split()
+)
 _VIRTUAL = re.compile(r"\bvirtual\b|\)\s*(?:const\s*)?(?:noexcept\s*)?(?:override|final)\b")
 # As in C# (`_MAX_UNDECIDED`): a C++ overload set the arguments leave undecided with more members
 # than this makes no edge (``ambiguous``), unless its members are alike (the preprocessor's
