@@ -853,3 +853,29 @@ def test_an_argument_that_is_a_call_has_the_type_it_returns(resolved, parse):
     }
     p = parse("cpp", "absl/strings/cordz_test.cc", code["absl/strings/cordz_test.cc"])
     assert p.calls(f"{a}.use")[:2] == ["FormatCivilTime/(@CivilDay)", "CivilDay/(1)"]
+
+
+def test_a_header_function_takes_no_fewer_arguments_than_it_requires(resolved):
+    edges = resolved(
+        "cpp",
+        {
+            "absl/container/internal/hashtable_control_bytes.h": """
+            namespace absl {
+            inline bool IsEmpty(ctrl_t c) { return c == 0; }
+            }
+            """,
+            "absl/container/flat_hash_set_test.cc": """
+            #include "absl/container/internal/hashtable_control_bytes.h"
+            namespace absl {
+            size_t Estimate(int method) { return 0; }
+            void Check(Set s) {
+              EXPECT_THAT(s, IsEmpty());  // gmock's matcher, not the header's IsEmpty(c)
+              Estimate();  // a source file's definition: its header may give the default
+            }
+            }
+            """,
+        },
+    )
+    assert {d for (s, d) in edges if s == "absl.container.flat_hash_set_test.absl.Check"} == {
+        "absl.container.flat_hash_set_test.absl.Estimate"
+    }

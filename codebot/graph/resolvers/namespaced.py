@@ -1442,10 +1442,17 @@ class CResolver(NamespacedResolver):
             elif fit:
                 chosen += [(i.id, OVERLOAD) for i in fit]
             elif not members and (
-                by_id[sid].kind not in FUNCTION_KINDS or _takes_at_most(by_id[sid], n)
+                by_id[sid].kind not in FUNCTION_KINDS
+                or (
+                    _takes_count(by_id[sid], n)
+                    if self._declared_here(by_id[sid])
+                    else _takes_at_most(by_id[sid], n)
+                )
             ):
-                # (one definition: its declaration elsewhere may give defaults, so only more
-                # arguments than it takes rule it out: `int128(x)` against `int128() = default`)
+                # (one definition: in a source file, its declaration in a header may give
+                # defaults, so only more arguments than it takes rule it out: `int128(x)`
+                # against `int128() = default`; `IsEmpty()` is no `IsEmpty(ctrl_t c)` of a
+                # header)
                 chosen.append((sid, res))
             # else: no member of the set takes that many arguments (`Eq(x)` where the one
             # `Eq` of that file takes none, `int128(x)` against its defaulted `int128()`)
@@ -1485,6 +1492,16 @@ class CResolver(NamespacedResolver):
             return "?"
         token = tokens.pop()
         return token if token in ("n", "?") or token[:1] == "=" else "?"
+
+    def _declared_here(self, sym: Symbol) -> bool:
+        """Whether a definition is its function's declaration too, so that its defaults are
+        all there: one in a header, or in a class's body."""
+        if sym.parent is not None and self.index.is_type(sym.parent):
+            return True
+        path = self.index.file_of[sym.id].path
+        return path.endswith((".h", ".hpp", ".hh", ".hxx", ".inc", ".ipp")) and (
+            "::" not in sym.signature.split("(", 1)[0]
+        )
 
     def receiver_const(self, ctx: Ctx, callee: str) -> bool | None:
         """Whether the receiver of a member call is const: a receiver declared `const`, a
