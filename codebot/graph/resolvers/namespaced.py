@@ -1417,7 +1417,7 @@ class CResolver(NamespacedResolver):
             return self._resolve_cpp(ctx, text)
         callee = text[: m.start()]
         out = self._resolve_cpp(ctx, callee)
-        if not isinstance(out, list) or not self._overloads:
+        if not isinstance(out, list):
             return out
         args = [a.strip() for a in m[1].split(",")] if m[1].strip() else []
         n = len(args)
