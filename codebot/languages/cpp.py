@@ -184,6 +184,7 @@ _ARITHMETIC = re.compile(
 )
 
 
+_ITERATORS = frozenset(("begin", "end", "cbegin", "cend", "rbegin", "rend"))
 _CALLEE = re.compile(r"(?:::)?[A-Za-z_]\w*(?:::[A-Za-z_]\w*)*")
 _CASTS = frozenset(
     ("static_cast", "reinterpret_cast", "const_cast", "ImplicitCast_", "implicit_cast")
@@ -225,7 +226,8 @@ def _argument(value: Node, at: Node, bound) -> str:
     rvalue), ``*`` an address (`&x`), ``FILE*`` a standard stream, ``n`` a name declared of an
     arithmetic type, ``:T`` a name declared of type ``T`` (``:std::string``, ``:Widget*``),
     ``=T`` a value of type ``T`` made there (`static_cast<T>(x)`), ``@f`` what calling ``f``
-    gives (`runtime(s)`, `std::string(s)`: the resolver looks ``f`` up), ``lv``
+    gives (`runtime(s)`, `std::string(s)`: the resolver looks ``f`` up), ``it`` an iterator
+    (`xs.begin()`, `std::end(xs)`), ``lv``
     another name (an lvalue: it binds no `T&&` of a written type), ``?`` anything else."""
     kind = value.type
     if kind in ("string_literal", "raw_string_literal", "concatenated_string"):
@@ -258,6 +260,12 @@ def _argument(value: Node, at: Node, bound) -> str:
             if name is not None and targs is not None and text(name) in _CASTS:
                 inner = [c for c in targs.named_children if c.type == "type_descriptor"]
                 return _value(typed_token(text(inner[0]))) if len(inner) == 1 else "?"
+        if fn is not None and fn.type == "field_expression":
+            field = fn.child_by_field_name("field")
+            if field is not None and text(field) in _ITERATORS:
+                return "it"  # `xs.begin()`: an iterator
+        if fn is not None and text(fn) in ("std::begin", "std::end", "std::cbegin", "std::cend"):
+            return "it"
         if fn is not None and fn.type in ("identifier", "qualified_identifier"):
             name = text(fn)
             if _CALLEE.fullmatch(name):

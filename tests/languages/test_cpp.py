@@ -879,3 +879,24 @@ def test_a_header_function_takes_no_fewer_arguments_than_it_requires(resolved):
     assert {d for (s, d) in edges if s == "absl.container.flat_hash_set_test.absl.Check"} == {
         "absl.container.flat_hash_set_test.absl.Estimate"
     }
+
+
+def test_an_iterator_is_no_count(resolved):
+    edges = resolved(
+        "cpp",
+        {
+            "test/gtest/gmock/gmock.h": """
+            namespace testing {
+            template <typename Iter> Matcher ElementsAreArray(Iter first, Iter last) { return {}; }
+            template <typename T> Matcher ElementsAreArray(const T* pointer, size_t count) {
+              return {};
+            }
+            template <typename C> Matcher ElementsAreArray(const C& xs) {
+              return ElementsAreArray(xs.begin(), xs.end());
+            }
+            }
+            """
+        },
+    )
+    g = "test.gtest.gmock.gmock.testing"
+    assert {d for (s, d) in edges if s == f"{g}.ElementsAreArray#3"} == {f"{g}.ElementsAreArray"}

@@ -4,8 +4,8 @@ The C++ parser writes one token per argument after the callee (``languages/cpp.p
 ``_argument``): ``"`` a string literal, ``'`` a character, ``0`` the literal zero, ``1`` another
 integer, ``1.`` a floating literal, ``b`` a boolean, ``nullptr``, ``&&`` `std::move(x)`, ``*`` an
 address, ``FILE*`` a standard stream, ``n`` a name of arithmetic type, ``:T`` a name of type
-``T``, ``=T`` a value of type ``T`` made there (a cast, a temporary), ``lv`` another name, ``?``
-anything else. Of the members of a set taking that many arguments, a member is dropped when an
+``T``, ``=T`` a value of type ``T`` made there (a cast, a temporary, a call's result), ``it`` an
+iterator (`xs.begin()`), ``lv`` another name, ``?`` anything else. Of the members of a set taking that many arguments, a member is dropped when an
 argument cannot convert to its parameter as a reader sees it:
 
 - a literal is no pointer (but ``0``), no iterator; a string literal no arithmetic type but
@@ -47,7 +47,7 @@ __all__ = [
     "type_name",
 ]
 
-_RVALUES = frozenset(("0", "1", "1.", "b", "'", "nullptr", "&&", "*"))
+_RVALUES = frozenset(("0", "1", "1.", "b", "'", "nullptr", "&&", "*", "it"))
 _NUMBERS = frozenset(("0", "1", "1.", "b", "'", "n"))
 _CHARS = r"(?:char|wchar_t|char8_t|char16_t|char32_t|Char|CharT|char_type|Char_T|TChar)"
 _CHAR_POINTER = re.compile(rf"(?:(?:const|volatile)\s+)*(?:std::)?{_CHARS}\s*(?:const\s*)?\*")
@@ -174,6 +174,8 @@ def fits(token: str, param: Parameter, tparams: frozenset[str], class_fits: Clas
         return False  # a name binds no rvalue reference of a written type
     if template or token in ("lv", "&&"):
         return True
+    if token == "it":  # an iterator: a class or a pointer, no number, no string
+        return not _ARITHMETIC.fullmatch(base) and not _STRINGISH.search(_last_name(base))
     pointer = base.endswith("*") or "(*)" in base or "[" in base
     if token[:1] in (":", "="):
         return _typed_fits(token[1:], base, pointer, class_fits, ":" + token[1:])

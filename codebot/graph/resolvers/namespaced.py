@@ -71,6 +71,7 @@ class NamespacedResolver(Resolver):
     implicit_this = True  # a bare name inside a method may be a method of its type
     global_functions = False  # free functions are one space across files (C)
     namespace_sep = "."
+    pieces = True  # a type's definitions of one name in several files are one type
 
     def prepare(self) -> None:
         index = self.index
@@ -83,7 +84,8 @@ class NamespacedResolver(Resolver):
                 if "#" not in local:
                     self.qnames.setdefault(local, []).append(s.id)
         self.canonical: dict[str, str] = {}
-        for ids in self.qnames.values():  # a type defined in pieces (Ruby, C# partial classes)
+        for ids in self.qnames.values() if self.pieces else ():
+            # a type defined in pieces (Ruby, C# partial classes)
             types = [i for i in ids if index.is_type(i)]
             for t in types[1:]:
                 self.canonical[t] = types[0]
@@ -1262,6 +1264,10 @@ class PhpResolver(NamespacedResolver):
 class CResolver(NamespacedResolver):
     family = "c"
     global_functions = True
+    # A C++ class has one body: two of one name are specializations (`struct formatter<int>`,
+    # `struct formatter<weekday>`), the preprocessor's alternatives, or test files' own
+    # classes, each with its members.
+    pieces = False
     dialect = Dialect(separators=r"->|::", angle_generics=True, prefixes=("new ",))
     self_names = frozenset({"this"})
     super_names = frozenset()
