@@ -900,3 +900,44 @@ def test_an_iterator_is_no_count(resolved):
     )
     g = "test.gtest.gmock.gmock.testing"
     assert {d for (s, d) in edges if s == f"{g}.ElementsAreArray#3"} == {f"{g}.ElementsAreArray"}
+
+
+def test_a_header_and_its_implementation_and_foreign_namespaces():
+    from codebot.graph.resolve import resolve
+    from codebot.parse.extract import parse_source
+
+    files = {  # (modules as the indexer names a header and its implementation)
+        "absl/strings/str_cat.h": """
+            namespace absl {
+            inline std::string StrCat() { return ""; }
+            inline std::string StrCat(const AlphaNum& a) { return ""; }
+            }
+            """,
+        "absl/strings/str_cat.cc": """
+            #include "absl/strings/str_cat.h"
+            namespace absl {
+            std::string StrCat(const AlphaNum& a, const AlphaNum& b) { return ""; }
+            }
+            """,
+        "absl/strings/str_cat_benchmark.cc": """
+            #include "absl/strings/str_cat.h"
+            namespace absl {
+            void DoNotOptimize(int x) {}
+            void BM_StrCat(benchmark::State& state) {
+              benchmark::DoNotOptimize(absl::StrCat("a", "b"));
+              std::numeric_limits<int>::max();
+            }
+            }
+            """,
+    }
+    parsed = [
+        parse_source(p, textwrap.dedent(c).lstrip("\n").encode(), "cpp", module=p.replace("/", "."))
+        for p, c in files.items()
+    ]
+    res = resolve(parsed)
+    bm = "absl.strings.str_cat_benchmark.cc.absl.BM_StrCat"
+    # the header has no two-argument StrCat: its implementation's; `benchmark::` is a library's
+    assert {(e.dst, e.resolution) for e in res.edges if e.src == bm and e.kind == "calls"} == {
+        ("absl.strings.str_cat.cc.absl.StrCat", "exact")
+    }
+    assert res.by_language["cpp"]["external"] == 2

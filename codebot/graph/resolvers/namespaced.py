@@ -1306,8 +1306,24 @@ class CResolver(NamespacedResolver):
                     if s.kind in FUNCTION_KINDS and s.id in local:
                         sets.setdefault((f.path, strip_duplicate(local[s.id])), []).append(s.id)
         self._overloads = {i: ids for ids in sets.values() if len(ids) > 1 for i in ids}
+        # The same functions of the file's header or implementation (`str_cat.h` defines
+        # `StrCat(a)` inline, `str_cat.cc` defines `StrCat(a, b)`), tried when none of the
+        # file's own takes a call's number of arguments.
+        by_stem: dict[tuple[str, str], list[str]] = {}
+        for path, name in sets:
+            by_stem.setdefault((_stem(path), name), []).append(path)
+        self._paired: dict[str, list[str]] = {}
+        for (path, name), ids in sets.items():
+            others = [p for p in by_stem[(_stem(path), name)] if p != path]
+            if others:
+                more = [i for p in others for i in sets[(p, name)]]
+                more = [i for i in more if not self.index.by_id[i].signature.startswith("#")]
+                for i in ids:
+                    self._paired[i] = more
         self._fits_memo: dict[tuple[str, str], bool | None | object] = {}
         self._call_tokens: dict[tuple[str, str, str], str] = {}
+        self._folders: set[str] | None = None
+        self._caller_file: FileResult | None = None  # (the file whose call is resolved)
 
     def _includes(self, file: FileResult) -> list[FileResult]:
         """The repository's files an `#include` names: the one next to the includer, else
@@ -1420,8 +1436,10 @@ class CResolver(NamespacedResolver):
         overload set, the members that take that many; several: each an ``overload`` edge."""
         m = ARGS.search(text) if text[-1:] == ")" else None
         if m is None:
+            self._caller_file = ctx.file if ctx.file.language == "cpp" else None
             return self._resolve_cpp(ctx, text)
         callee = text[: m.start()]
+        self._caller_file = ctx.file if ctx.file.language == "cpp" else None
         out = self._resolve_cpp(ctx, callee)
         if not isinstance(out, list):
             return out
@@ -1435,6 +1453,13 @@ class CResolver(NamespacedResolver):
         for sid, res in out:
             members = self._overloads.get(sid)
             fit = [by_id[i] for i in members if _takes_count(by_id[i], n)] if members else []
+            if (
+                not fit
+                and sid in self._paired
+                and not (not members and _takes_at_most(by_id[sid], n))
+            ):
+                members = self._paired[sid]
+                fit = [by_id[i] for i in members if _takes_count(by_id[i], n)]
             if len(fit) > 1:
                 fit = by_arguments(fit, args, self._class_fits)
             if len(fit) > 1:
@@ -1550,8 +1575,34 @@ class CResolver(NamespacedResolver):
                 return True
         return False
 
+    def _foreign(self, ctx: Ctx, text: str) -> bool:
+        """`benchmark::DoNotOptimize(x)`: a path whose head names no namespace, type or alias
+        of the repository, nor one of its folders (a namespace a macro opens lives in its
+        folder: `fmt::` in `include/fmt/`), is a library's."""
+        head = text.lstrip(":").split("::", 1)[0].strip()
+        if not head.isidentifier() or head in self.prefix_tails:
+            return False
+        if any(self.index.is_type(i) for i in self.index.names.get((self.family, head), ())):
+            return False
+        aliases, opened = self._usings_of(ctx.file)
+        if head in aliases:
+            return False
+        if self._folders is None:
+            self._folders = {
+                part for f in self.files for part in posixpath.dirname(f.path).split("/")
+            }
+        return head not in self._folders
+
     def _resolve_cpp(self, ctx: Ctx, text: str) -> Outcome:
         out = super().resolve_call(ctx, text)
+        if (
+            out in (UNRESOLVED, AMBIGUOUS)
+            and "::" in text
+            and text[:1] != "("
+            and ctx.file.language == "cpp"
+            and (text.lstrip(":").startswith("std::") or self._foreign(ctx, text))
+        ):
+            return EXTERNAL_CALL  # (`std::numeric_limits<int128>::max`: not specialized here)
         if isinstance(out, list) and out[0][0] == ctx.sym.id:
             if ctx.sym.name == ctx.sym.class_name:
                 # `pipe(fds)` in `pipe::pipe()`: a constructor never calls itself (the C
@@ -1636,6 +1687,13 @@ class CResolver(NamespacedResolver):
 
     def module_member(self, target: Target, name: str) -> Target | None:
         hit = super().module_member(target, name)
+        if hit is None and self._caller_file is not None:
+            # `absl::StrCat` defined in `str_cat.h` and `str_cat.cc`: the caller's includes
+            # decide, as for a name written bare (`_pick`)
+            ids = self.qnames.get(f"{target[1]}.{name}")
+            pick = self._pick(ids, self._caller_file) if ids and len(ids) > 1 else None
+            if pick is not None:
+                return (SYM, pick)
         if hit is None and target[1].split(".", 1)[0] == "std":
             return EXTERNAL  # `std::move` where the repository's `namespace std` specializes
         return hit
