@@ -17,6 +17,8 @@ from codebot.languages import _cfamily
 from codebot.languages.base import LanguageSpec, query_file, squash, text
 from codebot.languages.receivers import Bindings, Receivers, declared, valued
 
+__all__ = ["SPEC", "blank_macros", "typed_token"]
+
 
 def _bases(node: Node) -> tuple[str, ...]:
     """Base classes without their access specifiers: `: public Base, private ns::Mixin<T>`."""
@@ -182,12 +184,14 @@ _ARITHMETIC = re.compile(
 )
 
 
+_ITERATORS = frozenset(("begin", "end", "cbegin", "cend", "rbegin", "rend"))
+_CALLEE = re.compile(r"(?:::)?[A-Za-z_]\w*(?:::[A-Za-z_]\w*)*")
 _CASTS = frozenset(
     ("static_cast", "reinterpret_cast", "const_cast", "ImplicitCast_", "implicit_cast")
 )
 
 
-def _typed_token(type_text: str) -> str:
+def typed_token(type_text: str) -> str:
     """``n`` for an arithmetic type; ``:T`` (``:std::string``, ``:char*``) for another, its
     template arguments and qualifiers dropped; ``?`` for one we cannot read."""
     t = " ".join(type_text.replace("const ", " ").replace("volatile ", " ").split())
@@ -221,11 +225,13 @@ def _argument(value: Node, at: Node, bound) -> str:
     ``1.`` a floating literal, ``b`` true/false, ``nullptr``, ``&&`` `std::move(x)` (an
     rvalue), ``*`` an address (`&x`), ``FILE*`` a standard stream, ``n`` a name declared of an
     arithmetic type, ``:T`` a name declared of type ``T`` (``:std::string``, ``:Widget*``),
-    ``=T`` a value of type ``T`` made there (`static_cast<T>(x)`, `std::string(s)`), ``lv``
+    ``=T`` a value of type ``T`` made there (`static_cast<T>(x)`), ``@f`` what calling ``f``
+    gives (`runtime(s)`, `std::string(s)`: the resolver looks ``f`` up), ``it`` an iterator
+    (`xs.begin()`, `std::end(xs)`), ``lv``
     another name (an lvalue: it binds no `T&&` of a written type), ``?`` anything else."""
     kind = value.type
     if kind in ("string_literal", "raw_string_literal", "concatenated_string"):
-        return '"'
+        return "?" if text(value)[:1] in "LuU" else '"'  # (a wide literal: not told apart)
     if kind == "char_literal":
         return "'"
     if kind == "unary_expression" and value.child_by_field_name("operator") is not None:
@@ -253,9 +259,17 @@ def _argument(value: Node, at: Node, bound) -> str:
             targs = fn.child_by_field_name("arguments")
             if name is not None and targs is not None and text(name) in _CASTS:
                 inner = [c for c in targs.named_children if c.type == "type_descriptor"]
-                return _value(_typed_token(text(inner[0]))) if len(inner) == 1 else "?"
-        if fn is not None and fn.type == "qualified_identifier" and text(fn).startswith("std::"):
-            return _value(_typed_token(text(fn)))  # `std::string(s)`: a temporary of that type
+                return _value(typed_token(text(inner[0]))) if len(inner) == 1 else "?"
+        if fn is not None and fn.type == "field_expression":
+            field = fn.child_by_field_name("field")
+            if field is not None and text(field) in _ITERATORS:
+                return "it"  # `xs.begin()`: an iterator
+        if fn is not None and text(fn) in ("std::begin", "std::end", "std::cbegin", "std::cend"):
+            return "it"
+        if fn is not None and fn.type in ("identifier", "qualified_identifier"):
+            name = text(fn)
+            if _CALLEE.fullmatch(name):
+                return "@" + name  # what `name(..)` returns: the resolver looks it up
         return "?"
     if kind == "pointer_expression":
         op = value.child_by_field_name("operator")
@@ -268,7 +282,7 @@ def _argument(value: Node, at: Node, bound) -> str:
             return "FILE*"
         what = bound(at, name) if bound is not None else None
         if what is not None and what.startswith(": "):
-            token = _typed_token(what[2:])
+            token = typed_token(what[2:])
             return "n" if token == "n" else token if token != "?" else "lv"
         return "lv"
     if kind in ("field_expression", "subscript_expression"):

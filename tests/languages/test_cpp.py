@@ -694,3 +694,250 @@ def test_an_rvalue_takes_the_rvalue_reference_and_a_name_the_other(resolved):
         (f"{r}.raw_hash_set.insert#2", "exact"),
         (f"{r}.raw_hash_set.emplace", "exact"),  # `int&` binds no literal; `T&&` anything
     }
+
+
+def test_sets_no_member_of_fits_and_sets_left_wide_open(resolved):
+    edges = resolved(
+        "cpp",
+        {
+            "absl/numeric/int128.h": """
+            namespace absl {
+            class int128 {
+             public:
+              int128() = default;
+            };
+            class MovableOnly {
+             public:
+              explicit MovableOnly(int x) {}
+              MovableOnly(MovableOnly&& other) {}
+            };
+            struct Set {
+              void insert(std::initializer_list<int> init) {}
+              void insert(int v) {}
+            };
+            void Print(char c) {}
+            void Print(bool b) {}
+            void Print(int n) {}
+            void Print(Set s) {}
+            void use(Set s, int i, Widget w) {
+              int128(i);  // no member takes one argument: no edge
+              MovableOnly(4);  // a literal makes no MovableOnly through the move constructor
+              s.insert(i);  // an `int` is no initializer_list
+              Print(w);  // four members, any of them: no edge (`ambiguous`)
+            }
+            }
+            """
+        },
+    )
+    a = "absl.numeric.int128.absl"
+    assert {(d, r) for (s, d), r in edges.items() if s == f"{a}.use"} == {
+        (f"{a}.MovableOnly.MovableOnly", "exact"),
+        (f"{a}.Set.insert#2", "exact"),
+    }
+
+
+def test_only_a_virtual_method_is_overridden_and_a_narrow_literal_is_no_wide_string(resolved):
+    edges = resolved(
+        "cpp",
+        {
+            "include/fmt/base.h": """
+            namespace fmt {
+            class parse_context {
+             public:
+              void check_dynamic_spec(int id) {}
+              virtual void on_error(const char* m) {}
+            };
+            class compile_parse_context : public parse_context {
+             public:
+              void check_dynamic_spec(int id) {}
+              void on_error(const char* m) override {}
+            };
+            auto sprintf(string_view fmt, int n) -> int { return 0; }
+            auto sprintf(basic_string_view<wchar_t> fmt, int n) -> int { return 1; }
+            void parse(parse_context& ctx) {
+              ctx.check_dynamic_spec(1);
+              ctx.on_error("x");
+              sprintf("%d", 42);
+            }
+            }
+            """
+        },
+    )
+    f = "include.fmt.base.fmt"
+    assert {(d, r) for (s, d), r in edges.items() if s == f"{f}.parse"} == {
+        (f"{f}.parse_context.check_dynamic_spec", "exact"),  # not virtual: hidden, not overridden
+        (f"{f}.parse_context.on_error", "exact"),
+        (f"{f}.compile_parse_context.on_error", "override"),
+        (f"{f}.sprintf", "exact"),
+    }
+
+
+def test_a_literal_takes_the_member_constrained_to_its_kind(resolved):
+    edges = resolved(
+        "cpp",
+        {
+            "absl/time/time.h": """
+            namespace absl {
+            template <typename T, time_internal::EnableIfIntegral<T> = 0>
+            constexpr Duration Seconds(T n) { return Duration(); }
+            template <typename T, time_internal::EnableIfFloat<T> = 0>
+            Duration Seconds(T n) { return Duration(); }
+            template <typename T, std::enable_if_t<!std::is_integral<T>::value, int> = 0>
+            int mod(T x) { return 0; }
+            template <typename T, std::enable_if_t<std::is_integral<T>::value, int> = 0>
+            int mod(T x) { return 1; }
+            void use() { Seconds(1); Seconds(2.5); mod(3); }
+            }
+            """
+        },
+    )
+    t = "absl.time.time.absl"
+    assert {(d, r) for (s, d), r in edges.items() if s == f"{t}.use"} == {
+        (f"{t}.Seconds", "exact"),
+        (f"{t}.Seconds#2", "exact"),
+        (f"{t}.mod#2", "exact"),
+    }
+
+
+def test_a_macro_is_the_one_the_callers_includes_define(resolved):
+    edges = resolved(
+        "cpp",
+        {
+            "include/fmt/base.h": """
+            namespace fmt { namespace detail {
+            # define FMT_ASSERT(condition, message) ((condition) ? (void)0 : fail(message))
+            } }
+            """,
+            "include/fmt/format.h": """
+            #include "base.h"
+            inline int count(int x) { FMT_ASSERT(x != 0, ""); return x; }
+            """,
+            "test/test-assert.h": """
+            #define FMT_ASSERT(condition, message) if (!(condition)) throw assertion_failure(message)
+            """,
+        },
+    )
+    assert {d for (s, d) in edges if s == "include.fmt.format.count"} == {
+        "include.fmt.base.fmt.detail.FMT_ASSERT"
+    }
+
+
+def test_an_argument_that_is_a_call_has_the_type_it_returns(resolved, parse):
+    code = {
+        "absl/strings/cordz_test.cc": """
+        namespace absl {
+        enum class TestCordSize { kSmall, kLarge };
+        struct CivilSecond { CivilSecond(int y) {} };
+        struct CivilDay { CivilDay(int y) {} };
+        size_t Length(TestCordSize size) { return 1; }
+        std::string FormatCivilTime(CivilSecond c) { return ""; }
+        std::string FormatCivilTime(CivilDay c) { return ""; }
+        std::string MakeString(size_t size) { return ""; }
+        std::string MakeString(std::string s) { return s; }
+        void use() {
+          FormatCivilTime(CivilDay(2015));
+          MakeString(Length(TestCordSize::kLarge));
+          MakeString(std::string("x"));
+        }
+        }
+        """
+    }
+    edges = resolved("cpp", code)
+    a = "absl.strings.cordz_test.absl"
+    assert {d for (s, d) in edges if s == f"{a}.use"} == {
+        f"{a}.CivilDay.CivilDay",
+        f"{a}.FormatCivilTime#2",
+        f"{a}.Length",
+        f"{a}.MakeString",
+        f"{a}.MakeString#2",
+    }
+    p = parse("cpp", "absl/strings/cordz_test.cc", code["absl/strings/cordz_test.cc"])
+    assert p.calls(f"{a}.use")[:2] == ["FormatCivilTime/(@CivilDay)", "CivilDay/(1)"]
+
+
+def test_a_header_function_takes_no_fewer_arguments_than_it_requires(resolved):
+    edges = resolved(
+        "cpp",
+        {
+            "absl/container/internal/hashtable_control_bytes.h": """
+            namespace absl {
+            inline bool IsEmpty(ctrl_t c) { return c == 0; }
+            }
+            """,
+            "absl/container/flat_hash_set_test.cc": """
+            #include "absl/container/internal/hashtable_control_bytes.h"
+            namespace absl {
+            size_t Estimate(int method) { return 0; }
+            void Check(Set s) {
+              EXPECT_THAT(s, IsEmpty());  // gmock's matcher, not the header's IsEmpty(c)
+              Estimate();  // a source file's definition: its header may give the default
+            }
+            }
+            """,
+        },
+    )
+    assert {d for (s, d) in edges if s == "absl.container.flat_hash_set_test.absl.Check"} == {
+        "absl.container.flat_hash_set_test.absl.Estimate"
+    }
+
+
+def test_an_iterator_is_no_count(resolved):
+    edges = resolved(
+        "cpp",
+        {
+            "test/gtest/gmock/gmock.h": """
+            namespace testing {
+            template <typename Iter> Matcher ElementsAreArray(Iter first, Iter last) { return {}; }
+            template <typename T> Matcher ElementsAreArray(const T* pointer, size_t count) {
+              return {};
+            }
+            template <typename C> Matcher ElementsAreArray(const C& xs) {
+              return ElementsAreArray(xs.begin(), xs.end());
+            }
+            }
+            """
+        },
+    )
+    g = "test.gtest.gmock.gmock.testing"
+    assert {d for (s, d) in edges if s == f"{g}.ElementsAreArray#3"} == {f"{g}.ElementsAreArray"}
+
+
+def test_a_header_and_its_implementation_and_foreign_namespaces():
+    from codebot.graph.resolve import resolve
+    from codebot.parse.extract import parse_source
+
+    files = {  # (modules as the indexer names a header and its implementation)
+        "absl/strings/str_cat.h": """
+            namespace absl {
+            inline std::string StrCat() { return ""; }
+            inline std::string StrCat(const AlphaNum& a) { return ""; }
+            }
+            """,
+        "absl/strings/str_cat.cc": """
+            #include "absl/strings/str_cat.h"
+            namespace absl {
+            std::string StrCat(const AlphaNum& a, const AlphaNum& b) { return ""; }
+            }
+            """,
+        "absl/strings/str_cat_benchmark.cc": """
+            #include "absl/strings/str_cat.h"
+            namespace absl {
+            void DoNotOptimize(int x) {}
+            void BM_StrCat(benchmark::State& state) {
+              benchmark::DoNotOptimize(absl::StrCat("a", "b"));
+              std::numeric_limits<int>::max();
+            }
+            }
+            """,
+    }
+    parsed = [
+        parse_source(p, textwrap.dedent(c).lstrip("\n").encode(), "cpp", module=p.replace("/", "."))
+        for p, c in files.items()
+    ]
+    res = resolve(parsed)
+    bm = "absl.strings.str_cat_benchmark.cc.absl.BM_StrCat"
+    # the header has no two-argument StrCat: its implementation's; `benchmark::` is a library's
+    assert {(e.dst, e.resolution) for e in res.edges if e.src == bm and e.kind == "calls"} == {
+        ("absl.strings.str_cat.cc.absl.StrCat", "exact")
+    }
+    assert res.by_language["cpp"]["external"] == 2

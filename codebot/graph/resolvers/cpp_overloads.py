@@ -4,8 +4,8 @@ The C++ parser writes one token per argument after the callee (``languages/cpp.p
 ``_argument``): ``"`` a string literal, ``'`` a character, ``0`` the literal zero, ``1`` another
 integer, ``1.`` a floating literal, ``b`` a boolean, ``nullptr``, ``&&`` `std::move(x)`, ``*`` an
 address, ``FILE*`` a standard stream, ``n`` a name of arithmetic type, ``:T`` a name of type
-``T``, ``=T`` a value of type ``T`` made there (a cast, a temporary), ``lv`` another name, ``?``
-anything else. Of the members of a set taking that many arguments, a member is dropped when an
+``T``, ``=T`` a value of type ``T`` made there (a cast, a temporary, a call's result), ``it`` an
+iterator (`xs.begin()`), ``lv`` another name, ``?`` anything else. Of the members of a set taking that many arguments, a member is dropped when an
 argument cannot convert to its parameter as a reader sees it:
 
 - a literal is no pointer (but ``0``), no iterator; a string literal no arithmetic type but
@@ -38,9 +38,16 @@ from functools import lru_cache
 
 from codebot.core.model import Parameter, Symbol
 
-__all__ = ["by_arguments", "by_receiver", "fits", "member_const", "template_parameters"]
+__all__ = [
+    "by_arguments",
+    "by_receiver",
+    "fits",
+    "member_const",
+    "template_parameters",
+    "type_name",
+]
 
-_RVALUES = frozenset(("0", "1", "1.", "b", "'", "nullptr", "&&", "*"))
+_RVALUES = frozenset(("0", "1", "1.", "b", "'", "nullptr", "&&", "*", "it"))
 _NUMBERS = frozenset(("0", "1", "1.", "b", "'", "n"))
 _CHARS = r"(?:char|wchar_t|char8_t|char16_t|char32_t|Char|CharT|char_type|Char_T|TChar)"
 _CHAR_POINTER = re.compile(rf"(?:(?:const|volatile)\s+)*(?:std::)?{_CHARS}\s*(?:const\s*)?\*")
@@ -50,6 +57,7 @@ _ARITHMETIC = re.compile(
     r"char32_t|(?:std::)?(?:s?size_t|ptrdiff_t|u?int(?:8|16|32|64|max|ptr)_t|"
     r"u?int_(?:fast|least)(?:8|16|32|64)_t)|size_type|difference_type)\s*)+"
 )
+_WIDE = re.compile(r"wchar_t|char16_t|char32_t|char8_t|\b(?:w|u8|u16|u32)string")
 _STRINGISH = re.compile(r"(?i)(?:string|str|view)$")
 # Library types that take no literal, no number (streams, files, locales).
 _CLOSED = re.compile(r"(?:std::)?(?:basic_)?(?:w?(?:i|o|io)stream|streambuf|FILE|locale)$")
@@ -142,6 +150,11 @@ def _last_name(base: str) -> str:
     return "".join(out).rstrip("*& ").rsplit("::", 1)[-1].strip()
 
 
+def type_name(ptype: str) -> str:
+    """``const std::vector<int> &`` -> ``vector``: a parameter type's last name."""
+    return _last_name(_parts(ptype)[0])
+
+
 ClassFits = Callable[[str, str], bool | None]
 
 
@@ -161,6 +174,8 @@ def fits(token: str, param: Parameter, tparams: frozenset[str], class_fits: Clas
         return False  # a name binds no rvalue reference of a written type
     if template or token in ("lv", "&&"):
         return True
+    if token == "it":  # an iterator: a class or a pointer, no number, no string
+        return not _ARITHMETIC.fullmatch(base) and not _STRINGISH.search(_last_name(base))
     pointer = base.endswith("*") or "(*)" in base or "[" in base
     if token[:1] in (":", "="):
         return _typed_fits(token[1:], base, pointer, class_fits, ":" + token[1:])
@@ -168,6 +183,8 @@ def fits(token: str, param: Parameter, tparams: frozenset[str], class_fits: Clas
         if token in ("0", "nullptr", "*"):
             return True
         if token == '"':
+            if _WIDE.search(base):
+                return False
             return bool(_CHAR_POINTER.fullmatch(base) or _VOID_POINTER.fullmatch(base)) or (
                 "[" in base and re.search(_CHARS, base) is not None
             )
@@ -179,6 +196,10 @@ def fits(token: str, param: Parameter, tparams: frozenset[str], class_fits: Clas
             return base == "bool"
         return token in _NUMBERS
     name = _last_name(base)
+    if name == "initializer_list":
+        return False  # only a braced list (`{1, 2}`, written `?`) makes one
+    if token == '"' and _WIDE.search(base):
+        return False  # a narrow literal makes no wide string (`basic_string_view<wchar_t>`)
     if token == "nullptr":
         return True
     if _CLOSED.fullmatch(base.split("<", 1)[0]) or name.lower().endswith("iterator"):
@@ -219,6 +240,8 @@ def _typed_fits(arg: str, base: str, pointer: bool, class_fits: ClassFits, token
     if _ARITHMETIC.fullmatch(base):
         return False  # (`n` is written for a value of arithmetic type)
     name = _last_name(base)
+    if name == "initializer_list":
+        return False
     arg_name = arg_core.rsplit("::", 1)[-1]
     if name == arg_name or (_STRINGISH.search(name) and _STRINGISH.search(arg_name)):
         return True
@@ -226,6 +249,35 @@ def _typed_fits(arg: str, base: str, pointer: bool, class_fits: ClassFits, token
         return False
     found = class_fits(name, token)
     return True if found is None else found
+
+
+_KIND_CONSTRAINT = re.compile(
+    r"(!?)\s*(?:std::|\w+::)*(is_integral|is_floating_point|EnableIfIntegral|EnableIfFloat)"
+    r"(?:_v)?\s*<\s*([A-Za-z_]\w*)\s*>"
+)
+
+
+def _constraint_fits(token: str, ptype: str | None, sym: Symbol) -> bool:
+    """A template member constrained to integral or floating-point arguments
+    (`template <typename T, EnableIfIntegral<T> = 0> Duration Seconds(T n)`, `enable_if_t<
+    std::is_floating_point<T>::value>`): an integer literal takes no floating-only one, a
+    floating literal no integral-only one."""
+    typed = token[:1] in (":", "=")  # a value of a written type that is no number
+    if (token not in ("0", "1", "1.") and not typed) or not ptype or "<" not in sym.signature:
+        return True
+    core = _parts(ptype)[0]
+    for m in _KIND_CONSTRAINT.finditer(sym.signature):
+        if m[3] != core:
+            continue
+        integral = m[2] in ("is_integral", "EnableIfIntegral")
+        if typed:
+            if not m[1]:
+                return False  # a class or a pointer is neither integral nor floating-point
+            continue
+        wants_integer = integral != bool(m[1])
+        if wants_integer != (token != "1."):
+            return False
+    return True
 
 
 def by_arguments(members: list[Symbol], args: list[str], class_fits: ClassFits) -> list[Symbol]:
@@ -240,7 +292,9 @@ def by_arguments(members: list[Symbol], args: list[str], class_fits: ClassFits) 
         ok = True
         for i, tok in enumerate(args):
             p = params[i] if i < len(params) else (params[-1] if params else None)
-            if p is not None and not fits(tok, p, tparams, class_fits):
+            if p is not None and not (
+                fits(tok, p, tparams, class_fits) and _constraint_fits(tok, p.type, sym)
+            ):
                 ok = False
                 break
         if ok:

@@ -59,9 +59,11 @@ from codebot.graph.resolvers.cpp_overloads import (
     fits,
     member_const,
     template_parameters,
+    type_name,
 )
 from codebot.graph.resolvers.names import TYPES, NameTable, strip_duplicate
 from codebot.graph.resolvers.overloads import ARGS, OverloadChooser, is_vararg, simple_type
+from codebot.languages.cpp import typed_token
 from codebot.languages.swift import plain_type
 
 
@@ -71,6 +73,7 @@ class NamespacedResolver(Resolver):
     implicit_this = True  # a bare name inside a method may be a method of its type
     global_functions = False  # free functions are one space across files (C)
     namespace_sep = "."
+    pieces = True  # a type's definitions of one name in several files are one type
 
     def prepare(self) -> None:
         index = self.index
@@ -83,7 +86,8 @@ class NamespacedResolver(Resolver):
                 if "#" not in local:
                     self.qnames.setdefault(local, []).append(s.id)
         self.canonical: dict[str, str] = {}
-        for ids in self.qnames.values():  # a type defined in pieces (Ruby, C# partial classes)
+        for ids in self.qnames.values() if self.pieces else ():
+            # a type defined in pieces (Ruby, C# partial classes)
             types = [i for i in ids if index.is_type(i) and self.merges(i)]
             for t in types[1:]:
                 self.canonical[t] = types[0]
@@ -1342,6 +1346,10 @@ class PhpResolver(NamespacedResolver):
 class CResolver(NamespacedResolver):
     family = "c"
     global_functions = True
+    # A C++ class has one body: two of one name are specializations (`struct formatter<int>`,
+    # `struct formatter<weekday>`), the preprocessor's alternatives, or test files' own
+    # classes, each with its members.
+    pieces = False
     dialect = Dialect(separators=r"->|::", angle_generics=True, prefixes=("new ",))
     self_names = frozenset({"this"})
     super_names = frozenset()
@@ -1380,7 +1388,24 @@ class CResolver(NamespacedResolver):
                     if s.kind in FUNCTION_KINDS and s.id in local:
                         sets.setdefault((f.path, strip_duplicate(local[s.id])), []).append(s.id)
         self._overloads = {i: ids for ids in sets.values() if len(ids) > 1 for i in ids}
+        # The same functions of the file's header or implementation (`str_cat.h` defines
+        # `StrCat(a)` inline, `str_cat.cc` defines `StrCat(a, b)`), tried when none of the
+        # file's own takes a call's number of arguments.
+        by_stem: dict[tuple[str, str], list[str]] = {}
+        for path, name in sets:
+            by_stem.setdefault((_stem(path), name), []).append(path)
+        self._paired: dict[str, list[str]] = {}
+        for (path, name), ids in sets.items():
+            others = [p for p in by_stem[(_stem(path), name)] if p != path]
+            if others:
+                more = [i for p in others for i in sets[(p, name)]]
+                more = [i for i in more if not self.index.by_id[i].signature.startswith("#")]
+                for i in ids:
+                    self._paired[i] = more
         self._fits_memo: dict[tuple[str, str], bool | None | object] = {}
+        self._call_tokens: dict[tuple[str, str, str], str] = {}
+        self._folders: set[str] | None = None
+        self._caller_file: FileResult | None = None  # (the file whose call is resolved)
 
     def _includes(self, file: FileResult) -> list[FileResult]:
         """The repository's files an `#include` names: the one next to the includer, else
@@ -1493,19 +1518,30 @@ class CResolver(NamespacedResolver):
         overload set, the members that take that many; several: each an ``overload`` edge."""
         m = ARGS.search(text) if text[-1:] == ")" else None
         if m is None:
+            self._caller_file = ctx.file if ctx.file.language == "cpp" else None
             return self._resolve_cpp(ctx, text)
         callee = text[: m.start()]
+        self._caller_file = ctx.file if ctx.file.language == "cpp" else None
         out = self._resolve_cpp(ctx, callee)
-        if not isinstance(out, list) or not self._overloads:
+        if not isinstance(out, list):
             return out
         args = [a.strip() for a in m[1].split(",")] if m[1].strip() else []
         n = len(args)
+        if any(a[:1] == "@" for a in args) and any(sid in self._overloads for sid, _ in out):
+            args = [self._call_token(ctx, a[1:]) if a[:1] == "@" else a for a in args]
         by_id = self.index.by_id
         const: bool | None | object = _UNSET
         chosen: list[tuple[str, str]] = []
         for sid, res in out:
             members = self._overloads.get(sid)
             fit = [by_id[i] for i in members if _takes_count(by_id[i], n)] if members else []
+            if (
+                not fit
+                and sid in self._paired
+                and not (not members and _takes_at_most(by_id[sid], n))
+            ):
+                members = self._paired[sid]
+                fit = [by_id[i] for i in members if _takes_count(by_id[i], n)]
             if len(fit) > 1:
                 fit = by_arguments(fit, args, self._class_fits)
             if len(fit) > 1:
@@ -1514,11 +1550,71 @@ class CResolver(NamespacedResolver):
                 fit = by_receiver(fit, const)  # type: ignore[arg-type]
             if len(fit) == 1:
                 chosen.append((fit[0].id, res))
+            elif len(fit) > _MAX_UNDECIDED_CPP and len({_params_key(f) for f in fit}) > 1:
+                return AMBIGUOUS  # the members named would nearly all be wrong
             elif fit:
                 chosen += [(i.id, OVERLOAD) for i in fit]
+            elif not members and (
+                by_id[sid].kind not in FUNCTION_KINDS
+                or (
+                    _takes_count(by_id[sid], n)
+                    if self._declared_here(by_id[sid])
+                    else _takes_at_most(by_id[sid], n)
+                )
+            ):
+                # (one definition: in a source file, its declaration in a header may give
+                # defaults, so only more arguments than it takes rule it out: `int128(x)`
+                # against `int128() = default`; `IsEmpty()` is no `IsEmpty(ctrl_t c)` of a
+                # header)
+                chosen.append((sid, res))
+            # else: no member of the set takes that many arguments (`Eq(x)` where the one
+            # `Eq` of that file takes none, `int128(x)` against its defaulted `int128()`)
+        return list(dict.fromkeys(chosen)) or UNRESOLVED
+
+    def _call_token(self, ctx: Ctx, name: str) -> str:
+        """An argument `f(..)`: ``=T`` for the type ``T`` it gives (a class's constructor, a
+        function's declared return type, a standard string or container); ``?`` where that is
+        not one type."""
+        key = (ctx.file.path, ".".join(self._nest(ctx.sym)), name)
+        found = self._call_tokens.get(key)
+        if found is None:
+            found = self._call_tokens[key] = self._call_token_uncached(ctx, name)
+        return found
+
+    def _call_token_uncached(self, ctx: Ctx, name: str) -> str:
+        parts = name.lstrip(":").split("::")
+        if parts[0] == "std":
+            return f"=std::{parts[1]}" if len(parts) == 2 and parts[1] in _STD_TYPES else "?"
+        out = self._resolve_cpp(ctx, name)
+        if not isinstance(out, list) or not out:
+            return "?"
+        tokens = set()
+        by_id = self.index.by_id
+        for sid, _ in out:
+            sym = by_id[sid]
+            if sym.kind in TYPES:
+                tokens.add("=" + sym.name)
+            elif sym.name == sym.class_name and sym.kind == "method":
+                tokens.add("=" + sym.name)  # a constructor
+            elif sym.return_type and sym.kind in FUNCTION_KINDS:
+                t = typed_token(sym.return_type)
+                tokens.add("=" + t[1:] if t[:1] == ":" else t)
             else:
-                chosen.append((sid, res))  # none fits as read (a macro's arguments): as found
-        return list(dict.fromkeys(chosen))
+                return "?"
+        if len(tokens) != 1:
+            return "?"
+        token = tokens.pop()
+        return token if token in ("n", "?") or token[:1] == "=" else "?"
+
+    def _declared_here(self, sym: Symbol) -> bool:
+        """Whether a definition is its function's declaration too, so that its defaults are
+        all there: one in a header, or in a class's body."""
+        if sym.parent is not None and self.index.is_type(sym.parent):
+            return True
+        path = self.index.file_of[sym.id].path
+        return path.endswith((".h", ".hpp", ".hh", ".hxx", ".inc", ".ipp")) and (
+            "::" not in sym.signature.split("(", 1)[0]
+        )
 
     def receiver_const(self, ctx: Ctx, callee: str) -> bool | None:
         """Whether the receiver of a member call is const: a receiver declared `const`, a
@@ -1531,9 +1627,8 @@ class CResolver(NamespacedResolver):
                 return None
             return typed[2].startswith("const ")
         if callee.isidentifier() or _THIS_MEMBER.fullmatch(callee):
-            if ctx.sym.kind != "method" and ctx.cls is None:
-                return None
-            return member_const(ctx.sym)[0]
+            const = member_const(ctx.sym)[0]  # (only a member is `const`)
+            return const if const or ctx.sym.kind == "method" or ctx.cls else None
         return None
 
     def _class_fits(self, name: str, token: str) -> bool | None:
@@ -1550,47 +1645,46 @@ class CResolver(NamespacedResolver):
         types = [i for i in index.names.get((self.family, name), ()) if index.is_type(i)]
         if not types or token in ("lv", "&&", "?"):
             return None
-        if token[:1] == ":" and not token.endswith("*"):
+        if token[:1] in (":", "=") and not token.endswith("*"):
             arg = token[1:].rsplit("::", 1)[-1]
             for a in index.names.get((self.family, arg), ()):
                 if index.is_type(a) and any(index.by_id[b].name == name for b in index.mro(a)):
                     return True  # a class derived from the parameter's
         for t in types:
-            if t in index.open_types or index.bases.get(t):
-                return True  # constructors may be inherited (`using Base::Base`)
-            for sid in index.members.get(t, {}).values():
-                ctor = index.by_id[sid]
-                if ctor.name != name or ctor.signature.lstrip().startswith("explicit"):
-                    continue
-                if "explicit" in ctor.signature.split("(", 1)[0].split():
-                    continue
-                params = ctor.parameters
-                if not params or sum(1 for p in params if p.default is None) > 1:
-                    continue
-                tparams = template_parameters(ctor.signature)
-                if tparams and re.search(r"enable_if|ENABLE_IF|EnableIf|requires", ctor.signature):
-                    continue  # a constrained template: not assumed to take a literal
-                if fits(token, params[0], tparams, lambda _n, _t: True):
-                    return True
-            for sid in self.qnames.get(index.local_name[t] + "." + name, ()):
-                ctor = index.by_id[sid]  # constructors defined out of line, overloads
-                if (
-                    ctor.name == name
-                    and ctor.parameters
-                    and fits(
-                        token,
-                        ctor.parameters[0],
-                        template_parameters(ctor.signature),
-                        lambda _n, _t: True,
-                    )
-                    and sum(1 for p in ctor.parameters if p.default is None) <= 1
-                ):
-                    if "explicit" not in ctor.signature.split("(", 1)[0].split():
-                        return True
+            ctors = list(index.members.get(t, {}).values())
+            ctors += self.qnames.get(index.local_name[t] + "." + name, ())  # (out of line)
+            if any(_converts(index.by_id[c], name, token) for c in ctors):
+                return True
         return False
+
+    def _foreign(self, ctx: Ctx, text: str) -> bool:
+        """`benchmark::DoNotOptimize(x)`: a path whose head names no namespace, type or alias
+        of the repository, nor one of its folders (a namespace a macro opens lives in its
+        folder: `fmt::` in `include/fmt/`), is a library's."""
+        head = text.lstrip(":").split("::", 1)[0].strip()
+        if not head.isidentifier() or head in self.prefix_tails:
+            return False
+        if any(self.index.is_type(i) for i in self.index.names.get((self.family, head), ())):
+            return False
+        aliases, opened = self._usings_of(ctx.file)
+        if head in aliases:
+            return False
+        if self._folders is None:
+            self._folders = {
+                part for f in self.files for part in posixpath.dirname(f.path).split("/")
+            }
+        return head not in self._folders
 
     def _resolve_cpp(self, ctx: Ctx, text: str) -> Outcome:
         out = super().resolve_call(ctx, text)
+        if (
+            out in (UNRESOLVED, AMBIGUOUS)
+            and "::" in text
+            and text[:1] != "("
+            and ctx.file.language == "cpp"
+            and (text.lstrip(":").startswith("std::") or self._foreign(ctx, text))
+        ):
+            return EXTERNAL_CALL  # (`std::numeric_limits<int128>::max`: not specialized here)
         if isinstance(out, list) and out[0][0] == ctx.sym.id:
             if ctx.sym.name == ctx.sym.class_name:
                 # `pipe(fds)` in `pipe::pipe()`: a constructor never calls itself (the C
@@ -1617,6 +1711,53 @@ class CResolver(NamespacedResolver):
             return [(hit, EXACT)]
         return out
 
+    def lookup(self, ctx: Ctx, name: str) -> Target | None:
+        """C++: a macro is the one the caller's file sees, defined in it or in a file it
+        includes (transitively), where one is: `FMT_ASSERT` in `format.h` is `base.h`'s, not
+        the one a test header defines before including it."""
+        out = super().lookup(ctx, name)
+        if out is None or out[0] != SYM or ctx.file.language != "cpp":
+            return out
+        sym = self.index.by_id.get(out[1])
+        if sym is None or not sym.signature.startswith("#"):
+            return out
+        closure = self._closure(ctx.file)
+        file_of = self.index.file_of
+        if file_of[out[1]].path in closure:
+            return out
+        seen = [
+            i
+            for i in self.index.names.get((self.family, name), ())
+            if file_of[i].path in closure and self.index.by_id[i].signature.startswith("#")
+        ]
+        return (SYM, seen[0]) if seen else out
+
+    def implicit_member(self, ctx: Ctx, name: str, name_only: bool) -> Outcome | None:
+        """C++: `unsupported()` in a base's method reaches a subclass's `unsupported` only
+        when the base's is virtual (see ``call_target``)."""
+        out = super().implicit_member(ctx, name, name_only)
+        if not out or ctx.file.language != "cpp":
+            return out
+        return self._virtual_only(out)
+
+    def _virtual_only(self, out: list[tuple[str, str]]) -> list[tuple[str, str]]:
+        by_id = self.index.by_id
+        named = [d for d, r in out if r != OVERRIDE]
+        if not named or any(_VIRTUAL.search(by_id[d].signature) for d in named):
+            return out
+        return [(d, r) for d, r in out if r != OVERRIDE or _VIRTUAL.search(by_id[d].signature)]
+
+    def call_target(self, target: Target, recv: Target | None) -> Outcome:
+        """C++: a method overrides only a virtual one (`virtual`, or itself `override` /
+        `final`): a subclass's method of the same name otherwise hides it, and a call through
+        the base's type never reaches it."""
+        out = super().call_target(target, recv)
+        if not isinstance(out, list) or all(r != OVERRIDE for _, r in out):
+            return out
+        if self.index.by_id[target[1]].language != "cpp":
+            return out
+        return self._virtual_only(out)
+
     def _typed(self, ctx: Ctx, typed: tuple[str, str, str, str]) -> Outcome | None:
         """C++: a value declared of a type we cannot follow (a template parameter, an alias
         such as `using ListType = std::list<..>`) makes no name guess: `splice` of a
@@ -1628,6 +1769,13 @@ class CResolver(NamespacedResolver):
 
     def module_member(self, target: Target, name: str) -> Target | None:
         hit = super().module_member(target, name)
+        if hit is None and self._caller_file is not None:
+            # `absl::StrCat` defined in `str_cat.h` and `str_cat.cc`: the caller's includes
+            # decide, as for a name written bare (`_pick`)
+            ids = self.qnames.get(f"{target[1]}.{name}")
+            pick = self._pick(ids, self._caller_file) if ids and len(ids) > 1 else None
+            if pick is not None:
+                return (SYM, pick)
         if hit is None and target[1].split(".", 1)[0] == "std":
             return EXTERNAL  # `std::move` where the repository's `namespace std` specializes
         return hit
@@ -1646,16 +1794,65 @@ class CResolver(NamespacedResolver):
         return (DECL, found) if found is not None else None
 
 
+def _params_key(sym: Symbol) -> tuple[str, ...]:
+    """A function's parameter types: two definitions alike are alternatives of the
+    preprocessor (`#ifdef _WIN32 .. #else ..`), one of which the build compiles."""
+    return tuple(" ".join((p.type or "").split()) for p in sym.parameters)
+
+
+def _converts(ctor: Symbol, name: str, token: str) -> bool:
+    """Whether a constructor of class ``name`` converts an argument written ``token``: not
+    `explicit`, one required parameter that takes it (no copy or move constructor; no
+    constructor template constrained by `enable_if`, not assumed to take a literal)."""
+    if ctor.name != name or "explicit" in ctor.signature.split("(", 1)[0].split():
+        return False
+    params = ctor.parameters
+    if not params or sum(1 for p in params if p.default is None) > 1:
+        return False
+    if type_name(params[0].type or "") == name:
+        return False  # a copy or move constructor converts nothing
+    tparams = template_parameters(ctor.signature)
+    literal = token[:1] not in (":", "=") or token.endswith("*")
+    if literal and tparams and re.search(r"enable_if|ENABLE_IF|EnableIf|requires", ctor.signature):
+        return False  # (a class's value may well meet the constraint: `locale_ref(loc)`)
+    return fits(token, params[0], tparams, lambda _n, _t: True)
+
+
+def _variadic(sym: Symbol) -> list[Parameter]:
+    """The parameters of a function that take any number (`...`, `Args&&... args`); a
+    variadic macro's `...` (`#define LOG(severity, ...)`) is no parameter the parser lists."""
+    params = sym.parameters
+    out = [p for p in params if p.name == "..." or "..." in (p.type or "")]
+    if not out and sym.signature.startswith("#") and "..." in sym.signature.split(")", 1)[0]:
+        out = [Parameter("...")]
+    return out
+
+
+def _takes_at_most(sym: Symbol, n: int) -> bool:
+    return n <= len(sym.parameters) or bool(_variadic(sym))
+
+
 def _takes_count(sym: Symbol, n: int) -> bool:
     """Whether a function takes ``n`` arguments: its parameters without a default, up to all
     of them (any number past a `...` or a pack `Args&&... args`)."""
     params = sym.parameters
-    variadic = [p for p in params if p.name == "..." or "..." in (p.type or "")]
+    variadic = _variadic(sym)
     required = sum(1 for p in params if p.default is None and p not in variadic)
     return required <= n and (bool(variadic) or n <= len(params))
 
 
 _UNSET = object()
+# The standard library's types an argument may be made as (`std::string(s)`): a value of that type.
+_STD_TYPES = frozenset(
+    """string wstring string_view wstring_view u8string u16string u32string vector list deque
+    map set unordered_map unordered_set pair tuple optional unique_ptr shared_ptr array
+    function chrono""".split()
+)
+_VIRTUAL = re.compile(r"\bvirtual\b|\)\s*(?:const\s*)?(?:noexcept\s*)?(?:override|final)\b")
+# As in C# (`_MAX_UNDECIDED`): a C++ overload set the arguments leave undecided with more members
+# than this makes no edge (``ambiguous``), unless its members are alike (the preprocessor's
+# alternatives: `GetThreadCount()` once per platform).
+_MAX_UNDECIDED_CPP = 3
 _SIMPLE_MEMBER = re.compile(r"[A-Za-z_]\w*(?:<[^()]*>)?")
 _THIS_MEMBER = re.compile(r"this(?:->|\.)[A-Za-z_]\w*")
 _CPP_PATH = re.compile(r"((?:[A-Za-z_]\w*(?:<[^()]*>)?::)+[A-Za-z_]\w*(?:<[^()]*>)?)")
