@@ -1090,8 +1090,10 @@ def test_scala_companion_object_and_new():
     assert _from(res, f"{m}.OrderService.place") == {
         f"{m}.Order",
         f"{m}.OrderService#2.copy",
-        # repo.save: a constructor parameter of unknown type, two `save` methods: no edge
+        # repo.save: the class parameter `repo: Repo` says which of the two `save` methods
+        f"{m}.Repo.save",
     }
+    assert f"{m}.Ledger.save" not in _from(res, f"{m}.OrderService.place")
 
 
 def test_a_large_repository_resolves_whole():

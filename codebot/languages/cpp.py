@@ -17,6 +17,8 @@ from codebot.languages import _cfamily
 from codebot.languages.base import LanguageSpec, query_file, squash, text
 from codebot.languages.receivers import Bindings, Receivers, declared, valued
 
+__all__ = ["SPEC", "blank_macros", "typed_token"]
+
 
 def _bases(node: Node) -> tuple[str, ...]:
     """Base classes without their access specifiers: `: public Base, private ns::Mixin<T>`."""
@@ -79,7 +81,7 @@ def _declared_names(type_node: Node | None, decl: Node | None, out: Bindings) ->
         return
     auto = type_node is None or type_node.type == "placeholder_type_specifier"
     if not auto:
-        out[text(name)] = declared(text(type_node))
+        out[text(name)] = declared(_const(type_node) + text(type_node) + _pointer(decl))
         return
     what = None
     if value is not None and value.type == "call_expression":
@@ -92,6 +94,27 @@ def _declared_names(type_node: Node | None, decl: Node | None, out: Bindings) ->
     elif value is not None and value.type == "new_expression":
         what = valued(text(value.child_by_field_name("type")), construct=True)
     out[text(name)] = what
+
+
+def _const(type_node: Node) -> str:
+    """``const ``: the declaration's object is const (`const Widget &w`, `const Widget *p`;
+    not `Widget *const p`), for the resolver to choose a const member of an overload set."""
+    parent = type_node.parent
+    if parent is None:
+        return ""
+    for c in parent.children:
+        if c.type == "type_qualifier" and text(c) == "const":
+            return "const "
+        if c.id == type_node.id:
+            break
+    return ""
+
+
+def _pointer(decl: Node | None) -> str:
+    """``*``: the declarator declares a pointer (`Widget *p`, `int *n = &k`)."""
+    if decl is not None and decl.type == "init_declarator":
+        decl = decl.child_by_field_name("declarator")
+    return "*" if decl is not None and decl.type == "pointer_declarator" else ""
 
 
 def _block(node: Node) -> Bindings:
@@ -135,9 +158,10 @@ class _Holder:
         self.named_children = [node]
 
 
-def _arguments(node: Node, bound: object = None) -> str | None:
-    """``(?, ?)``: how many arguments the call at ``node`` passes (for the resolver to choose
-    among overloads by number); None where a pack expansion (`args...`) hides the number."""
+def _arguments(node: Node, bound=None) -> str | None:
+    """``(", 1, lv)``: the arguments the call at ``node`` passes, one token each (see
+    :func:`_argument`), for the resolver to choose among overloads by number and kind; None
+    where a pack expansion (`args...`) hides the number."""
     call = node.parent
     if call is None or call.type not in ("call_expression", "new_expression"):
         return None
@@ -147,7 +171,136 @@ def _arguments(node: Node, bound: object = None) -> str | None:
     values = [c for c in args.named_children if c.type != "comment"]
     if any(c.type == "parameter_pack_expansion" for c in values):
         return None
-    return "(" + ", ".join("?" * len(values)) + ")"
+    if args.type != "argument_list":  # `new Widget{1, 2}`: a braced list (aggregates, too)
+        return "(" + ", ".join("?" * len(values)) + ")"
+    return "(" + ", ".join(_argument(v, node, bound) for v in values) + ")"
+
+
+# The C library's standard streams: `fmt::print(stderr, ..)` passes a `FILE*`.
+_STREAMS = frozenset(("stdin", "stdout", "stderr"))
+_ARITHMETIC = re.compile(
+    r"(?:(?:const|volatile|unsigned|signed|short|long|int|char|bool|float|double|size_t|"
+    r"ssize_t|ptrdiff_t|u?int(?:8|16|32|64|max|ptr)_t|wchar_t|char(?:8|16|32)_t)\s*)+"
+)
+
+
+_ITERATORS = frozenset(("begin", "end", "cbegin", "cend", "rbegin", "rend"))
+_CALLEE = re.compile(r"(?:::)?[A-Za-z_]\w*(?:::[A-Za-z_]\w*)*")
+_CASTS = frozenset(
+    ("static_cast", "reinterpret_cast", "const_cast", "ImplicitCast_", "implicit_cast")
+)
+
+
+def typed_token(type_text: str) -> str:
+    """``n`` for an arithmetic type; ``:T`` (``:std::string``, ``:char*``) for another, its
+    template arguments and qualifiers dropped; ``?`` for one we cannot read."""
+    t = " ".join(type_text.replace("const ", " ").replace("volatile ", " ").split())
+    t = re.sub(r"\bconst\b", "", t).strip()
+    pointer = t.endswith("*")
+    t = t.rstrip("*& ").strip()
+    if not pointer and _ARITHMETIC.fullmatch(t):
+        return "n"
+    depth, out = 0, []
+    for ch in t:
+        if ch == "<":
+            depth += 1
+        elif ch == ">":
+            depth -= 1
+        elif depth == 0:
+            out.append(ch)
+    base = "".join(out).strip().lstrip(":")
+    if not re.fullmatch(r"[A-Za-z_]\w*(?:::[A-Za-z_]\w*)*|(?:unsigned |signed )?\w+", base):
+        return "?"
+    return f":{base}{'*' if pointer else ''}"
+
+
+def _value(token: str) -> str:
+    """``:T`` (a name's type) as ``=T``: a value made there (a cast, a temporary), an rvalue."""
+    return "=" + token[1:] if token[:1] == ":" else token
+
+
+def _argument(value: Node, at: Node, bound) -> str:
+    """One argument as the resolver weighs it against a parameter: ``"`` a string literal,
+    ``'`` a character, ``0`` the literal zero (also a null pointer), ``1`` another integer,
+    ``1.`` a floating literal, ``b`` true/false, ``nullptr``, ``&&`` `std::move(x)` (an
+    rvalue), ``*`` an address (`&x`), ``FILE*`` a standard stream, ``n`` a name declared of an
+    arithmetic type, ``:T`` a name declared of type ``T`` (``:std::string``, ``:Widget*``),
+    ``=T`` a value of type ``T`` made there (`static_cast<T>(x)`), ``@f`` what calling ``f``
+    gives (`runtime(s)`, `std::string(s)`: the resolver looks ``f`` up), ``it`` an iterator
+    (`xs.begin()`, `std::end(xs)`), ``lv``
+    another name (an lvalue: it binds no `T&&` of a written type), ``?`` anything else."""
+    kind = value.type
+    if kind in ("string_literal", "raw_string_literal", "concatenated_string"):
+        return "?" if text(value)[:1] in "LuU" else '"'  # (a wide literal: not told apart)
+    if kind == "char_literal":
+        return "'"
+    if kind == "unary_expression" and value.child_by_field_name("operator") is not None:
+        op = text(value.child_by_field_name("operator"))
+        inner = value.child_by_field_name("argument")
+        if op in ("-", "+") and inner is not None and inner.type == "number_literal":
+            value, kind = inner, inner.type
+    if kind == "number_literal":
+        t = text(value).lower().replace("'", "")
+        hexa = t.startswith("0x")
+        if "." in t or (not hexa and ("e" in t or t.endswith("f"))) or (hexa and "p" in t):
+            return "1."
+        digits = t.rstrip("ul")
+        return "0" if digits.strip("0x") == "" and digits else "1"
+    if kind in ("true", "false"):
+        return "b"
+    if kind == "null":  # `nullptr`, `NULL`
+        return "nullptr"
+    if kind == "call_expression":
+        fn = value.child_by_field_name("function")
+        if fn is not None and text(fn) in ("std::move", "move", "::std::move"):
+            return "&&"
+        if fn is not None and fn.type == "template_function":
+            name = fn.child_by_field_name("name")
+            targs = fn.child_by_field_name("arguments")
+            if name is not None and targs is not None and text(name) in _CASTS:
+                inner = [c for c in targs.named_children if c.type == "type_descriptor"]
+                return _value(typed_token(text(inner[0]))) if len(inner) == 1 else "?"
+        if fn is not None and fn.type == "field_expression":
+            field = fn.child_by_field_name("field")
+            if field is not None and text(field) in _ITERATORS:
+                return "it"  # `xs.begin()`: an iterator
+        if fn is not None and text(fn) in ("std::begin", "std::end", "std::cbegin", "std::cend"):
+            return "it"
+        if fn is not None and fn.type in ("identifier", "qualified_identifier"):
+            name = text(fn)
+            if _CALLEE.fullmatch(name):
+                return "@" + name  # what `name(..)` returns: the resolver looks it up
+        return "?"
+    if kind == "pointer_expression":
+        op = value.child_by_field_name("operator")
+        if op is not None and text(op) == "&":
+            return "*"
+        return "lv"  # `*p`
+    if kind == "identifier":
+        name = text(value)
+        if name in _STREAMS:
+            return "FILE*"
+        what = bound(at, name) if bound is not None else None
+        if what is not None and what.startswith(": "):
+            token = typed_token(what[2:])
+            return "n" if token == "n" else token if token != "?" else "lv"
+        return "lv"
+    if kind in ("field_expression", "subscript_expression"):
+        return "lv"
+    return "?"
+
+
+def _const_method(node: Node) -> bool:
+    """Whether the function around ``node`` is a const member (`int size() const {..}`)."""
+    fn = node.parent
+    while fn is not None and fn.type not in ("function_definition", "lambda_expression"):
+        fn = fn.parent
+    if fn is None or fn.type != "function_definition":
+        return False
+    decl = _cfamily.function_declarator(fn)
+    return decl is not None and any(
+        c.type == "type_qualifier" and text(c) == "const" for c in decl.children
+    )
 
 
 class _CppReceivers(Receivers):
@@ -161,6 +314,11 @@ class _CppReceivers(Receivers):
             return super().annotate(node, text, cache)
         typed = super().annotate(node, f"{head}.{rest}", cache)
         if typed.startswith("("):
+            field = rest.partition(".")[0] if head == "this" else head
+            if not typed.startswith(f"({head}: const ", 0) and ": const " not in typed[:200]:
+                if self._const_field(node, field, cache):
+                    # `m_.go()` in a const method: `m_` is const there
+                    typed = typed.replace(": ", ": const ", 1)
             return typed
         if head != "this" and self._local(node, head, cache):
             # `auto &numpunct = std::use_facet<..>(loc); numpunct.thousands_sep()`: a local
@@ -169,6 +327,23 @@ class _CppReceivers(Receivers):
             return typed
         args = _arguments(node)
         return f"{text}/{args}" if arrow and args is not None else typed
+
+    def _const_field(self, node: Node, name: str, cache: dict) -> bool:
+        """Whether ``name`` at ``node`` is a field of the class (no local or parameter of that
+        name around) reached in a const method, not through a pointer."""
+        scope = node.parent
+        while scope is not None:
+            if scope.type in self.scopes:
+                found = self._names(scope, cache)
+                if name in found:
+                    what = found[name] or ""
+                    return (
+                        scope.type == "field_declaration_list"
+                        and not what.endswith("*")
+                        and _const_method(node)
+                    )
+            scope = scope.parent
+        return False
 
     def _local(self, node: Node, name: str, cache: dict) -> bool:
         """Whether a scope around ``node`` binds ``name`` (typed or not)."""

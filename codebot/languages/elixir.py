@@ -9,7 +9,11 @@ module), ``@doc``/``@moduledoc``, calls and ``alias``/``import``/``require``/``u
   (``%Item{} = item``) is kept whole.
 - imports: ``alias Shop.{Item, Price}`` is ``Import("Shop", "Item")`` and
   ``Import("Shop", "Price")``; ``alias Shop.Cart, as: C`` is ``Import("Shop", "Cart", "C")``;
-  ``import Shop.Util`` is ``Import("Shop.Util", "*")``; ``require``/``use`` import the module.
+  ``alias __MODULE__.Line`` names the module it is written in (``Import("Shop.Cart", "Line")``);
+  ``import Shop.Util`` is ``Import("Shop.Util", "*")``, ``import Shop.Util, only: [round: 1]``
+  ``Import("Shop.Util", "round/1")``, ``except: [round: 1]`` adds
+  ``Import("Shop.Util", "round/1", "except")`` (an alias is capitalized: ``except`` is none);
+  ``require``/``use`` import the module.
 """
 
 from __future__ import annotations
@@ -142,28 +146,74 @@ def _imports(node: Node) -> list[Import]:
     args = _arguments(node)
     target = args.named_children[0]
     line = node.start_point[0] + 1
-    if target.type == "dot":  # `alias Shop.{Item, Price}`
+    options: dict[str, Node] = {}
+    for kws in args.named_children[1:]:
+        for pair in kws.named_children if kws.type == "keywords" else ():
+            key = text(pair.child_by_field_name("key")).strip().rstrip(":").strip()
+            options[key] = pair.child_by_field_name("value")
+    if target.type == "dot":  # `alias Shop.{Item, Price}`, `alias __MODULE__.Item`
         left, right = target.child_by_field_name("left"), target.child_by_field_name("right")
-        if left is None or right is None or right.type != "tuple" or kw != "alias":
+        if left is None or right is None:
             return []
-        return [
-            Import(text(left), text(a), line=line)
-            for a in right.named_children
-            if a.type == "alias"
-        ]
-    module = text(target)
+        base = text(left)
+        if base == "__MODULE__" or base.startswith("__MODULE__."):
+            around = _module_around(node)
+            if around is None:
+                return []
+            base = around + base[len("__MODULE__") :]
+        if right.type == "alias":
+            module = f"{base}.{text(right)}"
+        elif right.type == "tuple" and kw == "alias":
+            out = []
+            for a in right.named_children:
+                if a.type == "alias":
+                    head, _, last = f"{base}.{text(a)}".rpartition(".")
+                    out.append(Import(head, last, line=line))
+            return out
+        else:
+            return []
+    else:
+        module = text(target)
     if kw == "alias":
-        alias = None
-        for kws in args.named_children[1:]:
-            for pair in kws.named_children if kws.type == "keywords" else ():
-                key = text(pair.child_by_field_name("key")).strip().rstrip(":").strip()
-                if key == "as":
-                    alias = text(pair.child_by_field_name("value"))
+        value = options.get("as")
+        alias = text(value) if value is not None else None
         head, _, last = module.rpartition(".")
         return [Import(head, last, alias, line=line)]
     if kw == "import":
-        return [Import(module, "*", line=line)]
+        only, hidden = options.get("only"), options.get("except")
+        if only is not None and only.type == "list":  # `only: [from: 2]`
+            return [Import(module, n, line=line) for n in _arities(only)]
+        out = [Import(module, "*", line=line)]
+        if hidden is not None and hidden.type == "list":  # `except: [apply: 2]`
+            out += [Import(module, n, "except", line=line) for n in _arities(hidden)]
+        return out
     return [Import(module, line=line)]
+
+
+def _arities(node: Node) -> list[str]:
+    """``[from: 2, where: 3]`` -> ``["from/2", "where/3"]``."""
+    out = []
+    for kws in node.named_children:
+        for pair in kws.named_children if kws.type == "keywords" else ():
+            key = text(pair.child_by_field_name("key")).strip().rstrip(":").strip()
+            out.append(f"{key}/{text(pair.child_by_field_name('value')).strip()}")
+    return out
+
+
+def _module_around(node: Node) -> str | None:
+    """The name of the module an ``alias __MODULE__.X`` is written in (nested ``defmodule``s
+    joined), or None outside any."""
+    names: list[str] = []
+    p = node.parent
+    while p is not None:
+        if p.type == "call" and text(p.child_by_field_name("target")) == "defmodule":
+            args = _arguments(p)
+            first = args.named_children[0] if args is not None and args.named_child_count else None
+            if first is None or first.type != "alias":
+                return None
+            names.append(text(first))
+        p = p.parent
+    return ".".join(reversed(names)) or None
 
 
 _TYPESPECS = frozenset("spec type typep opaque callback macrocallback".split())
@@ -183,14 +233,42 @@ def _in_typespec(node: Node) -> bool:
     return False
 
 
+def _arity(node: Node) -> int | None:
+    """How many arguments the call whose target is ``node`` passes: its arguments (a trailing
+    keyword list is one), one more for a ``do`` block (``test "x" do``: a keyword list) and one
+    more for the value piped into it (``conn |> put_status(404)`` is ``put_status/2``)."""
+    call = node.parent
+    if call is None or call.type != "call" or call.child_by_field_name("target") != node:
+        return None
+    n = 0
+    for child in call.named_children:
+        if child.type == "arguments":
+            n += sum(1 for a in child.named_children if a.type != "comment")
+        elif child.type == "do_block":
+            n += 1
+    up = call.parent
+    if (
+        up is not None
+        and up.type == "binary_operator"
+        and up.child_by_field_name("right") == call
+        and text(up.child_by_field_name("operator")) == "|>"
+    ):
+        n += 1
+    return n
+
+
 class ElixirReceivers(Receivers):
     """Marks a definition's head: ``add`` in ``def add(cart)`` is written ``(def) add``; drops
-    the types a typespec names."""
+    the types a typespec names; writes how many arguments a call passes, as C++ does
+    (``list/(?, ?)``): an Elixir function is its name and its arity."""
 
     def annotate(self, node: Node, text_: str, cache: dict) -> str:
         if _in_typespec(node):
             return ""  # `@spec add(t(), Item.t()) :: t()` names types, calls nothing
         call = node.parent
+        up = call.parent if call is not None else None
+        if up is not None and _attribute(up) is not None:
+            return ""  # `@primary_key false` sets a module attribute, calls nothing
         args = call.parent if call is not None else None
         if args is not None and args.type == "binary_operator":  # `def f(x) when g(x)`
             if args.child_by_field_name("left") == call:
@@ -202,7 +280,8 @@ class ElixirReceivers(Receivers):
                 if kw is not None and kw.type == "identifier" and text(kw) in _DEFS:
                     if args.named_children and args.named_children[0] in (call, call.parent):
                         return f"(def) {text_}"
-        return text_
+        n = _arity(node)
+        return text_ if n is None else f"{text_}/({', '.join('?' * n)})"
 
 
 SPEC = LanguageSpec(

@@ -4,9 +4,17 @@ signatures methods), ``-- |`` Haddock comments, applications as calls, ``import`
 - a function's return type is its whole type signature (``X a -> IO a``), the signature line
   above its first equation; a class method's is its own.
 - docstring: the ``-- |`` / ``{- | -}`` comment above the signature, or above the equation.
-- ``import qualified Data.Map as M`` is ``Import("Data.Map", alias="M")``;
+- ``import qualified Data.Map as M`` is ``Import("Data.Map", alias="M")`` (``import qualified
+  X``: ``Import("X", alias="X")``; a qualified import brings no plain name);
   ``import Data.Maybe (fromMaybe)`` is ``Import("Data.Maybe", "fromMaybe")``; a plain
-  ``import X`` is ``Import("X", "*")``.
+  ``import X`` is ``Import("X", "*")`` (``import X as Y``: ``Import("X", "*", "Y")``);
+  ``import X hiding (a)`` is ``Import("X", "*")`` and ``Import("X", "a", "hiding")`` (an alias
+  is capitalized: ``hiding`` is no alias).
+- the module's export list, ``module Shop.Cart (Cart, total, Item(..), module Shop.Price)``,
+  is one import without a module per entry, as JavaScript writes ``export { x }``:
+  ``Import("", "Cart")``, ``Import("", "total")``, ``Import("", "Item(..)")``,
+  ``Import("", "module Shop.Price")``; a class's listed methods (``C(m)``) are entries too. No
+  such entry: the module has no export list and exports its own top-level definitions.
 """
 
 from __future__ import annotations
@@ -94,20 +102,64 @@ def _signature_end(node: Node) -> int:
 
 
 def _imports(node: Node) -> list[Import]:
+    if node.type == "header":
+        return _exports(node)
     module = text(node.child_by_field_name("module"))
     alias_node = node.child_by_field_name("alias")
     alias = text(alias_node) if alias_node is not None else None
     line = node.start_point[0] + 1
+    if any(c.type == "qualified" for c in node.children):
+        return [Import(module, alias=alias or module, line=line)]
     names = node.child_by_field_name("names")
-    hiding = any(c.type == "hiding" for c in node.children)
-    if names is None or hiding:
-        return [Import(module, None if alias else "*", alias, line=line)]
-    out = [
-        Import(module, text(n.named_children[0]), line=line)
-        for n in names.named_children
-        if n.type == "import_name" and n.named_child_count
+    if names is None:
+        return [Import(module, "*", alias, line=line)]
+    listed = [x for n in names.named_children if n.type == "import_name" for x in _listed(n)]
+    if any(c.type == "hiding" for c in node.children):
+        return [Import(module, "*", alias, line=line)] + [
+            Import(module, n, "hiding", line=line) for n in listed
+        ]
+    return [Import(module, n, alias, line=line) for n in listed] or [
+        Import(module, alias=alias or module, line=line)  # `import X ()`: instances only
     ]
-    return out or [Import(module, alias=alias, line=line)]
+
+
+def _exports(node: Node) -> list[Import]:
+    """``module X (a, T(..), C(m), module Y) where``: one entry per name, see above."""
+    exports = node.child_by_field_name("exports")
+    if exports is None:
+        return []
+    line = node.start_point[0] + 1
+    out: list[Import] = []
+    for e in exports.named_children:
+        if e.type == "module_export":
+            mod = e.child_by_field_name("module")
+            if mod is not None:
+                out.append(Import("", f"module {text(mod)}", line=line))
+            continue
+        if e.type == "export":
+            out.extend(Import("", x, line=line) for x in _listed(e))
+    return out
+
+
+def _listed(node: Node) -> list[str]:
+    """The names one entry of an import or export list names: ``f``, ``(<+>)``, ``T``;
+    ``T(..)`` for a type or class with all its constructors or methods, and ``C(m1, m2)`` as
+    ``C``, ``m1``, ``m2``."""
+    name = (
+        node.child_by_field_name("variable")
+        or node.child_by_field_name("operator")
+        or node.child_by_field_name("type")
+    )
+    if name is None:
+        return []
+    kids = node.child_by_field_name("children")
+    if kids is not None and any(c.type == "all_names" for c in kids.named_children):
+        return [f"{text(name)}(..)"]
+    out = [text(name)]
+    for c in kids.named_children if kids is not None else ():
+        if c.type in ("variable", "prefix_id", "constructor", "name"):
+            out.append(text(c))
+    return out
 
 
 SPEC = LanguageSpec(

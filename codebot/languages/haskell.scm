@@ -12,4 +12,6 @@
 ; Calls: the function of an application, plain (`fromMaybe`) or qualified (`M.lookup`).
 (apply function: [(variable) (qualified)] @call)
 
+; `import`s, and the module's export list (haskell.py writes both as imports).
 (import) @import
+(header) @import

@@ -211,6 +211,11 @@ def _simple_type(type_text: str | None) -> str:
     return t if re.fullmatch(r"[\w$]+(?:\[\])*(?:\.\.\.)?", t) else "?"
 
 
+_PRIMITIVE_NAMES = frozenset("int long short byte char boolean float double".split())
+# `JsonToken.NULL`, `CloseReason.Codes.NORMAL`: capitalized names, then an ALL_CAPS one
+_CONSTANT_PATH = re.compile(r"(?:[A-Z]\w*\.)+[A-Z][A-Z0-9_]*")
+
+
 def _argument_type(node: Node, bound: Callable[[Node, str], str | None]) -> str:
     kind = node.type
     if kind in _LITERALS:
@@ -262,7 +267,16 @@ def _argument_type(node: Node, bound: Callable[[Node, str], str | None]) -> str:
             )
             if c is not None
         }
+        if len(sides) == 2 and "null" in sides:
+            # `x == null ? null : x.toString()`: a reference of the other side's type
+            sides.discard("null")
+            if next(iter(sides)) in _PRIMITIVE_NAMES:
+                return "?"  # boxed
         return sides.pop() if len(sides) == 1 else "?"
+    if kind == "field_access" and _CONSTANT_PATH.fullmatch(text(node)):
+        # `JsonToken.NULL`, `Long.MIN_VALUE`: an enum's constant, a boxed type's (the resolver
+        # checks the enum; a platform type's constant is of that type)
+        return "enum:" + text(node)
     if kind == "binary_expression":
         op = node.child_by_field_name("operator")
         if op is not None and text(op) in _COMPARISONS:

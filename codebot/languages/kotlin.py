@@ -379,6 +379,19 @@ _CONVERSIONS = {
     "toInt": "Int",
     "toLong": "Long",
     "toDouble": "Double",
+    "toShort": "Short",
+    "toFloat": "Float",
+    # the standard library's text and bytes (`"a".repeat(10)`, `lines.joinToString()`)
+    "joinToString": "String",
+    "trimIndent": "String",
+    "trimMargin": "String",
+    "repeat": "String",
+    "lowercase": "String",
+    "uppercase": "String",
+    "encodeToString": "String",
+    "encodeToByteArray": "ByteArray",
+    "readByteArray": "ByteArray",
+    "byteArrayOf": "ByteArray",
     # the standard library's collection builders
     "arrayOf": "Array",
     "listOf": "List",
@@ -392,11 +405,16 @@ _CONVERSIONS = {
 
 _BUILDERS = frozenset(
     {"arrayOf", "listOf", "mutableListOf", "setOf", "mutableSetOf", "mapOf", "mutableMapOf"}
+    | {"byteArrayOf"}
 )
 
 
 # A name no scope binds, written as a type's name (not a constant's ALL_CAPS): an object.
 _OBJECT = re.compile(r"[A-Z][A-Z0-9]?[a-z]\w*")
+_CONSTANT = re.compile(r"[A-Z][A-Z0-9_]*")
+# `CloseReason.Codes.NORMAL`, `HttpStatusCode.OK`, `ContentType.Application.Json`: a member of a
+# type (an enum's entry, an object's or a companion's property)
+_CONSTANT_PATH = re.compile(r"(?:[A-Z]\w*\.)+[A-Z]\w*")
 
 
 def _type_of(what: str | None) -> str:
@@ -414,6 +432,16 @@ def _type_of(what: str | None) -> str:
 
 def _argument_type(node: Node, bound) -> str:
     kind = node.type
+    if kind == "callable_reference" and text(node).endswith("::class"):
+        return "KClass"  # `Foo::class`: no function reference
+    if kind == "navigation_expression" and text(node).endswith("::class.java"):
+        return "Class"  # `Foo::class.java`
+    if kind == "as_expression" and node.named_child_count == 2:
+        cast = node.named_children[1]  # `x as Foo`: a Foo
+        name = text(cast).split("<", 1)[0].rstrip("?").rsplit(".", 1)[-1]
+        return name if name.isidentifier() and name[:1].isupper() else "?"
+    if kind == "postfix_expression" and text(node).endswith("!!") and node.named_children:
+        return _argument_type(node.named_children[0], bound)  # `x!!`: what `x` is
     if kind in _LITERALS:
         return _LITERALS[kind]
     if kind == "real_literal":
@@ -422,7 +450,14 @@ def _argument_type(node: Node, bound) -> str:
         name = text(node)
         what = bound(node, name)
         if what is None and _OBJECT.fullmatch(name):
-            return "object"  # `install(HttpTimeout)`: an object (a plugin), by its name
+            # `install(HttpTimeout)`: an object (a plugin), by its name (the resolver looks it
+            # up: a repository object is an instance of its type)
+            return f"object:{name}"
+        if what is None and _CONSTANT.fullmatch(name):
+            return f"value:{name}"  # `install(SSE)`: a top-level value the resolver may know
+        binds = getattr(bound, "binds", None)
+        if what is None and name[:1].islower() and binds is not None and not binds(node, name):
+            return f"value:{name}"  # no scope binds it: a property (the class's, top-level)
         return _type_of(what)
     if kind == "call_expression" and node.named_children:
         callee = node.named_children[0]
@@ -442,6 +477,10 @@ def _argument_type(node: Node, bound) -> str:
         for c in node.named_children
     ):
         return "String"  # `"/login?" + params`: a string concatenation
+    if kind == "navigation_expression" and _CONSTANT_PATH.fullmatch(text(node)):
+        # `CloseReason.Codes.NORMAL`, `Long.MAX_VALUE`: an enum's entry, a number type's
+        # constant (the resolver checks the enum)
+        return "enum:" + text(node)
     if kind == "prefix_expression" and node.named_children:
         return _argument_type(node.named_children[-1], bound)
     if kind == "parenthesized_expression" and node.named_child_count == 1:

@@ -139,7 +139,7 @@ class Receivers:
             out = f"(=> {value}).{out}" if value and len(value) <= 400 else f"(?).{out}"
         if self.arguments is not None:
             try:
-                args = self.arguments(node, lambda at, name: self.bound(at, name, cache))
+                args = self.arguments(node, _Lookup(self, cache))
             except Exception:  # noqa: BLE001 - an odd tree (error recovery): no arguments
                 args = None
             if args is not None and args[:1] == "<":  # `get<T>/(trailing)`: type arguments
@@ -235,3 +235,17 @@ class Receivers:
             return text
         what = self._find(node, name, kinds, cache)
         return f"({expr}{' ' if what[0] == '=' else ''}{what}).{rest}" if what else text
+
+
+class _Lookup:
+    """``bound`` for an ``arguments`` hook: what the scopes around bind a name to (None: bound
+    without a type, or not bound); ``binds`` tells the two apart."""
+
+    def __init__(self, owner: Receivers, cache: dict) -> None:
+        self.owner, self.cache = owner, cache
+
+    def __call__(self, at: Node, name: str) -> str | None:
+        return self.owner.bound(at, name, self.cache)
+
+    def binds(self, at: Node, name: str) -> bool:
+        return self.owner._binds(at, name, self.cache)

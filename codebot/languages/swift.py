@@ -16,6 +16,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from tree_sitter import Node
@@ -42,6 +43,9 @@ def _parameters(node: Node) -> tuple[Parameter, ...]:
     for child in node.children:
         if child.type == "parameter":
             out.append(_parameter(child))
+        elif child.type == "ERROR" and text(child).startswith("=") and out:
+            # `= #_sourceLocation`: a macro default the grammar does not know, in an ERROR node
+            out[-1] = Parameter(out[-1].name, out[-1].type, squash(text(child)[1:], 200) or "?")
         elif child.type == "=":
             expect_default = True
         elif expect_default and child.type not in ("comment", "multiline_comment"):
@@ -196,15 +200,49 @@ def _function(node: Node) -> Bindings:
 
 
 def _closure(node: Node) -> Bindings:
+    """A closure's parameters: an untyped one (``{ req in }``, ``$0``) is ``#i``, the i-th
+    parameter of the function type the callee gives the trailing closure (``app.get("x") { req
+    in }`` with ``use closure: @escaping (Request) async throws -> Response``)."""
     out: Bindings = {}
     kind = next((c for c in node.named_children if c.type == "lambda_function_type"), None)
     params = kind.named_children[0] if kind is not None and kind.named_children else None
+    i = 0
     for p in params.named_children if params is not None else ():
         if p.type == "lambda_parameter":
             name = p.child_by_field_name("name")
+            type_ = p.child_by_field_name("type")
             if name is not None:
-                out.setdefault(text(name), None)  # untyped: it shadows what is further out
+                what = declared(plain_type(text(type_))) if type_ is not None else f"#{i}"
+                out.setdefault(text(name), what)
+            i += 1
+    if params is None and kind is None:
+        for n in range(3):  # `{ $0.x }`: the anonymous parameters
+            out[f"${n}"] = f"#{n}"
     return out
+
+
+_CALLEE_PATH = re.compile(r"[.A-Za-z0-9_$?!<>, ]+")
+
+
+def _lambda_owner(lam: Node) -> tuple[Node, str] | None:
+    """The callee of the call a closure is the trailing closure of, as the call is recorded
+    (the path written, or the member name of a call on an expression's value); None for a
+    closure passed another way."""
+    suffix = lam.parent
+    if suffix is None or suffix.type != "call_suffix" or suffix.named_children[-1] != lam:
+        return None
+    call = suffix.parent
+    if call is None or call.type != "call_expression" or not call.named_children:
+        return None
+    callee = call.named_children[0]
+    if _CALLEE_PATH.fullmatch(text(callee)) and not text(callee).startswith("!"):
+        return callee, text(callee)
+    if callee.type == "navigation_expression":
+        nav = callee.child_by_field_name("suffix")
+        name = nav.child_by_field_name("suffix") if nav is not None else None
+        if name is not None and name.type == "simple_identifier":
+            return name, text(name)
+    return None
 
 
 def _loop(node: Node) -> Bindings:
@@ -234,16 +272,10 @@ def _argument_type(value: Node | None, bound: Callable[[Node, str], str | None])
         t = what[2:].strip() if what.startswith(": ") else ""
         return f":{t}" if t.isidentifier() else ""
     if value.type == "call_expression" and value.named_children:
-        callee = value.named_children[0]  # `Double(x)`: a value of the standard type called
+        callee = value.named_children[0]  # `Double(x)`, `ByteBuffer(bytes:)`: the type called
         name = text(callee) if callee.type == "simple_identifier" else ""
-        return f":{name}" if name in _STANDARD else ""
+        return f":{name}" if name[:1].isupper() and name.isidentifier() else ""
     return ""
-
-
-_STANDARD = frozenset(
-    """String Int Int8 Int16 Int32 Int64 UInt UInt8 UInt16 UInt32 UInt64 Double Float
-    Bool""".split()
-)
 
 
 def _awaits(closure: Node) -> bool:
@@ -369,6 +401,11 @@ def _implicit(node: Node, bound: Callable[[Node, str], str | None]) -> str | Non
     if call.type != "call_expression" or target.type != "simple_identifier":
         return None
     where = call.parent
+    if where is not None and where.type == "attribute":
+        # `@Suite("x", .disabled())`: a member of the type the attribute's parameter names
+        kind = next((c for c in where.named_children if c.type == "user_type"), None)
+        name = text(kind) if kind is not None else ""
+        return f"(@{name}).{text(target)}" if name.isidentifier() else None
     written: str | None = None
     if where is None:
         return None
@@ -447,6 +484,7 @@ _RECEIVERS = Receivers(
     member_scopes=frozenset({"class_body"}),
     arguments=_arguments,
     chain=_chain,
+    lambda_owner=_lambda_owner,
 )
 
 SPEC = LanguageSpec(

@@ -341,7 +341,14 @@ def _signature_end(spec: LanguageSpec, node: Node, kind: str, data: bytes) -> in
     table's signature is its name, not its rows)."""
     end = spec.signature_end(node)
     if kind in VALUE_KINDS:
-        nl = data.find(b"\n", node.start_byte, end)
+        # the declaration's line: past modifiers on lines of their own (`@OptIn(X::class)\n
+        # public val SSE: ClientPlugin<SSEConfig> = ...`, Java's annotated fields)
+        first = node.child(0) if node.child_count else None
+        begin = first.end_byte if first is not None and first.type == "modifiers" else 0
+        begin = max(node.start_byte, begin)
+        if end <= begin:
+            end = node.end_byte
+        nl = data.find(b"\n", begin, end)
         if nl >= 0:
             end = nl
     return end

@@ -143,11 +143,11 @@ def test_out_of_line_methods(parse):
     # Sorted: the engine's order of two calls starting at one byte (`Registry::instance` in
     # `Registry::instance().add`) may vary. `new Pool<Conn>(size)` calls the constructor.
     assert sorted(p.calls(create.id)) == [
-        "(pool: Pool<Conn>).configure/(?)",  # `auto pool = std::make_unique<Pool<Conn>>(..)`
-        "Pool<Conn>/(?)",
-        "Registry::instance().add/(?)",
+        "(pool: Pool<Conn>).configure/(:std::string)",  # `auto pool = std::make_unique<..>`
+        "Pool<Conn>/(n)",  # `size`, an `int`
+        "Registry::instance().add/(:std::string)",
         "Registry::instance/()",
-        "std::make_unique<Pool<Conn>>/(?)",
+        "std::make_unique<Pool<Conn>>/(n)",
         "this->log/()",
     ]
     dtor = p["src.pool.app.net.Pool.~Pool"]
@@ -293,7 +293,7 @@ def test_macro_namespace_symbols_keep_their_lines(parse):
     # A doc comment above a macro's own line stays the definition's.
     assert p["include.fmt.format.detail.format_int"].docstring == "Formats an integer."
     assert p["include.fmt.format.format_error"].bases == ("std::runtime_error",)
-    assert p.calls("include.fmt.format.format") == ["vformat/(?, ?)"]
+    assert p.calls("include.fmt.format.format") == ["vformat/(lv, ?)"]
 
 
 def test_blank_macros_keeps_every_byte_offset():
@@ -322,7 +322,7 @@ def test_macros_that_are_not_attributes_stay(parse):
     p = parse("cpp", "src/win.cpp", code)
     fn = p["src.win.create_thing"]
     assert (fn.return_type, fn.start_line) == ("HANDLE", 2)
-    assert p.calls(fn.id) == ["LOG_INFO/(?)", "open/(?)"]
+    assert p.calls(fn.id) == ['LOG_INFO/(")', "open/(n)"]
 
 
 # --- receivers: the types of locals, parameters, fields ---------------------------------------------
@@ -350,18 +350,18 @@ def test_receiver_types(parse):
     p = parse("cpp", "src/r.cpp", RECEIVERS)
     assert p.calls("src.r.f") == [
         "(a: Widget).run/()",
-        "Widget/(?)",
+        "Widget/(1)",
         "(d = Widget()).run/()",
-        "Widget/(?)",
+        "Widget/(1)",
         "(e = new Widget()).run/()",
         "Widget/()",  # `new Widget`: no arguments
-        "(g: Widget).go/()",
+        "(g: Widget*).go/()",
         "std::make_unique<Widget>/()",
         "(h: Widget).run/()",
-        "(v: std::vector<int>).push_back/(?)",
-        "(w: Widget).run/()",
-        "(p: Pool).make/()",
-        "(y: Widget).go/()",
+        "(v: std::vector<int>).push_back/(1)",
+        "(w: const Widget).run/()",  # `const Widget &w`: a const receiver
+        "(p: Pool*).make/()",
+        "(y: const Widget).go/()",
         "(x: ?).go/()",  # `auto &x` of a range: a local, of a type not written
         "(k: ?).go/()",  # `auto k = other`: likewise (no name guess, and no type `k`)
     ]
@@ -527,8 +527,7 @@ def test_overloads_chosen_by_the_number_of_arguments(resolved, parse):
         (f"{h}.PrefixCrc.PrefixCrc#2", "exact"),
         (f"{h}.HashState.combine#2", "exact"),
         (f"{h}.HashState.combine", "exact"),
-        (f"{h}.HashState.insert", "overload"),  # `const int &` or `int &&`: not told by number
-        (f"{h}.HashState.insert#2", "overload"),
+        (f"{h}.HashState.insert#2", "exact"),  # a literal is an rvalue: `int &&`
         (f"{h}.HashState.insert#3", "exact"),
     }
     assert {d for (s, d) in edges if s == f"{h}.forward"} == {f"{h}.HashState.insert"}
@@ -581,3 +580,364 @@ def test_a_local_of_unwritten_type_is_no_type_of_its_name(resolved):
         },
     )
     assert {s for (s, d) in edges} == {"include.fmt.xchar.plain"}
+
+
+def test_overloads_chosen_by_the_arguments_kinds(resolved, parse):
+    code = {
+        "include/fmt/format.h": """
+        namespace fmt {
+        class locale_ref {
+         public:
+          locale_ref() {}
+          template <typename Locale, FMT_ENABLE_IF(sizeof(Locale::collate) != 0)>
+          locale_ref(const Locale& loc) {}
+        };
+        template <typename... T> auto format(locale_ref loc, string_view fmt, T&&... args) -> int {
+          return 0;
+        }
+        template <typename... T> auto format(string_view fmt, T&&... args) -> int { return 1; }
+        void print(string_view fmt, int n) {}
+        void print(std::FILE* f, string_view fmt) {}
+        void put(const char32_t* s, std::ostream* os) {}
+        void put(char c, std::ostream* os) {}
+        void use(std::ostream* os, const char32_t* s) {
+          fmt::format("{}", 42);
+          print(stderr, "x");
+          put(static_cast<const char32_t*>(s), os);
+        }
+        }
+        """
+    }
+    edges = resolved("cpp", code)
+    f = "include.fmt.format.fmt"
+    # a string literal is no `locale_ref` (its constructor template is constrained), `stderr`
+    # is a `FILE*`, a `const char32_t*` no `char`
+    assert {(d, r) for (s, d), r in edges.items() if s == f"{f}.use"} == {
+        (f"{f}.format#2", "exact"),
+        (f"{f}.print#2", "exact"),
+        (f"{f}.put", "exact"),
+    }
+    p = parse("cpp", "include/fmt/format.h", code["include/fmt/format.h"])
+    assert p.calls(f"{f}.use") == [
+        'fmt::format/(", 1)',
+        'print/(FILE*, ")',
+        "put/(=char32_t*, :std::ostream*)",
+        "static_cast<const char32_t*>/(:char32_t*)",
+    ]
+
+
+def test_const_and_non_const_members_by_the_receiver(resolved):
+    edges = resolved(
+        "cpp",
+        {
+            "absl/container/chunked_queue.h": """
+            namespace absl {
+            class chunked_queue {
+             public:
+              int& front() { return *head_; }
+              const int& front() const { return *head_; }
+              int* data() { return head_; }
+              const int* data() const { return head_; }
+              int first() const { return front(); }
+              int* raw() { return data(); }
+             private:
+              int* head_;
+            };
+            struct Holder {
+              chunked_queue q_;
+              int peek() const { return q_.front(); }
+            };
+            void use(chunked_queue& q, const chunked_queue& c) {
+              q.front();
+              c.front();
+            }
+            }
+            """
+        },
+    )
+    q = "absl.container.chunked_queue.absl"
+    calls = lambda src: {(d, r) for (s, d), r in edges.items() if s == src}  # noqa: E731
+    assert calls(f"{q}.use") == {
+        (f"{q}.chunked_queue.front", "exact"),  # a non-const receiver: the non-const member
+        (f"{q}.chunked_queue.front#2", "exact"),  # a const one: the const member
+    }
+    assert calls(f"{q}.chunked_queue.first") == {(f"{q}.chunked_queue.front#2", "exact")}
+    assert calls(f"{q}.chunked_queue.raw") == {(f"{q}.chunked_queue.data", "exact")}
+    assert calls(f"{q}.Holder.peek") == {(f"{q}.chunked_queue.front#2", "exact")}
+
+
+def test_an_rvalue_takes_the_rvalue_reference_and_a_name_the_other(resolved):
+    edges = resolved(
+        "cpp",
+        {
+            "absl/container/raw_hash_set.h": """
+            namespace absl {
+            struct Node {};
+            struct raw_hash_set {
+              void insert(const Node& n) {}
+              void insert(Node&& n) {}
+              template <typename T> void emplace(T&& v) {}
+              void emplace(int& v) {}
+            };
+            void use(raw_hash_set& s, Node node) {
+              s.insert(node);
+              s.insert(std::move(node));
+              s.emplace(3);
+            }
+            }
+            """
+        },
+    )
+    r = "absl.container.raw_hash_set.absl"
+    assert {(d, x) for (s, d), x in edges.items() if s == f"{r}.use"} == {
+        (f"{r}.raw_hash_set.insert", "exact"),
+        (f"{r}.raw_hash_set.insert#2", "exact"),
+        (f"{r}.raw_hash_set.emplace", "exact"),  # `int&` binds no literal; `T&&` anything
+    }
+
+
+def test_sets_no_member_of_fits_and_sets_left_wide_open(resolved):
+    edges = resolved(
+        "cpp",
+        {
+            "absl/numeric/int128.h": """
+            namespace absl {
+            class int128 {
+             public:
+              int128() = default;
+            };
+            class MovableOnly {
+             public:
+              explicit MovableOnly(int x) {}
+              MovableOnly(MovableOnly&& other) {}
+            };
+            struct Set {
+              void insert(std::initializer_list<int> init) {}
+              void insert(int v) {}
+            };
+            void Print(char c) {}
+            void Print(bool b) {}
+            void Print(int n) {}
+            void Print(Set s) {}
+            void use(Set s, int i, Widget w) {
+              int128(i);  // no member takes one argument: no edge
+              MovableOnly(4);  // a literal makes no MovableOnly through the move constructor
+              s.insert(i);  // an `int` is no initializer_list
+              Print(w);  // four members, any of them: no edge (`ambiguous`)
+            }
+            }
+            """
+        },
+    )
+    a = "absl.numeric.int128.absl"
+    assert {(d, r) for (s, d), r in edges.items() if s == f"{a}.use"} == {
+        (f"{a}.MovableOnly.MovableOnly", "exact"),
+        (f"{a}.Set.insert#2", "exact"),
+    }
+
+
+def test_only_a_virtual_method_is_overridden_and_a_narrow_literal_is_no_wide_string(resolved):
+    edges = resolved(
+        "cpp",
+        {
+            "include/fmt/base.h": """
+            namespace fmt {
+            class parse_context {
+             public:
+              void check_dynamic_spec(int id) {}
+              virtual void on_error(const char* m) {}
+            };
+            class compile_parse_context : public parse_context {
+             public:
+              void check_dynamic_spec(int id) {}
+              void on_error(const char* m) override {}
+            };
+            auto sprintf(string_view fmt, int n) -> int { return 0; }
+            auto sprintf(basic_string_view<wchar_t> fmt, int n) -> int { return 1; }
+            void parse(parse_context& ctx) {
+              ctx.check_dynamic_spec(1);
+              ctx.on_error("x");
+              sprintf("%d", 42);
+            }
+            }
+            """
+        },
+    )
+    f = "include.fmt.base.fmt"
+    assert {(d, r) for (s, d), r in edges.items() if s == f"{f}.parse"} == {
+        (f"{f}.parse_context.check_dynamic_spec", "exact"),  # not virtual: hidden, not overridden
+        (f"{f}.parse_context.on_error", "exact"),
+        (f"{f}.compile_parse_context.on_error", "override"),
+        (f"{f}.sprintf", "exact"),
+    }
+
+
+def test_a_literal_takes_the_member_constrained_to_its_kind(resolved):
+    edges = resolved(
+        "cpp",
+        {
+            "absl/time/time.h": """
+            namespace absl {
+            template <typename T, time_internal::EnableIfIntegral<T> = 0>
+            constexpr Duration Seconds(T n) { return Duration(); }
+            template <typename T, time_internal::EnableIfFloat<T> = 0>
+            Duration Seconds(T n) { return Duration(); }
+            template <typename T, std::enable_if_t<!std::is_integral<T>::value, int> = 0>
+            int mod(T x) { return 0; }
+            template <typename T, std::enable_if_t<std::is_integral<T>::value, int> = 0>
+            int mod(T x) { return 1; }
+            void use() { Seconds(1); Seconds(2.5); mod(3); }
+            }
+            """
+        },
+    )
+    t = "absl.time.time.absl"
+    assert {(d, r) for (s, d), r in edges.items() if s == f"{t}.use"} == {
+        (f"{t}.Seconds", "exact"),
+        (f"{t}.Seconds#2", "exact"),
+        (f"{t}.mod#2", "exact"),
+    }
+
+
+def test_a_macro_is_the_one_the_callers_includes_define(resolved):
+    edges = resolved(
+        "cpp",
+        {
+            "include/fmt/base.h": """
+            namespace fmt { namespace detail {
+            # define FMT_ASSERT(condition, message) ((condition) ? (void)0 : fail(message))
+            } }
+            """,
+            "include/fmt/format.h": """
+            #include "base.h"
+            inline int count(int x) { FMT_ASSERT(x != 0, ""); return x; }
+            """,
+            "test/test-assert.h": """
+            #define FMT_ASSERT(condition, message) if (!(condition)) throw assertion_failure(message)
+            """,
+        },
+    )
+    assert {d for (s, d) in edges if s == "include.fmt.format.count"} == {
+        "include.fmt.base.fmt.detail.FMT_ASSERT"
+    }
+
+
+def test_an_argument_that_is_a_call_has_the_type_it_returns(resolved, parse):
+    code = {
+        "absl/strings/cordz_test.cc": """
+        namespace absl {
+        enum class TestCordSize { kSmall, kLarge };
+        struct CivilSecond { CivilSecond(int y) {} };
+        struct CivilDay { CivilDay(int y) {} };
+        size_t Length(TestCordSize size) { return 1; }
+        std::string FormatCivilTime(CivilSecond c) { return ""; }
+        std::string FormatCivilTime(CivilDay c) { return ""; }
+        std::string MakeString(size_t size) { return ""; }
+        std::string MakeString(std::string s) { return s; }
+        void use() {
+          FormatCivilTime(CivilDay(2015));
+          MakeString(Length(TestCordSize::kLarge));
+          MakeString(std::string("x"));
+        }
+        }
+        """
+    }
+    edges = resolved("cpp", code)
+    a = "absl.strings.cordz_test.absl"
+    assert {d for (s, d) in edges if s == f"{a}.use"} == {
+        f"{a}.CivilDay.CivilDay",
+        f"{a}.FormatCivilTime#2",
+        f"{a}.Length",
+        f"{a}.MakeString",
+        f"{a}.MakeString#2",
+    }
+    p = parse("cpp", "absl/strings/cordz_test.cc", code["absl/strings/cordz_test.cc"])
+    assert p.calls(f"{a}.use")[:2] == ["FormatCivilTime/(@CivilDay)", "CivilDay/(1)"]
+
+
+def test_a_header_function_takes_no_fewer_arguments_than_it_requires(resolved):
+    edges = resolved(
+        "cpp",
+        {
+            "absl/container/internal/hashtable_control_bytes.h": """
+            namespace absl {
+            inline bool IsEmpty(ctrl_t c) { return c == 0; }
+            }
+            """,
+            "absl/container/flat_hash_set_test.cc": """
+            #include "absl/container/internal/hashtable_control_bytes.h"
+            namespace absl {
+            size_t Estimate(int method) { return 0; }
+            void Check(Set s) {
+              EXPECT_THAT(s, IsEmpty());  // gmock's matcher, not the header's IsEmpty(c)
+              Estimate();  // a source file's definition: its header may give the default
+            }
+            }
+            """,
+        },
+    )
+    assert {d for (s, d) in edges if s == "absl.container.flat_hash_set_test.absl.Check"} == {
+        "absl.container.flat_hash_set_test.absl.Estimate"
+    }
+
+
+def test_an_iterator_is_no_count(resolved):
+    edges = resolved(
+        "cpp",
+        {
+            "test/gtest/gmock/gmock.h": """
+            namespace testing {
+            template <typename Iter> Matcher ElementsAreArray(Iter first, Iter last) { return {}; }
+            template <typename T> Matcher ElementsAreArray(const T* pointer, size_t count) {
+              return {};
+            }
+            template <typename C> Matcher ElementsAreArray(const C& xs) {
+              return ElementsAreArray(xs.begin(), xs.end());
+            }
+            }
+            """
+        },
+    )
+    g = "test.gtest.gmock.gmock.testing"
+    assert {d for (s, d) in edges if s == f"{g}.ElementsAreArray#3"} == {f"{g}.ElementsAreArray"}
+
+
+def test_a_header_and_its_implementation_and_foreign_namespaces():
+    from codebot.graph.resolve import resolve
+    from codebot.parse.extract import parse_source
+
+    files = {  # (modules as the indexer names a header and its implementation)
+        "absl/strings/str_cat.h": """
+            namespace absl {
+            inline std::string StrCat() { return ""; }
+            inline std::string StrCat(const AlphaNum& a) { return ""; }
+            }
+            """,
+        "absl/strings/str_cat.cc": """
+            #include "absl/strings/str_cat.h"
+            namespace absl {
+            std::string StrCat(const AlphaNum& a, const AlphaNum& b) { return ""; }
+            }
+            """,
+        "absl/strings/str_cat_benchmark.cc": """
+            #include "absl/strings/str_cat.h"
+            namespace absl {
+            void DoNotOptimize(int x) {}
+            void BM_StrCat(benchmark::State& state) {
+              benchmark::DoNotOptimize(absl::StrCat("a", "b"));
+              std::numeric_limits<int>::max();
+            }
+            }
+            """,
+    }
+    parsed = [
+        parse_source(p, textwrap.dedent(c).lstrip("\n").encode(), "cpp", module=p.replace("/", "."))
+        for p, c in files.items()
+    ]
+    res = resolve(parsed)
+    bm = "absl.strings.str_cat_benchmark.cc.absl.BM_StrCat"
+    # the header has no two-argument StrCat: its implementation's; `benchmark::` is a library's
+    assert {(e.dst, e.resolution) for e in res.edges if e.src == bm and e.kind == "calls"} == {
+        ("absl.strings.str_cat.cc.absl.StrCat", "exact")
+    }
+    assert res.by_language["cpp"]["external"] == 2

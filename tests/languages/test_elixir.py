@@ -136,9 +136,15 @@ def test_parameters_and_docs(parse):
 def test_calls_and_imports(parse):
     p = parse("elixir", "lib/shop/cart.ex", SOURCE)
     m = "lib.shop.cart.Shop.Cart"
-    # the head of the definition is marked, so that it is no call
-    assert p.calls(f"{m}.add") == ["(def) add", "Price.total", "normalize", "TaxRules.apply"]
-    assert p.calls(f"{m}.normalize") == ["(def) normalize", "is_number", "abs"]
+    # the head of the definition is marked, so that it is no call; a call says how many
+    # arguments it passes (the piped value counts)
+    assert p.calls(f"{m}.add") == [
+        "(def) add",
+        "Price.total/(?)",
+        "normalize/(?)",
+        "TaxRules.apply/(?)",
+    ]
+    assert p.calls(f"{m}.normalize") == ["(def) normalize", "is_number/(?)", "abs/(?)"]
     assert p.imports == [
         Import("Shop", "Item", line=5),
         Import("Shop", "Price", line=5),
@@ -232,3 +238,182 @@ def test_a_private_function_of_another_module_takes_no_fallback(resolved):
         "test.render_test.Shop.RenderTest.check",
         "lib.formats.Shop.Formats.format",
     ) not in edges
+
+
+def test_a_call_reaches_the_function_of_its_arity(resolved):
+    """An Elixir function is its name and its arity: ``list(topic)`` is ``list/1``, never
+    ``list/2`` beside it; a default argument makes one clause take several numbers, the piped
+    value and a ``do`` block are arguments. phoenix: inside ``__using__``'s ``quote``,
+    ``untrack(pid, topic, key)`` is the quoted ``untrack/3``, not the quoted ``untrack/2`` it
+    is in, and ``list(topic)`` the quoted ``list/1`` (its clauses are one function, named by the
+    first), not the module's ``list/2``."""
+    edges = resolved(
+        "elixir",
+        {
+            "lib/presence.ex": """
+            defmodule Shop.Presence do
+              defmacro __using__(_opts) do
+                quote do
+                  def untrack(%Shop.Socket{} = socket, key) do
+                    untrack(socket.pid, socket.topic, key)
+                  end
+
+                  def untrack(pid, topic, key), do: {pid, topic, key}
+
+                  def list(%Shop.Socket{topic: topic}), do: list(topic)
+                  def list(topic), do: Shop.Presence.list(__MODULE__, topic)
+                end
+              end
+
+              def list(module, topic), do: fetch(module, topic)
+              def fetch(module, topic, opts \\\\ []), do: {module, topic, opts}
+              def count(topic), do: topic |> fetch(:all) |> length()
+              def each(topic, fun), do: fun.(topic)
+              def run(topic) do
+                each topic do
+                  topic
+                end
+              end
+            end
+            """,
+        },
+    )
+    p = "lib.presence.Shop.Presence"
+    u = f"{p}.__using__"
+    assert edges[(f"{u}.untrack", f"{u}.untrack#2")] == "exact"
+    assert (f"{u}.untrack", f"{u}.untrack") not in edges
+    assert edges[(f"{u}.list", f"{u}.list")] == "exact"
+    assert (f"{u}.list", f"{p}.list") not in edges
+    assert edges[(f"{u}.list#2", f"{p}.list")] == "exact"
+    assert edges[(f"{p}.list", f"{p}.fetch")] == "exact"  # fetch/2: its default argument
+    assert edges[(f"{p}.count", f"{p}.fetch")] == "exact"  # `topic |> fetch(:all)`: fetch/2
+    assert edges[(f"{p}.run", f"{p}.each")] == "exact"  # `each topic do`: each/2
+
+
+def test_a_call_of_another_arity_makes_no_edge(resolved):
+    """``Shop.Cart.add(cart)`` when ``Shop.Cart`` defines only ``add/2`` reaches nothing; a
+    bare name the module defines with another arity is an import's (here a library's); a nested
+    module does not see its outer module's functions."""
+    edges = resolved(
+        "elixir",
+        {
+            "lib/cart.ex": """
+            defmodule Shop.Cart do
+              import Enum
+              def add(cart, item), do: [item | cart]
+              def total(cart), do: Shop.Cart.add(cart)
+              def size(cart), do: count(cart)
+              def fill(cart), do: add(cart)
+              def count(cart, fun), do: {cart, fun}
+
+              defmodule Line do
+                def new(item), do: total(item)
+              end
+            end
+            """,
+        },
+    )
+    c = "lib.cart.Shop.Cart"
+    assert (f"{c}.total", f"{c}.add") not in edges
+    assert (f"{c}.size", f"{c}.count") not in edges  # Enum.count/1
+    assert (f"{c}.fill", f"{c}.add") not in edges
+    assert (f"{c}.Line.new", f"{c}.total") not in edges
+
+
+def test_code_that_is_no_test_never_guesses_a_tests_function(resolved):
+    """ecto: ``adapter.transaction(meta, opts, fun)`` in lib/ is whatever adapter the repo was
+    given, never the test adapter that is the repository's one ``transaction/3``; a test may
+    still reach its support modules' functions."""
+    edges = resolved(
+        "elixir",
+        {
+            "lib/ecto/repo/schema.ex": """
+            defmodule Ecto.Repo.Schema do
+              alias Ecto.TestAdapter
+              def insert(adapter, meta, opts), do: adapter.transaction(meta, opts, fn -> 1 end)
+            end
+            """,
+            "test/support/test_repo.exs": """
+            defmodule Ecto.TestAdapter do
+              def transaction(meta, opts, fun), do: {meta, opts, fun.()}
+            end
+            """,
+            "test/ecto/repo_test.exs": """
+            defmodule Ecto.RepoTest do
+              alias Ecto.TestAdapter
+              def check(adapter), do: adapter.transaction(%{}, [], fn -> 1 end)
+            end
+            """,
+        },
+    )
+    t = "test.support.test_repo.Ecto.TestAdapter.transaction"
+    assert ("lib.ecto.repo.schema.Ecto.Repo.Schema.insert", t) not in edges
+    assert edges[("test.ecto.repo_test.Ecto.RepoTest.check", t)] == "unique_name"
+
+
+def test_a_module_attribute_is_no_call(parse):
+    """ecto: ``@primary_key false`` sets an attribute (it bound to ``Ecto.primary_key/1``); what
+    an attribute's value calls is still a call."""
+    p = parse(
+        "elixir",
+        "lib/shop/item.ex",
+        """
+        defmodule Shop.Item do
+          @primary_key false
+          @derive {Jason.Encoder, only: [:name]}
+          @fields compute_fields(:item)
+          def fields, do: @fields
+        end
+        """,
+    )
+    assert p.calls("lib.shop.item.Shop.Item") == ["compute_fields/(?)"]
+
+
+def test_import_only_and_except_and_alias_of_module(parse, resolved):
+    """``import Ecto.Query, only: [from: 2]`` brings ``from/2`` and nothing else of it (a bare
+    ``where`` is no guess onto Ecto.Query's), ``except:`` leaves a function out; ``alias
+    __MODULE__.Line`` names the module it is written in."""
+    files = {
+        "lib/ecto/query.ex": """
+        defmodule Ecto.Query do
+          def from(expr, kw), do: {expr, kw}
+          def where(query, binding, expr), do: {query, binding, expr}
+          def limit(query, n), do: {query, n}
+        end
+        """,
+        "lib/shop/cart.ex": """
+        defmodule Shop.Cart do
+          import Ecto.Query, only: [from: 2]
+          alias __MODULE__.Line
+
+          def items(cart) do
+            from(cart, select: 1)
+            where(cart, [c], c)
+            Line.new(cart)
+          end
+
+          defmodule Line do
+            def new(item), do: item
+          end
+        end
+        """,
+        "lib/shop/order.ex": """
+        defmodule Shop.Order do
+          import Ecto.Query, except: [limit: 2]
+          def first(order), do: limit(where(order, [o], o), 1)
+        end
+        """,
+    }
+    p = parse("elixir", "lib/shop/cart.ex", files["lib/shop/cart.ex"])
+    assert p.imports == [
+        Import("Ecto.Query", "from/2", line=2),
+        Import("Shop.Cart", "Line", line=3),
+    ]
+    edges = resolved("elixir", files)
+    q, c = "lib.ecto.query.Ecto.Query", "lib.shop.cart.Shop.Cart"
+    assert edges[(f"{c}.items", f"{q}.from")] == "exact"
+    assert (f"{c}.items", f"{q}.where") not in edges
+    assert edges[(f"{c}.items", f"{c}.Line.new")] == "exact"
+    o = "lib.shop.order.Shop.Order.first"
+    assert edges[(o, f"{q}.where")] == "exact"
+    assert (o, f"{q}.limit") not in edges

@@ -171,16 +171,18 @@ def test_calls(parse):
         "new Order",  # `new`: the class, not its companion's `apply`
         "this.repo.save",
         "super.audit",
-        "repo.findById",
-        "map",
+        "(repo: OrderRepository).findById",  # a parameter's declared type
+        "(?).map",  # on the value `findById(id)` returns: not the caller's own `map`
     ]
     # A curried call is recorded once, by its first clause.
     assert p.calls(f"{M}.OrderService.place#2") == ["Future.traverse", "place"]
     assert p.calls(f"{M}.OrderService.this") == ["this"]
     assert p.calls(f"{M}.OrderService#2.apply") == ["new OrderService"]
-    assert p.calls(f"{M}.OrderService#2.copy") == ["o.copy"]
-    assert p.calls(f"{M}.OrderService.Cursor.next") == ["repo.next"]
-    assert p.calls(f"{M}.fetchAll") == ["service.place"]
+    assert p.calls(f"{M}.OrderService#2.copy") == ["(o: Order).copy"]
+    assert p.calls(f"{M}.OrderService.Cursor.next") == [
+        "(repo: OrderRepository).next"
+    ]  # a class parameter
+    assert p.calls(f"{M}.fetchAll") == ["(service: OrderService).place"]
 
 
 def test_imports(parse):
@@ -306,3 +308,155 @@ def test_companion_apply_new_summoner_and_parameters(resolved):
     assert length == {f"{m}.Encoder.contramap"}
     # `Json(s)` in `object Json`: the case class (its synthesized apply)
     assert calls[(f"{m}.Json#2.fromString", f"{m}.Json")] == "exact"
+
+
+VALUES = {
+    "modules/core/src/main/scala/io/circe/Decoder.scala": """
+        package io.circe
+
+        import cats.MonadError
+        import cats.Apply
+
+        final class ChainBuilder[A] {
+          def result(): List[A] = Nil
+        }
+
+        trait Decoder[A] {
+          def decodeJson(j: Json): Either[String, A]
+          final def map[B](f: A => B): Decoder[B] = null
+        }
+
+        object Decoder {
+          final val resultInstance: MonadError[Result, String] = null
+          val chained: ChainBuilder[Int] = new ChainBuilder[Int]
+          def map2[A, B](a: A, b: B): Decoder[(A, B)] = null
+          def find(p: Json => Boolean): Option[Json] = None
+          def product[A, B](fa: Decoder[A], fb: Decoder[B]): Decoder[(A, B)] =
+            resultInstance.map2(fa, fb)
+        }
+
+        trait KeyDecoder[A] { self =>
+          def apply(key: String): Option[A]
+          final def map[B](f: A => B): KeyDecoder[B] = new KeyDecoder[B] {
+            final def apply(key: String): Option[B] = self(key).map(f)
+          }
+        }
+
+        trait ReprCodec[A] extends Decoder[A] {
+          def encodeObject(a: A): JsonObject
+        }
+
+        object ReprCodec {
+          def encodeObject(a: HNil): JsonObject = JsonObject.empty
+        }
+    """,
+    "modules/core/src/main/scala/io/circe/Uses.scala": """
+        package io.circe
+
+        import cats.Apply
+
+        object Uses {
+          def path(): List[Int] = {
+            val builder = List.newBuilder[Int]
+            builder.result()
+          }
+          def typed(): List[Int] = {
+            val mine = new ChainBuilder[Int]
+            mine.result()
+          }
+          def lifted[F[_]](a: F[Int], b: F[Int])(implicit F: Apply[F]) = F.map2(a, b)
+          def combined(x: Decoder[Int], y: Decoder[Int]) = Decoder.resultInstance.map2(x, y)
+          def viaValue() = Decoder.chained.result()
+          def placeholder(xs: List[Json]) = xs.map(_.find(_.isNull))
+          def broken(replacements: List[Json]) = replacements
+            .find(_.isNull)
+          def cons[T](codecForT: ReprCodec[T], t: T) = codecForT.encodeObject(t)
+          def decoded(d: Decoder[Int], j: Json) = d.decodeJson(j)
+        }
+    """,
+}
+
+
+def test_values_of_library_types_and_expressions(resolved):
+    calls = resolved("scala", VALUES)
+    m = "modules.core.src.main.scala.io.circe"
+    uses = {(src.rsplit(".", 1)[-1], dst) for (src, dst) in calls if ".Uses." in src}
+    # `List.newBuilder[Int]` is the library's builder: its `result()` is no ChainBuilder.result
+    assert not [dst for name, dst in uses if name == "path"]
+    # a local of a repository type: its method, exactly
+    assert calls[(f"{m}.Uses.Uses.typed", f"{m}.Decoder.ChainBuilder.result")] == "exact"
+    # `F: Apply[F]` and `Decoder.resultInstance` (a `val` of a library type): cats' map2, not
+    # the object's own
+    assert not [dst for name, dst in uses if name in ("lifted", "combined")]
+    assert not [
+        dst for (src, dst) in calls if src == f"{m}.Decoder.Decoder#2.product" and "map2" in dst
+    ]
+    # an object's `val` of a repository type: that type's method
+    assert calls[(f"{m}.Uses.Uses.viaValue", f"{m}.Decoder.ChainBuilder.result")] == "exact"
+    # `_.find(..)` and `replacements\n.find(..)`: a library value's find, not Decoder.find
+    assert not [dst for name, dst in uses if name in ("placeholder", "broken")]
+    # `self(key).map(f)`: Option's map, not the trait's own
+    assert not [dst for (src, dst) in calls if dst == f"{m}.Decoder.KeyDecoder.map"]
+    # an instance of the trait: the trait's member, never its companion object's
+    assert (f"{m}.Uses.Uses.cons", f"{m}.Decoder.ReprCodec#2.encodeObject") not in calls
+    assert calls[(f"{m}.Uses.Uses.cons", f"{m}.Decoder.ReprCodec.encodeObject")] == "exact"
+    assert calls[(f"{m}.Uses.Uses.decoded", f"{m}.Decoder.Decoder.decodeJson")] == "exact"
+
+
+def test_override_fan_out_skips_what_a_companion_lends(resolved):
+    files = {
+        "modules/core/src/main/scala/io/circe/Decoder.scala": """
+            package io.circe
+
+            trait Decoder[A] {
+              def apply(c: HCursor): Either[String, A]
+              final def decodeJson(j: Json): Either[String, A] = apply(HCursor.fromJson(j))
+            }
+
+            trait AsRoot[A] extends Decoder[A]
+
+            object AsRoot {
+              def apply[A](implicit instance: AsRoot[A]): AsRoot[A] = instance
+            }
+
+            final class SeqDecoder[A] extends Decoder[Seq[A]] {
+              def apply(c: HCursor): Either[String, Seq[A]] = Right(Nil)
+            }
+        """,
+    }
+    calls = resolved("scala", files)
+    m = "modules.core.src.main.scala.io.circe.Decoder"
+    fan = {d for (s, d), r in calls.items() if s == f"{m}.Decoder.decodeJson" and r == "override"}
+    # a subclass's own apply runs; the companion's summoner `AsRoot.apply[A]` is no instance
+    # method of AsRoot, though the object lends it to the trait for `AsRoot[X]` calls
+    assert f"{m}.SeqDecoder.apply" in fan
+    assert f"{m}.AsRoot#2.apply" not in fan
+
+
+def test_types_of_one_name_in_several_blocks_make_no_guess(resolved):
+    files = {
+        "modules/tests/src/test/scala/io/circe/DecoderSuite.scala": """
+            package io.circe
+
+            class DecoderSuite extends CirceMunitSuite {
+              test("a") {
+                trait Foo
+                val d: Decoder[Foo] = null
+              }
+              test("b") {
+                case class Foo(x: Int, y: String)
+                val decoder = Decoder.const(Foo(42, "meaning"))
+              }
+              test("c") {
+                case class Bar(x: Int)
+                assert(Bar(1).x == 1)
+              }
+            }
+        """,
+    }
+    calls = resolved("scala", files)
+    m = "modules.tests.src.test.scala.io.circe.DecoderSuite.DecoderSuite"
+    # two `Foo`s, each in its own block: which one `Foo(42, ..)` means is not known here
+    assert (m, f"{m}.Foo") not in calls and (m, f"{m}.Foo#2") not in calls
+    # a name declared once still resolves
+    assert calls[(m, f"{m}.Bar")] == "exact"

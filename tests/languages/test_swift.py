@@ -943,3 +943,205 @@ def test_more_than_two_members_told_apart_by_types_the_text_hides_make_no_edge(r
     calls = resolved("swift", files)
     caller = "Source.Encoder.Container.encodeNil"
     assert not any(src == caller for src, _ in calls)
+
+
+def test_a_global_of_a_library_type_makes_no_unique_name_guess(resolved):
+    files = {
+        "Sources/VaporTesting/TaskLocalMetricsSystem.swift": """
+            public import Metrics
+            public import MetricsTestKit
+
+            public final class TaskLocalMetricsSystemWrapper: MetricsFactory {
+                public func destroyFloatingPointCounter(_ handler: any FloatingPointCounterHandler) {
+                    metrics.destroyFloatingPointCounter(handler)
+                }
+                public func makeSink() -> Sink {
+                    sink.makeSink()
+                }
+            }
+
+            @TaskLocal public var metrics: TestMetrics = TestMetrics()
+            public var sink: Sink = Sink()
+
+            public final class Sink {
+                public func makeSink() -> Sink { self }
+            }
+        """,
+    }
+    calls = resolved("swift", files)
+    m = "Sources.VaporTesting.TaskLocalMetricsSystem"
+    # `metrics` is declared a TestMetrics, a type the repository neither defines nor extends:
+    # the library's method, not the one method of that name here (the caller itself)
+    assert not [dst for src, dst in calls if src.endswith("destroyFloatingPointCounter")]
+    # a global of a repository type still reaches that type's method
+    assert (f"{m}.TaskLocalMetricsSystemWrapper.makeSink", f"{m}.Sink.makeSink") in calls
+
+
+def test_closure_parameters_take_the_type_the_callee_gives_them(resolved):
+    files = {
+        "Sources/VaporTesting/withApp.swift": """
+            public func withApp<T>(
+                logger: Logger = Logger.current,
+                configure: ((Application) async throws -> Void)? = nil,
+                _ test: (Application) async throws -> T
+            ) async throws -> T {
+                let app = Application()
+                return try await test(app)
+            }
+        """,
+        "Sources/Vapor/Application.swift": """
+            public final class Application {
+                public func testing(method: Method = .inMemory) async throws -> any Tester {
+                    Tester()
+                }
+                public func get(_ path: String, use closure: @escaping @Sendable (Request) async throws -> Response) {}
+                public func shutdown() async throws {}
+            }
+            public protocol Tester {}
+            extension Tester {
+                public func test(
+                    _ path: String,
+                    sourceLocation: SourceLocation = #_sourceLocation,
+                    afterResponse: (Response) async throws -> ()
+                ) async throws {}
+            }
+            public final class Request {
+                public var logger: Logger
+                public func redirect(to path: String) -> Response { Response() }
+            }
+            public final class Response {}
+            public final class Other {
+                public func shutdown() async throws {}
+                public func redirect(to path: String) -> Response { Response() }
+            }
+        """,
+        "Tests/VaporTests/RouteTests.swift": """
+            import VaporTesting
+            import Vapor
+
+            struct RouteTests {
+                func hello() async throws {
+                    try await withApp { app in
+                        app.get("hello") { req in
+                            req.redirect(to: "/")
+                        }
+                        try await app.testing().test("/hello") { res in }
+                        try await app.shutdown()
+                    }
+                }
+            }
+        """,
+    }
+    calls = resolved("swift", files)
+    caller = "Tests.VaporTests.RouteTests.RouteTests.hello"
+    v = "Sources.Vapor.Application"
+    # the trailing closure fills `test` (Swift's forward scan passes over the defaulted
+    # `configure`), whose parameter is an Application
+    assert calls[(caller, "Sources.VaporTesting.withApp.withApp")] == "exact"
+    assert calls[(caller, f"{v}.Application.shutdown")] == "exact"
+    assert (caller, f"{v}.Other.shutdown") not in calls
+    # `req` is the Request `get`'s closure takes
+    assert calls[(caller, f"{v}.Request.redirect")] == "exact"
+    assert (caller, f"{v}.Other.redirect") not in calls
+    # `sourceLocation: SourceLocation = #_sourceLocation` has a default: `test(path) { }` fits
+    assert calls[(caller, f"{v}.Tester.test")] == "exact"
+    # `test(app)` calls the closure the parameter holds, no method named `test`
+    assert not [d for s, d in calls if s == "Sources.VaporTesting.withApp.withApp"]
+
+
+def test_attribute_members_and_constructed_arguments(resolved):
+    files = {
+        "Sources/Vapor/Utilities/File.swift": """
+            public struct File {
+                public init(data: String, filename: String) {}
+                public init(data: ByteBuffer, filename: String) {}
+                init(part: Part) {
+                    self.init(data: ByteBuffer(bytes: part.body), filename: part.name)
+                }
+            }
+            public struct ResponseCompressionConfiguration {
+                public static func disabled() -> Self { .init() }
+            }
+            extension ByteBuffer {
+                public func readAll() {}
+            }
+        """,
+        "Tests/VaporTests/PipelineTests.swift": """
+            import Testing
+            import Vapor
+
+            @Suite("Pipeline Tests", .disabled())
+            struct PipelineTests {
+                @Test(.disabled())
+                func pipeline() {
+                    let config: ResponseCompressionConfiguration = .disabled()
+                }
+            }
+        """,
+    }
+    calls = resolved("swift", files)
+    m = "Sources.Vapor.Utilities.File"
+    # `ByteBuffer(bytes:)` makes a ByteBuffer: the member taking one, not the String one
+    assert calls[(f"{m}.File.init#3", f"{m}.File.init#2")] == "exact"
+    assert (f"{m}.File.init#3", f"{m}.File.init") not in calls
+    # `.disabled()` in `@Test(..)` is a member of the library trait type the attribute takes
+    t = "Tests.VaporTests.PipelineTests.PipelineTests.pipeline"
+    assert [d for s, d in calls if s == t] == [f"{m}.ResponseCompressionConfiguration.disabled"]
+    assert not [d for s, d in calls if s == "Tests.VaporTests.PipelineTests.PipelineTests"]
+
+
+def test_a_member_without_variadics_beats_one_with(resolved):
+    files = {
+        "Sources/Vapor/HTTP/Headers/HTTPCookies.swift": """
+            public struct HTTPCookies {
+                public init() {}
+                public init(dictionaryLiteral elements: (String, String)...) {}
+            }
+            func makeJar() -> HTTPCookies {
+                HTTPCookies()
+            }
+        """,
+    }
+    calls = resolved("swift", files)
+    m = "Sources.Vapor.HTTP.Headers.HTTPCookies"
+    assert calls[(f"{m}.makeJar", f"{m}.HTTPCookies.init")] == "exact"
+    assert (f"{m}.makeJar", f"{m}.HTTPCookies.init#2") not in calls
+
+
+def test_a_private_type_is_its_own_and_self_init_delegates_elsewhere(resolved):
+    files = {
+        "Sources/Development/routes.swift": """
+            struct User: Content {
+                let id: Int
+                let name: String
+            }
+        """,
+        "Tests/VaporTests/URLEncodedFormTests.swift": """
+            struct URLEncodedFormTests {
+                func encode() throws {
+                    let tanner = User(name: "Tanner", age: 23)
+                }
+            }
+            private struct User: Codable {
+                var name: String
+                var age: Int
+            }
+        """,
+        "Sources/Vapor/Utilities/BasicCodingKey.swift": """
+            public enum BasicCodingKey {
+                public init(_ codingKey: some CodingKey) {}
+                public init(_ codingKeyRepresentable: some CodingKeyRepresentable) {
+                    self.init(codingKeyRepresentable.codingKey)
+                }
+            }
+        """,
+    }
+    calls = resolved("swift", files)
+    t = "Tests.VaporTests.URLEncodedFormTests"
+    # the test file's `private struct User`, not the `User` of another module's file
+    assert calls[(f"{t}.URLEncodedFormTests.encode", f"{t}.User")] == "exact"
+    assert (f"{t}.URLEncodedFormTests.encode", "Sources.Development.routes.User") not in calls
+    # `self.init(..)` inside an initializer delegates to another one
+    k = "Sources.Vapor.Utilities.BasicCodingKey.BasicCodingKey"
+    assert (f"{k}.init#2", f"{k}.init#2") not in calls
+    assert (f"{k}.init#2", f"{k}.init") in calls

@@ -31,6 +31,7 @@ from functools import lru_cache
 from codebot.core.model import FUNCTION_KINDS, VALUE_KINDS, FileResult, Import, Parameter, Symbol
 from codebot.graph.resolvers.base import (
     AMBIGUOUS,
+    CLS,
     DECL,
     DYNAMIC,
     EXACT,
@@ -38,6 +39,7 @@ from codebot.graph.resolvers.base import (
     EXTERNAL,
     EXTERNAL_CALL,
     INST,
+    LIBRARY_VALUE,
     NOT_LOCAL,
     OVERLOAD,
     OVERRIDE,
@@ -59,6 +61,7 @@ from codebot.graph.resolvers.overloads import (
     CLOSED_TYPES,
     JVM_COLLECTIONS,
     OverloadChooser,
+    Undecided,
     simple_type,
 )
 
@@ -81,6 +84,21 @@ _BUILTINS = frozenset(
     Pair Triple Some None Option Left Right Seq List Map Set Vector Array Nil Future Try
     Success Failure assert assertEquals assertTrue assertFalse assertNull assertNotNull
     assertThrows assertThat assertSame fail""".split()
+)
+# What Scala's standard library gives its collections, Option, Either, Try, Future, iterators
+# and builders: on a value of unknown type, such a name is no evidence of a repository method.
+_SCALA_VALUE = re.compile(r"\b(?:val|var)\s+[\w$]+\s*:\s*([^=]+?)\s*(?:=|$)")
+_SCALA_STOP = frozenset(
+    """map flatMap flatten filter filterNot withFilter find exists forall foreach fold foldLeft
+    foldRight reduce reduceLeft reduceOption collect collectFirst head headOption last
+    lastOption tail init isEmpty nonEmpty size length contains get getOrElse orElse toList
+    toVector toSeq toSet toMap toArray toIterator toOption toEither mkString result zip
+    zipWithIndex unzip take drop takeWhile dropWhile sortBy sortWith sorted groupBy reverse
+    iterator hasNext next apply update updated append prepend addOne addAll clear sum max min
+    maxBy minBy count indexOf distinct partition span transform recover recoverWith swap
+    isDefined isLeft isRight left right merge andThen compose tupled equals hashCode toString
+    copy keys values keySet mapValues lift orNull grouped sliding scan empty concat diff
+    intersect union""".split()
 )
 _PRIMITIVES = frozenset(
     "int long short byte char boolean float double Int Long Short Byte Char Boolean Float Double"
@@ -202,6 +220,7 @@ class JvmResolver(OverloadChooser, Resolver):
     closed_types = JVM_COLLECTIONS
     types_rule_out = True
     fewest_defaults = True
+    undecided_edges = False
     # `method.invoke(o)`, `ctor.newInstance()`, `Class.forName(n).getMethod(m)...`: reflection
     dispatch_names = frozenset({"invoke", "newInstance", "invokeExact", "invokeWithArguments"})
     reflect_names = frozenset({"getMethod", "getDeclaredMethod", "forName", "findVirtual"})
@@ -218,6 +237,12 @@ class JvmResolver(OverloadChooser, Resolver):
         self._type_memo: dict[tuple[str, str], str | None] = {}  # (path, text) -> type id
         self._scoped_memo: dict[tuple[str, str], Target | None] = {}  # (path, name) -> target
         self._syntax: dict[str, bool] = {}  # a name an implicit class or an extension defines
+        self._value_types: dict[str, Target | None] = {}  # a Scala `val`'s declared type
+        # (type id, name) -> a Scala `val`/`var` of an object or a class (values are no members)
+        self._scala_values: dict[tuple[str, str], str] = {}
+        for s in index.by_id.values():
+            if s.language == "scala" and s.kind in VALUE_KINDS and index.is_type(s.parent):
+                self._scala_values.setdefault((str(s.parent), s.name), s.id)
         # directory (dotted) -> name -> id of the type: a Kotlin factory function may share a
         # class's name (`fun HttpClient(...)` next to `class HttpClient`)
         self.package_types: dict[str, dict[str, str]] = {}
@@ -234,7 +259,8 @@ class JvmResolver(OverloadChooser, Resolver):
                 if "#" in local or (s.parent is not None and not index.is_type(s.parent)):
                     continue
                 if s.parent is None and "." not in local:
-                    scope.setdefault(s.name, s.id)
+                    if not _private(s):  # a private one is its file's only (found there)
+                        scope.setdefault(s.name, s.id)
                 elif s.parent is None and s.kind in FUNCTION_KINDS and s.class_name:
                     # `fun Route.get(...)` at top level: a name of the package, for a call
                     # without a receiver (`get("/") {}` in a lambda with a Route receiver)
@@ -322,6 +348,25 @@ class JvmResolver(OverloadChooser, Resolver):
                 for s in members:
                     self._companions[s.id] = (cls, obj, applies)
 
+    def _local_twins(self, sid: str) -> bool:
+        """Whether a Scala class or trait shares its name with another class or trait of the
+        same scope (each declared in its own block: `test("a") { case class Foo(..) }`)."""
+        index = self.index
+        sym = index.by_id[sid]
+        if not index.is_type(sid) or sym.kind == "module" or sym.parent is None:
+            return False
+        table = index.local.get(index.file_of[sid].module, {})
+        base = strip_duplicate(index.local_name[sid])
+        for n in range(1, 10):
+            other = table.get(f"{base}#{n}" if n > 1 else base)
+            if other is None:
+                if n > 1:
+                    break
+                continue
+            if other != sid and index.is_type(other) and index.by_id[other].kind != "module":
+                return True
+        return False
+
     def _scala_construct(self, type_id: str, new: bool) -> Outcome | None:
         """``new X(...)``: the class X, not its companion object; ``X(...)``: the companion's
         ``apply`` (one; several: not known which, no edge), a case class when its object
@@ -349,6 +394,11 @@ class JvmResolver(OverloadChooser, Resolver):
         )
         if written is None or self.declared_type(ctx, written) != EXTERNAL:
             return False
+        return not self._added_syntax(method)
+
+    def _added_syntax(self, method: str) -> bool:
+        """Scala: whether the repository adds a method of this name to other types (an
+        implicit class's, an extension's: ``xs.asJson``)."""
         syntax = self._syntax.get(method)
         if syntax is None:
             index = self.index
@@ -360,7 +410,7 @@ class JvmResolver(OverloadChooser, Resolver):
                 )
                 for sid in index.names.get((self.family, method), ())
             )
-        return not syntax
+        return syntax
 
     def _summoned(self, ctx: Ctx, name: str, method: str) -> Outcome | None:
         """Scala ``Encoder[String].contramap``: ``Encoder[String]`` calls the companion's
@@ -382,6 +432,8 @@ class JvmResolver(OverloadChooser, Resolver):
         self.properties: dict[str, dict[str, tuple[str, str]]] = {}
         # name -> (receiver's simple name, declared type, id) of the extension properties
         self.ext_properties: dict[str, list[tuple[str, str, str]]] = {}
+        # (package, name) -> (declared type, id) of the top-level values (Kotlin `val`s)
+        self.top_values: dict[tuple[str, str], list[tuple[str, str]]] = {}
         self._property_memo: dict[tuple[str, str, str], tuple[Target, str] | None] = {}
         for f in self.files:
             if f.language != "kotlin":
@@ -408,6 +460,10 @@ class JvmResolver(OverloadChooser, Resolver):
                     self.properties.setdefault(s.parent, {}).setdefault(name, (t, s.id))
             elif s.parent is None and s.class_name:
                 self.ext_properties.setdefault(name, []).append((s.class_name, t, s.id))
+            elif s.parent is None and "private " not in s.signature.split("val", 1)[0]:
+                # `val SSE: ClientPlugin<SSEConfig> = ...`: a package's value, by its type
+                key = (_dir(index.file_of[s.id]), name)
+                self.top_values.setdefault(key, []).append((t, s.id))
 
     def _merge_companions(self) -> None:
         """A Kotlin ``companion object`` and a Scala companion ``object X`` (``X#2``) lend their
@@ -425,10 +481,47 @@ class JvmResolver(OverloadChooser, Resolver):
                 if "#" in sid:
                     first = local.get(strip_duplicate(sid))
                     if first is not None and first != s.id and index.is_type(first):
+                        scala = s.language == "scala"
                         for name, mid in index.members.get(s.id, {}).items():
-                            index.members[first].setdefault(name, mid)
+                            if index.members[first].setdefault(name, mid) == mid and scala:
+                                index.lent.add(mid)
                         for name, mid in index.members.get(first, {}).items():
-                            index.members[s.id].setdefault(name, mid)
+                            if index.members[s.id].setdefault(name, mid) == mid and scala:
+                                index.lent.add(mid)
+
+    def member_written(self, type_id: str, name: str) -> tuple[str, FileResult] | None:
+        index = self.index
+        owners = [type_id] + [
+            c
+            for c in index.members.get(type_id, {}).values()
+            if c in index.by_id
+            and index.is_type(c)
+            and "companion object" in index.by_id[c].signature
+        ]
+        for t in owners:
+            prop = self.properties.get(t, {}).get(name)
+            if prop is not None:
+                return prop[0], index.file_of[prop[1]]
+        return None
+
+    def value_written(self, ctx: Ctx, name: str) -> tuple[str, FileResult] | None:
+        """``install(SSE)``, ``respondText(text)``: the type a property of the class around
+        (or of its bases), else a top-level value of a package the file sees (or imports the
+        name from), is declared with, and the file it is written in; None when not known."""
+        if ctx.cls is not None:
+            for t in self.index.mro(ctx.cls):
+                prop = self.properties.get(t, {}).get(name)
+                if prop is not None:
+                    return prop[0], self.index.file_of[prop[1]]
+        found = {
+            (t, sid)
+            for d in self._visible_packages(ctx.file) | self._imported_as(ctx.file, name)
+            for t, sid in self.top_values.get((d, name), ())
+        }
+        if len(found) != 1:
+            return None
+        t, sid = found.pop()
+        return t, self.index.file_of[sid]
 
     def base_type(self, sym: Symbol, file: FileResult, text: str) -> str | None:
         return self._type(file, text)
@@ -516,6 +609,13 @@ class JvmResolver(OverloadChooser, Resolver):
             names[name] = value
         if value is not None:
             return value  # type: ignore[return-value]
+        own = self.index.local.get(file.module, {}).get(name)
+        if (
+            own is not None
+            and self.index.by_id[own].parent is None
+            and _private(self.index.by_id[own])
+        ):
+            return (SYM, own)  # the file's own private definition: no name of the package
         hit = self.packages.get(_dir(file), {}).get(name)
         if hit is not None:
             return (SYM, hit)
@@ -589,6 +689,10 @@ class JvmResolver(OverloadChooser, Resolver):
         of another type has is left to the untyped rules."""
         if not rest.isidentifier():
             return None  # `(t: Track).kind.name`: past the first member, anything
+        if ctx.sym.language == "scala":
+            # `(b = List.newBuilder()).result`, `(F: Apply[F]).map2`: the library's method,
+            # unless an implicit class or an extension of the repository adds one of that name
+            return None if self._added_syntax(rest) else EXTERNAL_CALL
         index = self.index
         ext = [
             sid
@@ -789,13 +893,13 @@ class JvmResolver(OverloadChooser, Resolver):
             if on_param is not None and self._library_parameter(ctx, on_param[1], on_param[2]):
                 return EXTERNAL_CALL
             out = super().resolve_call(ctx, text)
-            if (
-                ctx.sym.language == "scala"
-                and isinstance(out, list)
-                and len(out) == 1
-                and out[0][0] in self._companions
-            ):
-                return self._scala_construct(out[0][0], text.startswith("new ")) or out
+            if ctx.sym.language == "scala" and isinstance(out, list) and len(out) == 1:
+                if self._local_twins(out[0][0]):
+                    # `case class Foo` declared in each of several test blocks of one suite:
+                    # which block's the call is in is not known here
+                    return AMBIGUOUS
+                if out[0][0] in self._companions:
+                    return self._scala_construct(out[0][0], text.startswith("new ")) or out
             return out
         args = [a.strip() for a in m[1].split(",")] if m[1].strip() else []
         name = text[: m.start()]
@@ -811,6 +915,8 @@ class JvmResolver(OverloadChooser, Resolver):
         if not isinstance(out, list):
             return out
         chosen = self.choose(ctx, out, args)
+        if not chosen:
+            return Undecided(self.undecided)  # overloads the arguments cannot decide between
         if self.fits_none(ctx, chosen, args):
             # no definition the name reached can take these arguments: not the callee
             # (`routing { }` next to a test's own `fun routing(rootPath: String)`)
@@ -863,7 +969,7 @@ class JvmResolver(OverloadChooser, Resolver):
         """What a call returns: an instance of a repository type (a constructor's, a declared
         return type's), a library's value (with its type as written), or None (not known, or
         the callees disagree)."""
-        out = self.resolve_call(ctx, call)
+        out = _candidates(self.resolve_call(ctx, call))
         if out == EXTERNAL_CALL:
             return EXTERNAL, None
         if not isinstance(out, list):
@@ -1072,7 +1178,7 @@ class JvmResolver(OverloadChooser, Resolver):
         if end < 0 or not what[end + 2 :].isdigit():
             return None
         owner, at = what[1:end], int(what[end + 2 :])
-        out = self.resolve_call(ctx, owner)
+        out = _candidates(self.resolve_call(ctx, owner))
         if not isinstance(out, list):
             return None
         found: set[tuple[Target, str]] = set()
@@ -1159,7 +1265,7 @@ class JvmResolver(OverloadChooser, Resolver):
         ``T.() -> R`` (``suspend``, nullable); ``_SAME`` when it is a function type without a
         receiver (the lambda keeps the receivers around it); not known otherwise (a library's
         function's: EXTERNAL; a type alias, a type parameter, callees that disagree: None)."""
-        out = self.resolve_call(ctx, call)
+        out = _candidates(self.resolve_call(ctx, call))
         if not isinstance(out, list):
             return EXTERNAL if out == EXTERNAL_CALL else None
         types = set()
@@ -1193,6 +1299,8 @@ class JvmResolver(OverloadChooser, Resolver):
             out = self.call_target((SYM, hit), (DECL, type_id))
             if isinstance(out, list) and out:
                 chosen = self.choose(ctx, out, args)
+                if not chosen:
+                    return Undecided(self.undecided)  # overloads the arguments cannot decide
                 if not self.fits_none(ctx, chosen, args):
                     return list(chosen.items())
         key = (type_id, name, ctx.file.module)
@@ -1224,6 +1332,8 @@ class JvmResolver(OverloadChooser, Resolver):
             picked = None
         if not picked:
             return None
+        if len(picked) > 1 and not self.one_parameter_list(picked):
+            return Undecided(picked)  # extensions the arguments cannot decide between
         return [(p, EXACT if len(picked) == 1 else OVERLOAD) for p in picked]
 
     def _needs_type_arguments(self, sid: str, head: str) -> bool:
@@ -1258,6 +1368,8 @@ class JvmResolver(OverloadChooser, Resolver):
             return None
         if not self._hierarchy_unique(ctx.cls, name):
             return None  # Java writes `x.check(...)` as `check` when `x` is an expression
+        if len(picked) > 1 and not self.one_parameter_list(picked):
+            return Undecided(picked)  # overloads the arguments cannot decide between
         return [(p, UNIQUE if len(picked) == 1 else OVERLOAD) for p in picked]
 
     def _overload_params(self, sid: str) -> tuple[Parameter, ...]:
@@ -1328,13 +1440,114 @@ class JvmResolver(OverloadChooser, Resolver):
             )
         return self.member_fallback(name, ctx)
 
+    def member_fallback(self, name: str, ctx: Ctx) -> Outcome:
+        if ctx.sym.language == "scala" and name in _SCALA_STOP:
+            # `_.find(p)`, `xs.reverse.find(p)`: a name the standard library's collections,
+            # options and builders define says nothing of a value of unknown type
+            return UNRESOLVED if self.index.names.get((self.family, name)) else EXTERNAL_CALL
+        out = super().member_fallback(name, ctx)
+        if isinstance(out, list) and len(out) == 1 and self._private_elsewhere(out[0][0], ctx):
+            return UNRESOLVED  # the one method of that name is private to another file's type
+        return out
+
+    def _private_elsewhere(self, sid: str, ctx: Ctx) -> bool:
+        """Whether a definition, or a type around it, is ``private`` in a file other than the
+        caller's: no call from there reaches it by name (``sourcePeek.require(n)`` on an okio
+        source is not ``JsonValueReader``'s ``private fun require``)."""
+        index = self.index
+        if index.file_of[sid].path == ctx.file.path:
+            return False
+        at: str | None = sid
+        while at is not None and at in index.by_id:
+            if _private(index.by_id[at]):
+                return True
+            at = index.by_id[at].parent
+        return False
+
     def member(self, target: Target, name: str) -> Target | None:
         if target[0] == SUPER and not self.index.bases.get(target[1]):
             return EXTERNAL if target[1] in self.index.open_types else None
-        return super().member(target, name)
+        index = self.index
+        kind, value = target
+        if kind in (INST, DECL) and index.by_id[value].language == "scala":
+            # an instance of a class or trait: its members and its bases', never those its
+            # companion object lends it (`codecForT.encodeObject`, with `codecForT:
+            # ReprAsObjectCodec[T]`, is no member of `object ReprAsObjectCodec`)
+            if index.by_id[value].kind != "module":
+                for t in index.mro(value):
+                    hit = index.members.get(t, {}).get(name)
+                    if hit is None:
+                        continue
+                    owner = index.by_id[hit].parent
+                    if owner == t or owner is None or index.by_id[owner].kind != "module":
+                        return (SYM, hit)
+                    if index.by_id[t].kind == "module":
+                        return (SYM, hit)
+                return self._scala_value(value, name)
+        found = super().member(target, name)
+        if found is None and kind in (SYM, CLS) and self._scala_values:
+            return self._scala_value(value, name)
+        return found
+
+    def _scala_value(self, type_id: str, name: str) -> Target | None:
+        """``Decoder.resultInstance`` as a receiver: the object's ``val`` (of the type, its
+        companion, their bases) by its declared type: a repository type's instance (DECL), a
+        library's value (``MonadError[Result, ..]``: its methods are the library's, unless an
+        implicit class or extension of the repository adds one of the name); None: not known."""
+        index = self.index
+        if type_id not in index.by_id or index.by_id[type_id].language != "scala":
+            return None
+        owners = [type_id]
+        companion = self._companions.get(type_id)
+        if companion is not None:
+            owners += [t for t in companion[:2] if t is not None and t != type_id]
+        for owner in owners:
+            for t in index.mro(owner):
+                sid = self._scala_values.get((t, name))
+                if sid is None:
+                    continue
+                held = self._scala_value_type(sid)
+                if held is not None and held[0] == EXT:
+                    return LIBRARY_VALUE
+                return held
+        return None
+
+    def _scala_value_type(self, sid: str) -> Target | None:
+        """The declared type of a Scala ``val``/``var`` symbol (an object's), as a target: a
+        repository type (DECL), a library's (EXTERNAL); None when not declared or not known."""
+        found = self._value_types.get(sid, False)
+        if found is not False:
+            return found  # type: ignore[return-value]
+        sym = self.index.by_id[sid]
+        m = _SCALA_VALUE.search(sym.signature)
+        found = None
+        if m is not None:
+            written = " ".join(m[1].split())
+            found = self.declared_type_in(self.index.file_of[sid], written)
+            if found is None:
+                simple = written.split("[", 1)[0].strip()
+                if simple in _PRIMITIVES or (
+                    simple.isidentifier()
+                    and self._scoped(self.index.file_of[sid], simple) == EXTERNAL
+                ):
+                    found = EXTERNAL
+        self._value_types[sid] = found
+        return found
 
     def fallback_candidate(self, sid: str) -> bool:
-        return self.index.by_id[sid].kind in ("method", "function")
+        """A method the unique-name fallback may reach: not an override, which (being the
+        repository's only definition of its name) overrides a library's method, so a call of
+        that name may be on any of the library's values (`getAsNumber().longValue()` on a
+        `Number` is not `LazilyParsedNumber.longValue`)."""
+        sym = self.index.by_id[sid]
+        if sym.kind not in ("method", "function"):
+            return False
+        if any(
+            d.split("(", 1)[0].strip() in ("Override", "java.lang.Override") for d in sym.decorators
+        ):
+            return False
+        head = sym.signature.split("fun ", 1)[0] if sym.language == "kotlin" else ""
+        return re.search(r"\boverride\b", head) is None
 
     def direct_imports(self, file: FileResult) -> set[str] | None:
         found = self._direct.get(file.module)
@@ -1362,6 +1575,18 @@ class JvmResolver(OverloadChooser, Resolver):
                 if t[0] == SYM:
                     out.append((imp.line, t[1]))
         return out
+
+
+def _private(sym: Symbol) -> bool:
+    """Whether a definition is declared ``private`` (its modifiers, before its keyword)."""
+    head = re.split(r"\b(?:fun|class|object|interface|val|var)\b|\(", sym.signature, maxsplit=1)
+    return re.search(r"\bprivate\b", head[0]) is not None
+
+
+def _candidates(out: Outcome) -> Outcome:
+    """A call's edges, or the members of the overload set its arguments leave undecided (as
+    ``overload`` edges): what they agree on (a lambda's receiver) holds whichever is called."""
+    return [(m, OVERLOAD) for m in out.members] if isinstance(out, Undecided) else out
 
 
 def _makes(return_type: str | None, name: str) -> bool:

@@ -83,6 +83,10 @@ class NameTable:
         self.subclasses: dict[str, list[str]] = defaultdict(list)
         self._mro: dict[str, list[str]] = {}
         self._overrides: dict[tuple[str, str], list[str]] = {}
+        # members a type holds that another defines (a Scala companion object's, lent to its
+        # class for `X.member`): no override of an instance method unless their owner is a
+        # subtype itself
+        self.lent: set[str] = set()
         self._members_found: dict[tuple[str, str, int], tuple[str | None, bool]] = {}
         self.c3 = {"python"}  # families whose MRO is C3; the others search bases depth-first
         self.first_chunk: dict[str, str] = {}  # module -> id of its first chunk (`<module>`)
@@ -242,6 +246,8 @@ class NameTable:
                     continue
                 seen.add(t)
                 hit = self.members.get(t, {}).get(name)
+                if hit is not None and hit in self.lent and self.by_id[hit].parent != t:
+                    hit = None  # lent by a companion: no instance method of `t`
                 if hit is not None and hit not in found:
                     found.append(hit)
                 stack.extend(self.subclasses.get(t, ()))

@@ -34,6 +34,7 @@ from codebot.graph.resolvers.base import (
     EXTERNAL,
     EXTERNAL_CALL,
     INST,
+    LIBRARY_VALUE,
     MOD,
     NOT_LOCAL,
     OPAQUE,
@@ -52,8 +53,17 @@ from codebot.graph.resolvers.base import (
     split,
     typed_head,
 )
+from codebot.graph.resolvers.cpp_overloads import (
+    by_arguments,
+    by_receiver,
+    fits,
+    member_const,
+    template_parameters,
+    type_name,
+)
 from codebot.graph.resolvers.names import TYPES, NameTable, strip_duplicate
 from codebot.graph.resolvers.overloads import ARGS, OverloadChooser, is_vararg, simple_type
+from codebot.languages.cpp import typed_token
 from codebot.languages.swift import plain_type
 
 
@@ -63,6 +73,7 @@ class NamespacedResolver(Resolver):
     implicit_this = True  # a bare name inside a method may be a method of its type
     global_functions = False  # free functions are one space across files (C)
     namespace_sep = "."
+    pieces = True  # a type's definitions of one name in several files are one type
 
     def prepare(self) -> None:
         index = self.index
@@ -75,8 +86,9 @@ class NamespacedResolver(Resolver):
                 if "#" not in local:
                     self.qnames.setdefault(local, []).append(s.id)
         self.canonical: dict[str, str] = {}
-        for ids in self.qnames.values():  # a type defined in pieces (Ruby, C# partial classes)
-            types = [i for i in ids if index.is_type(i)]
+        for ids in self.qnames.values() if self.pieces else ():
+            # a type defined in pieces (Ruby, C# partial classes)
+            types = [i for i in ids if index.is_type(i) and self.merges(i)]
             for t in types[1:]:
                 self.canonical[t] = types[0]
                 for name, mid in index.members.get(t, {}).items():
@@ -95,6 +107,10 @@ class NamespacedResolver(Resolver):
             for s in f.symbols:
                 if s.kind in TYPES and s.id not in self.canonical:
                     self._resolve_bases(s, f)
+
+    def merges(self, type_id: str) -> bool:
+        """Whether a type definition is a piece of the one type its qualified name names."""
+        return True
 
     def _attach_methods(self) -> None:
         index = self.index
@@ -1330,6 +1346,10 @@ class PhpResolver(NamespacedResolver):
 class CResolver(NamespacedResolver):
     family = "c"
     global_functions = True
+    # A C++ class has one body: two of one name are specializations (`struct formatter<int>`,
+    # `struct formatter<weekday>`), the preprocessor's alternatives, or test files' own
+    # classes, each with its members.
+    pieces = False
     dialect = Dialect(separators=r"->|::", angle_generics=True, prefixes=("new ",))
     self_names = frozenset({"this"})
     super_names = frozenset()
@@ -1368,6 +1388,24 @@ class CResolver(NamespacedResolver):
                     if s.kind in FUNCTION_KINDS and s.id in local:
                         sets.setdefault((f.path, strip_duplicate(local[s.id])), []).append(s.id)
         self._overloads = {i: ids for ids in sets.values() if len(ids) > 1 for i in ids}
+        # The same functions of the file's header or implementation (`str_cat.h` defines
+        # `StrCat(a)` inline, `str_cat.cc` defines `StrCat(a, b)`), tried when none of the
+        # file's own takes a call's number of arguments.
+        by_stem: dict[tuple[str, str], list[str]] = {}
+        for path, name in sets:
+            by_stem.setdefault((_stem(path), name), []).append(path)
+        self._paired: dict[str, list[str]] = {}
+        for (path, name), ids in sets.items():
+            others = [p for p in by_stem[(_stem(path), name)] if p != path]
+            if others:
+                more = [i for p in others for i in sets[(p, name)]]
+                more = [i for i in more if not self.index.by_id[i].signature.startswith("#")]
+                for i in ids:
+                    self._paired[i] = more
+        self._fits_memo: dict[tuple[str, str], bool | None | object] = {}
+        self._call_tokens: dict[tuple[str, str, str], str] = {}
+        self._folders: set[str] | None = None
+        self._caller_file: FileResult | None = None  # (the file whose call is resolved)
 
     def _includes(self, file: FileResult) -> list[FileResult]:
         """The repository's files an `#include` names: the one next to the includer, else
@@ -1480,25 +1518,173 @@ class CResolver(NamespacedResolver):
         overload set, the members that take that many; several: each an ``overload`` edge."""
         m = ARGS.search(text) if text[-1:] == ")" else None
         if m is None:
+            self._caller_file = ctx.file if ctx.file.language == "cpp" else None
             return self._resolve_cpp(ctx, text)
-        out = self._resolve_cpp(ctx, text[: m.start()])
-        if not isinstance(out, list) or not self._overloads:
+        callee = text[: m.start()]
+        self._caller_file = ctx.file if ctx.file.language == "cpp" else None
+        out = self._resolve_cpp(ctx, callee)
+        if not isinstance(out, list):
             return out
-        n = m[1].count(",") + 1 if m[1].strip() else 0
+        args = [a.strip() for a in m[1].split(",")] if m[1].strip() else []
+        n = len(args)
+        if any(a[:1] == "@" for a in args) and any(sid in self._overloads for sid, _ in out):
+            args = [self._call_token(ctx, a[1:]) if a[:1] == "@" else a for a in args]
+        by_id = self.index.by_id
+        const: bool | None | object = _UNSET
         chosen: list[tuple[str, str]] = []
         for sid, res in out:
             members = self._overloads.get(sid)
-            fit = [i for i in members if _takes_count(self.index.by_id[i], n)] if members else []
+            fit = [by_id[i] for i in members if _takes_count(by_id[i], n)] if members else []
+            if (
+                not fit
+                and sid in self._paired
+                and not (not members and _takes_at_most(by_id[sid], n))
+            ):
+                members = self._paired[sid]
+                fit = [by_id[i] for i in members if _takes_count(by_id[i], n)]
+            if len(fit) > 1:
+                fit = by_arguments(fit, args, self._class_fits)
+            if len(fit) > 1:
+                if const is _UNSET:
+                    const = self.receiver_const(ctx, callee)
+                fit = by_receiver(fit, const)  # type: ignore[arg-type]
             if len(fit) == 1:
-                chosen.append((fit[0], res))
+                chosen.append((fit[0].id, res))
+            elif len(fit) > _MAX_UNDECIDED_CPP and len({_params_key(f) for f in fit}) > 1:
+                return AMBIGUOUS  # the members named would nearly all be wrong
             elif fit:
-                chosen += [(i, OVERLOAD) for i in fit]
+                chosen += [(i.id, OVERLOAD) for i in fit]
+            elif not members and (
+                by_id[sid].kind not in FUNCTION_KINDS
+                or (
+                    _takes_count(by_id[sid], n)
+                    if self._declared_here(by_id[sid])
+                    else _takes_at_most(by_id[sid], n)
+                )
+            ):
+                # (one definition: in a source file, its declaration in a header may give
+                # defaults, so only more arguments than it takes rule it out: `int128(x)`
+                # against `int128() = default`; `IsEmpty()` is no `IsEmpty(ctrl_t c)` of a
+                # header)
+                chosen.append((sid, res))
+            # else: no member of the set takes that many arguments (`Eq(x)` where the one
+            # `Eq` of that file takes none, `int128(x)` against its defaulted `int128()`)
+        return list(dict.fromkeys(chosen)) or UNRESOLVED
+
+    def _call_token(self, ctx: Ctx, name: str) -> str:
+        """An argument `f(..)`: ``=T`` for the type ``T`` it gives (a class's constructor, a
+        function's declared return type, a standard string or container); ``?`` where that is
+        not one type."""
+        key = (ctx.file.path, ".".join(self._nest(ctx.sym)), name)
+        found = self._call_tokens.get(key)
+        if found is None:
+            found = self._call_tokens[key] = self._call_token_uncached(ctx, name)
+        return found
+
+    def _call_token_uncached(self, ctx: Ctx, name: str) -> str:
+        parts = name.lstrip(":").split("::")
+        if parts[0] == "std":
+            return f"=std::{parts[1]}" if len(parts) == 2 and parts[1] in _STD_TYPES else "?"
+        out = self._resolve_cpp(ctx, name)
+        if not isinstance(out, list) or not out:
+            return "?"
+        tokens = set()
+        by_id = self.index.by_id
+        for sid, _ in out:
+            sym = by_id[sid]
+            if sym.kind in TYPES:
+                tokens.add("=" + sym.name)
+            elif sym.name == sym.class_name and sym.kind == "method":
+                tokens.add("=" + sym.name)  # a constructor
+            elif sym.return_type and sym.kind in FUNCTION_KINDS:
+                t = typed_token(sym.return_type)
+                tokens.add("=" + t[1:] if t[:1] == ":" else t)
             else:
-                chosen.append((sid, res))  # none fits as read (a macro's arguments): as found
-        return list(dict.fromkeys(chosen))
+                return "?"
+        if len(tokens) != 1:
+            return "?"
+        token = tokens.pop()
+        return token if token in ("n", "?") or token[:1] == "=" else "?"
+
+    def _declared_here(self, sym: Symbol) -> bool:
+        """Whether a definition is its function's declaration too, so that its defaults are
+        all there: one in a header, or in a class's body."""
+        if sym.parent is not None and self.index.is_type(sym.parent):
+            return True
+        path = self.index.file_of[sym.id].path
+        return path.endswith((".h", ".hpp", ".hh", ".hxx", ".inc", ".ipp")) and (
+            "::" not in sym.signature.split("(", 1)[0]
+        )
+
+    def receiver_const(self, ctx: Ctx, callee: str) -> bool | None:
+        """Whether the receiver of a member call is const: a receiver declared `const`, a
+        field in a const method (the parser writes both `(w: const Widget)`), `this` or no
+        receiver in a const method; False for another declared or `this` receiver; None where
+        the call is on another value (a chain, a value whose declaration we cannot read)."""
+        typed = typed_head(callee) if callee[:1] == "(" else None
+        if typed is not None:
+            if typed[1] != ": " or not _SIMPLE_MEMBER.fullmatch(typed[3]):
+                return None
+            return typed[2].startswith("const ")
+        if callee.isidentifier() or _THIS_MEMBER.fullmatch(callee):
+            const = member_const(ctx.sym)[0]  # (only a member is `const`)
+            return const if const or ctx.sym.kind == "method" or ctx.cls else None
+        return None
+
+    def _class_fits(self, name: str, token: str) -> bool | None:
+        """Whether the repository's class ``name`` takes an argument written ``token`` (a
+        literal, a number) through a converting constructor; None: no class of that name."""
+        key = (name, token)
+        found = self._fits_memo.get(key, _UNSET)
+        if found is _UNSET:
+            found = self._fits_memo[key] = self._class_fits_uncached(name, token)
+        return found  # type: ignore[return-value]
+
+    def _class_fits_uncached(self, name: str, token: str) -> bool | None:
+        index = self.index
+        types = [i for i in index.names.get((self.family, name), ()) if index.is_type(i)]
+        if not types or token in ("lv", "&&", "?"):
+            return None
+        if token[:1] in (":", "=") and not token.endswith("*"):
+            arg = token[1:].rsplit("::", 1)[-1]
+            for a in index.names.get((self.family, arg), ()):
+                if index.is_type(a) and any(index.by_id[b].name == name for b in index.mro(a)):
+                    return True  # a class derived from the parameter's
+        for t in types:
+            ctors = list(index.members.get(t, {}).values())
+            ctors += self.qnames.get(index.local_name[t] + "." + name, ())  # (out of line)
+            if any(_converts(index.by_id[c], name, token) for c in ctors):
+                return True
+        return False
+
+    def _foreign(self, ctx: Ctx, text: str) -> bool:
+        """`benchmark::DoNotOptimize(x)`: a path whose head names no namespace, type or alias
+        of the repository, nor one of its folders (a namespace a macro opens lives in its
+        folder: `fmt::` in `include/fmt/`), is a library's."""
+        head = text.lstrip(":").split("::", 1)[0].strip()
+        if not head.isidentifier() or head in self.prefix_tails:
+            return False
+        if any(self.index.is_type(i) for i in self.index.names.get((self.family, head), ())):
+            return False
+        aliases, opened = self._usings_of(ctx.file)
+        if head in aliases:
+            return False
+        if self._folders is None:
+            self._folders = {
+                part for f in self.files for part in posixpath.dirname(f.path).split("/")
+            }
+        return head not in self._folders
 
     def _resolve_cpp(self, ctx: Ctx, text: str) -> Outcome:
         out = super().resolve_call(ctx, text)
+        if (
+            out in (UNRESOLVED, AMBIGUOUS)
+            and "::" in text
+            and text[:1] != "("
+            and ctx.file.language == "cpp"
+            and (text.lstrip(":").startswith("std::") or self._foreign(ctx, text))
+        ):
+            return EXTERNAL_CALL  # (`std::numeric_limits<int128>::max`: not specialized here)
         if isinstance(out, list) and out[0][0] == ctx.sym.id:
             if ctx.sym.name == ctx.sym.class_name:
                 # `pipe(fds)` in `pipe::pipe()`: a constructor never calls itself (the C
@@ -1525,6 +1711,53 @@ class CResolver(NamespacedResolver):
             return [(hit, EXACT)]
         return out
 
+    def lookup(self, ctx: Ctx, name: str) -> Target | None:
+        """C++: a macro is the one the caller's file sees, defined in it or in a file it
+        includes (transitively), where one is: `FMT_ASSERT` in `format.h` is `base.h`'s, not
+        the one a test header defines before including it."""
+        out = super().lookup(ctx, name)
+        if out is None or out[0] != SYM or ctx.file.language != "cpp":
+            return out
+        sym = self.index.by_id.get(out[1])
+        if sym is None or not sym.signature.startswith("#"):
+            return out
+        closure = self._closure(ctx.file)
+        file_of = self.index.file_of
+        if file_of[out[1]].path in closure:
+            return out
+        seen = [
+            i
+            for i in self.index.names.get((self.family, name), ())
+            if file_of[i].path in closure and self.index.by_id[i].signature.startswith("#")
+        ]
+        return (SYM, seen[0]) if seen else out
+
+    def implicit_member(self, ctx: Ctx, name: str, name_only: bool) -> Outcome | None:
+        """C++: `unsupported()` in a base's method reaches a subclass's `unsupported` only
+        when the base's is virtual (see ``call_target``)."""
+        out = super().implicit_member(ctx, name, name_only)
+        if not out or ctx.file.language != "cpp":
+            return out
+        return self._virtual_only(out)
+
+    def _virtual_only(self, out: list[tuple[str, str]]) -> list[tuple[str, str]]:
+        by_id = self.index.by_id
+        named = [d for d, r in out if r != OVERRIDE]
+        if not named or any(_VIRTUAL.search(by_id[d].signature) for d in named):
+            return out
+        return [(d, r) for d, r in out if r != OVERRIDE or _VIRTUAL.search(by_id[d].signature)]
+
+    def call_target(self, target: Target, recv: Target | None) -> Outcome:
+        """C++: a method overrides only a virtual one (`virtual`, or itself `override` /
+        `final`): a subclass's method of the same name otherwise hides it, and a call through
+        the base's type never reaches it."""
+        out = super().call_target(target, recv)
+        if not isinstance(out, list) or all(r != OVERRIDE for _, r in out):
+            return out
+        if self.index.by_id[target[1]].language != "cpp":
+            return out
+        return self._virtual_only(out)
+
     def _typed(self, ctx: Ctx, typed: tuple[str, str, str, str]) -> Outcome | None:
         """C++: a value declared of a type we cannot follow (a template parameter, an alias
         such as `using ListType = std::list<..>`) makes no name guess: `splice` of a
@@ -1536,6 +1769,13 @@ class CResolver(NamespacedResolver):
 
     def module_member(self, target: Target, name: str) -> Target | None:
         hit = super().module_member(target, name)
+        if hit is None and self._caller_file is not None:
+            # `absl::StrCat` defined in `str_cat.h` and `str_cat.cc`: the caller's includes
+            # decide, as for a name written bare (`_pick`)
+            ids = self.qnames.get(f"{target[1]}.{name}")
+            pick = self._pick(ids, self._caller_file) if ids and len(ids) > 1 else None
+            if pick is not None:
+                return (SYM, pick)
         if hit is None and target[1].split(".", 1)[0] == "std":
             return EXTERNAL  # `std::move` where the repository's `namespace std` specializes
         return hit
@@ -1554,15 +1794,67 @@ class CResolver(NamespacedResolver):
         return (DECL, found) if found is not None else None
 
 
+def _params_key(sym: Symbol) -> tuple[str, ...]:
+    """A function's parameter types: two definitions alike are alternatives of the
+    preprocessor (`#ifdef _WIN32 .. #else ..`), one of which the build compiles."""
+    return tuple(" ".join((p.type or "").split()) for p in sym.parameters)
+
+
+def _converts(ctor: Symbol, name: str, token: str) -> bool:
+    """Whether a constructor of class ``name`` converts an argument written ``token``: not
+    `explicit`, one required parameter that takes it (no copy or move constructor; no
+    constructor template constrained by `enable_if`, not assumed to take a literal)."""
+    if ctor.name != name or "explicit" in ctor.signature.split("(", 1)[0].split():
+        return False
+    params = ctor.parameters
+    if not params or sum(1 for p in params if p.default is None) > 1:
+        return False
+    if type_name(params[0].type or "") == name:
+        return False  # a copy or move constructor converts nothing
+    tparams = template_parameters(ctor.signature)
+    literal = token[:1] not in (":", "=") or token.endswith("*")
+    if literal and tparams and re.search(r"enable_if|ENABLE_IF|EnableIf|requires", ctor.signature):
+        return False  # (a class's value may well meet the constraint: `locale_ref(loc)`)
+    return fits(token, params[0], tparams, lambda _n, _t: True)
+
+
+def _variadic(sym: Symbol) -> list[Parameter]:
+    """The parameters of a function that take any number (`...`, `Args&&... args`); a
+    variadic macro's `...` (`#define LOG(severity, ...)`) is no parameter the parser lists."""
+    params = sym.parameters
+    out = [p for p in params if p.name == "..." or "..." in (p.type or "")]
+    if not out and sym.signature.startswith("#") and "..." in sym.signature.split(")", 1)[0]:
+        out = [Parameter("...")]
+    return out
+
+
+def _takes_at_most(sym: Symbol, n: int) -> bool:
+    return n <= len(sym.parameters) or bool(_variadic(sym))
+
+
 def _takes_count(sym: Symbol, n: int) -> bool:
     """Whether a function takes ``n`` arguments: its parameters without a default, up to all
     of them (any number past a `...` or a pack `Args&&... args`)."""
     params = sym.parameters
-    variadic = [p for p in params if p.name == "..." or "..." in (p.type or "")]
+    variadic = _variadic(sym)
     required = sum(1 for p in params if p.default is None and p not in variadic)
     return required <= n and (bool(variadic) or n <= len(params))
 
 
+_UNSET = object()
+# The standard library's types an argument may be made as (`std::string(s)`): a value of that type.
+_STD_TYPES = frozenset(
+    """string wstring string_view wstring_view u8string u16string u32string vector list deque
+    map set unordered_map unordered_set pair tuple optional unique_ptr shared_ptr array
+    function chrono""".split()
+)
+_VIRTUAL = re.compile(r"\bvirtual\b|\)\s*(?:const\s*)?(?:noexcept\s*)?(?:override|final)\b")
+# As in C# (`_MAX_UNDECIDED`): a C++ overload set the arguments leave undecided with more members
+# than this makes no edge (``ambiguous``), unless its members are alike (the preprocessor's
+# alternatives: `GetThreadCount()` once per platform).
+_MAX_UNDECIDED_CPP = 3
+_SIMPLE_MEMBER = re.compile(r"[A-Za-z_]\w*(?:<[^()]*>)?")
+_THIS_MEMBER = re.compile(r"this(?:->|\.)[A-Za-z_]\w*")
 _CPP_PATH = re.compile(r"((?:[A-Za-z_]\w*(?:<[^()]*>)?::)+[A-Za-z_]\w*(?:<[^()]*>)?)")
 _CPP_QUALIFIERS = re.compile(r"\b(?:const|volatile|typename|struct|class|enum|constexpr|static)\b")
 _SMART_POINTER = re.compile(r"(?:::)?std::(?:unique_ptr|shared_ptr)<([\w:]+)\s*(?:,[^<>]*)?>")
@@ -1841,8 +2133,18 @@ class SwiftResolver(NamespacedResolver):
         self._nests: dict[str, list[str]] = {}
         self._type_names: dict[tuple[str, str, str], str | None] = {}
         self._extended: dict[str, bool] = {}  # name -> may be a library type extended here
+        self._closure_params: dict[tuple[str, str], Target | None] = {}
         self._shapes: dict[tuple[str, str], bool] = {}
         self._chosen: dict[tuple, Outcome] = {}  # (file, arguments, *targets) -> outcome
+
+    def param_named(self, param: str, name: str) -> bool:
+        return param.rsplit(" ", 1)[-1] == name  # `_ test`, `with id`: the name after the label
+
+    def merges(self, type_id: str) -> bool:
+        # a `private struct User` of a test file is its own type, not the `User` of another
+        # file (whose extensions do merge: they are no type definitions)
+        head = self.index.by_id[type_id].signature.split("{", 1)[0].split()[:4]
+        return not any(w in ("private", "fileprivate") for w in head)
 
     def _nest(self, sym: Symbol) -> list[str]:
         found = self._nests.get(sym.id)
@@ -1947,8 +2249,22 @@ class SwiftResolver(NamespacedResolver):
             file = self.index.file_of[sym.id]
             nest = self._nest(sym)
             if m["type"]:
-                t = self._type_name(file, nest, _plain_type(m["type"]))
+                plain = _plain_type(m["type"])
+                t = self._type_name(file, nest, plain)
                 found = (DECL, t) if t is not None else None
+                name = plain.split("<", 1)[0].strip()
+                if t is None and (
+                    (name[:1] == "[" and name[-1:] == "]")
+                    or (
+                        name[:1].isupper()
+                        and name.isidentifier()
+                        and not self.index.names.get((self.family, name))
+                        and name not in self.prefix_tails
+                    )
+                ):
+                    # `@TaskLocal var metrics: TestMetrics`: a type the repository neither
+                    # defines nor extends; its methods are the library's
+                    found = LIBRARY_VALUE
             elif m["value"]:
                 path, called = m["value"], m["call"] is not None
                 head, _, rest = path.partition(".")
@@ -1964,7 +2280,9 @@ class SwiftResolver(NamespacedResolver):
     def value_of(self, ctx: Ctx, text: str) -> Target | None:
         """``let done = expectation(description:)`` in a test case: a method of the library
         base class (``XCTestCase``) the repository's hierarchy does not define returns a
-        library's value."""
+        library's value. ``{app.get/(_:String, {})}#0``: a closure's untyped parameter."""
+        if text[:1] == "{":
+            return self._closure_parameter(ctx, text)
         found = super().value_of(ctx, text)
         name = text[:-2] if text.endswith("()") else ""
         if found is None and name.isidentifier() and ctx.cls is not None:
@@ -1972,6 +2290,66 @@ class SwiftResolver(NamespacedResolver):
             if hit is None and open_ and self.lookup(ctx, name) is None:
                 return EXTERNAL
         return found
+
+    def _closure_parameter(self, ctx: Ctx, text: str) -> Target | None:
+        """``{app.get/(_:String, {})}#0``: the i-th parameter of the trailing closure of the
+        call written inside, typed by the function type of the parameter that closure fills in
+        each callee (``use closure: @escaping (Request) async throws -> Response``): an instance
+        of a repository type, a library's value, or None (not known, the callees disagree)."""
+        key = (ctx.file.path, text)
+        if key in self._closure_params:
+            return self._closure_params[key]
+        self._closure_params[key] = None  # (a closure inside its own owner's arguments)
+        end = text.rfind("}#")
+        found: Target | None = None
+        if end > 0 and text[end + 2 :].isdigit():
+            found = self._closure_parameter_of(ctx, text[1:end], int(text[end + 2 :]))
+        self._closure_params[key] = found
+        return found
+
+    def _closure_parameter_of(self, ctx: Ctx, owner: str, at: int) -> Target | None:
+        m = ARGS.search(owner) if owner[-1:] == ")" else None
+        if m is None:
+            return None
+        labels = [a.strip() for a in m[1].split(",")] if m[1].strip() else []
+        if labels and labels[-1] in ("~await", "~await-"):
+            labels.pop()
+        if not labels or labels[-1] not in ("{}", "{await}"):
+            return None
+        out = self.resolve_call(ctx, owner)
+        self._file = ctx.file
+        if not isinstance(out, list):
+            return None
+        found: set[Target] = set()
+        for dst, res in out:
+            if res == OVERRIDE:
+                continue
+            sym = self.index.by_id[dst]
+            if not self.index.is_callable(dst) or self.index.is_type(dst):
+                return None
+            slots: list[int] = []
+            if not _takes(sym.parameters, labels, slots=slots) or len(slots) != len(labels):
+                return None
+            written = sym.parameters[slots[-1]].type or ""
+            types = _closure_parameter_types(written)
+            if types is None or at >= len(types):
+                return None
+            plain = plain_type(types[at])
+            name = plain.split("<", 1)[0].strip()
+            t = self._type_name(self.index.file_of[dst], self._nest(sym), plain)
+            if t is not None:
+                found.add((DECL, t))
+            elif (
+                name[:1].isupper()
+                and name.isidentifier()
+                and not _type_parameter(name, sym, self.index, loose=False)
+                and not self.index.names.get((self.family, name))
+                and name not in self.prefix_tails
+            ):
+                found.add(LIBRARY_VALUE)
+            else:
+                return None
+        return found.pop() if len(found) == 1 else None
 
     def external_member(self, ctx: Ctx, type_text: str | None, rest: str) -> Outcome | None:
         """A library type's method, unless the repository extends a library type with a method
@@ -2079,11 +2457,22 @@ class SwiftResolver(NamespacedResolver):
         if m is None:
             return self._resolve_swift(ctx, text)
         callee = text[: m.start()]
+        if callee[:2] == "(@":
+            # `(@Suite).disabled()`: an implicit member in an attribute's arguments, of the type
+            # its parameter names: a library's unless the repository defines the attribute
+            name = callee[2:].split(")", 1)[0]
+            mine = any(
+                "." not in strip_duplicate(self.index.local_name[i])  # a top-level definition
+                for i in self.index.names.get((self.family, name), ())
+            )
+            return UNRESOLVED if mine else EXTERNAL_CALL
         if callee == ".init" and not self._returns_own(ctx):
             # `self.sync = .init()`: the initializer of the type the context expects, which the
             # text does not show; in a function returning its own type (`static func parse(..)
             # -> Expires? { .init(..) }`), that type's
             return AMBIGUOUS
+        if callee.isidentifier() and self._parameter(ctx, callee):
+            return DYNAMIC  # `test(app)`: the closure a parameter holds, not a method `test`
         labels = [a.strip() for a in m[1].split(",")] if m[1].strip() else []
         awaited = labels.pop() if labels and labels[-1] in ("~await", "~await-") else ""
         extended = self._extended_init(ctx, callee, labels)
@@ -2102,6 +2491,9 @@ class SwiftResolver(NamespacedResolver):
         found = self._chosen.get(key)
         if found is None:
             found = self._chosen[key] = self._choose(ctx, out, labels, awaited)
+        if callee == "self.init" and isinstance(found, list) and len(found) > 1:
+            # `self.init(x.codingKey)` delegates to another initializer, never to itself
+            found = [(d, r) for d, r in found if d != ctx.sym.id] or found
         return found
 
     def _choose(
@@ -2215,6 +2607,12 @@ class SwiftResolver(NamespacedResolver):
             return [(fits[0], EXACT)]
         return AMBIGUOUS
 
+    def _parameter(self, ctx: Ctx, name: str) -> bool:
+        """Whether ``name`` is a parameter of the caller or of a function around it."""
+        return any(
+            self.param_named(p.name, name) for fn in ctx.chain for p in fn.parameters if p.name
+        )
+
     def _returns_own(self, ctx: Ctx) -> bool:
         """Whether the caller returns its own type (``Self``, or the type it is a member of)."""
         written = (ctx.sym.return_type or "").strip().rstrip("?!").strip()
@@ -2267,6 +2665,14 @@ class SwiftResolver(NamespacedResolver):
         by_id = self.index.by_id
         favoured = [g for g in fits if "_disfavoredOverload" not in by_id[g].decorators]
         fits = favoured or fits
+        # a member without a variadic parameter over one with (`HTTPCookies()`: `init()`, not
+        # `init(dictionaryLiteral: (String, Value)...)`)
+        fixed = [
+            g
+            for g in fits
+            if not any((p.type or "").rstrip().endswith("...") for p in by_id[g].parameters)
+        ]
+        fits = fixed or fits
         if any(":" in a for a in labels):
             # `File(data: "..")`: the member whose parameter is of the argument's very type
             # (`init(data: String)`) over one it may convert to (`init(data: ByteBuffer)`)
@@ -2505,7 +2911,7 @@ def _takes(
                 closure = "->" in type_ or (
                     i == len(params) - 1 and _maybe_alias(type_) and not repo_type(type_)
                 )
-                if closure and "@autoclosure" not in type_:
+                if closure and "@autoclosure" not in type_ and not _skipped(params, i):
                     break  # a trailing closure: a function-typed parameter, or the last one
             elif (p.name.split()[0] if p.name else "_") == label:
                 if member and not has(p.type, member):
@@ -2524,6 +2930,54 @@ def _takes(
         if not ((p.type or "").rstrip().endswith("...") and label == "_"):
             i += 1  # (a variadic parameter takes the unlabeled arguments that follow)
     return all(p.default is not None or (p.type or "").rstrip().endswith("...") for p in params[i:])
+
+
+def _closure_parameter_types(written: str) -> list[str] | None:
+    """``@escaping @Sendable (Request) async throws -> Response`` -> [``Request``]: the
+    parameter types of a function type (labels dropped: ``(_ req: Request)``); None when the
+    text is no function type."""
+    t = re.sub(r"@\w+|\b(?:sending|any|some|inout)\b", " ", written).strip()
+    while t.startswith("(") and t.endswith(")?"):
+        t = t[1:-2].strip()  # `((App) async throws -> Void)?`
+    if not t.startswith("(") or "->" not in t:
+        return None
+    depth, parts, start = 0, [], 1
+    for i, ch in enumerate(t):
+        if ch in "([<":
+            depth += 1
+        elif ch in ")]>" and not (ch == ">" and t[i - 1 : i] == "-"):
+            depth -= 1
+            if depth == 0:
+                parts.append(t[start:i])
+                rest = t[i + 1 :].strip()
+                if not re.match(r"(?:async\s+)?(?:throws\s+|rethrows\s+)?->", rest + " "):
+                    return None
+                break
+        elif ch == "," and depth == 1:
+            parts.append(t[start:i])
+            start = i + 1
+    else:
+        return None
+    out = []
+    for part in parts:
+        part = part.strip()
+        if not part:
+            continue
+        if ":" in part.split("<", 1)[0]:
+            part = part.split(":", 1)[1]
+        out.append(part.strip())
+    return out
+
+
+def _skipped(params: tuple[Parameter, ...], i: int) -> bool:
+    """Swift's forward scan (SE-0286) passes over a defaulted parameter for the trailing
+    closure when a later parameter needs an argument: ``withApp { app in }`` with
+    ``withApp(configure: ((App) -> Void)? = nil, _ test: (App) -> T)`` fills ``test``."""
+    if params[i].default is None:
+        return False
+    return any(
+        q.default is None and not (q.type or "").rstrip().endswith("...") for q in params[i + 1 :]
+    )
 
 
 _CONSTANT = re.compile(r"(?:::)?[A-Z]\w*(?:::[A-Z]\w*)*")

@@ -1,0 +1,346 @@
+"""C++ overload sets: the members a call's arguments and receiver fit.
+
+The C++ parser writes one token per argument after the callee (``languages/cpp.py``,
+``_argument``): ``"`` a string literal, ``'`` a character, ``0`` the literal zero, ``1`` another
+integer, ``1.`` a floating literal, ``b`` a boolean, ``nullptr``, ``&&`` `std::move(x)`, ``*`` an
+address, ``FILE*`` a standard stream, ``n`` a name of arithmetic type, ``:T`` a name of type
+``T``, ``=T`` a value of type ``T`` made there (a cast, a temporary, a call's result), ``it`` an
+iterator (`xs.begin()`), ``lv`` another name, ``?`` anything else. Of the members of a set taking that many arguments, a member is dropped when an
+argument cannot convert to its parameter as a reader sees it:
+
+- a literal is no pointer (but ``0``), no iterator; a string literal no arithmetic type but
+  `bool`, no pointer but to a character or `void`; a number, a character or a boolean no
+  string type (`string_view`, `format_string<..>`, `std::string`);
+- a repository class takes a literal only through a constructor, not `explicit`, whose one
+  required parameter takes it (a constructor template constrained by `enable_if` is not
+  assumed to: fmt's `locale_ref(const Locale&)` takes no string literal); a class with no
+  such constructor takes none;
+- an rvalue (a literal, `std::move(x)`, `&x`) binds no non-const lvalue reference (`T&`); a
+  name (an lvalue) binds no rvalue reference of a written type (`T&&` where `T` is no template
+  parameter of the function: a forwarding reference takes anything), and among members that
+  differ only there (`push_back(const T&)` / `push_back(T&&)`) an rvalue takes `T&&`;
+- a template parameter of the function (`T`, `const T&`, `T&&`), a pack, `auto` take anything;
+  so does a parameter whose type we cannot read.
+
+Then the receiver (``CResolver.receiver_const``): of members that differ only in their
+qualifier (`iterator begin()` / `const_iterator begin() const`), a const receiver (a `const`
+declaration, a field or `this` in a const method) takes the const one, another named receiver
+the non-const one; a member qualified `&&` is no member of a named receiver.
+
+When no member fits, the set as counted is kept (the arguments were read wrong: a macro's).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from functools import lru_cache
+
+from codebot.core.model import Parameter, Symbol
+
+__all__ = [
+    "by_arguments",
+    "by_receiver",
+    "fits",
+    "member_const",
+    "template_parameters",
+    "type_name",
+]
+
+_RVALUES = frozenset(("0", "1", "1.", "b", "'", "nullptr", "&&", "*", "it"))
+_NUMBERS = frozenset(("0", "1", "1.", "b", "'", "n"))
+_CHARS = r"(?:char|wchar_t|char8_t|char16_t|char32_t|Char|CharT|char_type|Char_T|TChar)"
+_CHAR_POINTER = re.compile(rf"(?:(?:const|volatile)\s+)*(?:std::)?{_CHARS}\s*(?:const\s*)?\*")
+_VOID_POINTER = re.compile(r"(?:(?:const|volatile)\s+)*void\s*(?:const\s*)?\*")
+_ARITHMETIC = re.compile(
+    r"(?:(?:unsigned|signed|short|long|int|char|bool|float|double|wchar_t|char8_t|char16_t|"
+    r"char32_t|(?:std::)?(?:s?size_t|ptrdiff_t|u?int(?:8|16|32|64|max|ptr)_t|"
+    r"u?int_(?:fast|least)(?:8|16|32|64)_t)|size_type|difference_type)\s*)+"
+)
+_WIDE = re.compile(r"wchar_t|char16_t|char32_t|char8_t|\b(?:w|u8|u16|u32)string")
+_STRINGISH = re.compile(r"(?i)(?:string|str|view)$")
+# Library types that take no literal, no number (streams, files, locales).
+_CLOSED = re.compile(r"(?:std::)?(?:basic_)?(?:w?(?:i|o|io)stream|streambuf|FILE|locale)$")
+_QUALIFIERS = re.compile(r"\b(?:const|volatile|typename|struct|class|enum|constexpr)\b")
+_TEMPLATE = re.compile(r"template\s*<")
+
+
+@lru_cache(maxsize=8192)
+def template_parameters(signature: str) -> frozenset[str]:
+    """The names a function's own `template <..>` header declares (`typename T`, `class...
+    Args`, `int N`); an out-of-line member's first header (`template <typename T>
+    StatusOr<T>::StatusOr(..)`) is its class's, not the function's."""
+    headers: list[str] = []
+    pos = 0
+    while True:
+        m = _TEMPLATE.match(signature, pos)
+        if m is None:
+            break
+        depth, i = 1, m.end()
+        while i < len(signature) and depth:
+            ch = signature[i]
+            depth += ch == "<"
+            depth -= ch == ">"
+            i += 1
+        headers.append(signature[m.end() : i - 1])
+        pos = i
+        while pos < len(signature) and signature[pos].isspace():
+            pos += 1
+    if not headers:
+        return frozenset()
+    rest = signature[pos:].split("(", 1)[0]
+    if len(headers) == 1 and re.search(r"<[^<>]*>\s*::\s*~?\w+\s*$", rest):
+        return frozenset()  # `template <typename T> StatusOr<T>::StatusOr`: the class's
+    names: set[str] = set()
+    for h in headers[-1:]:
+        depth, start, parts = 0, 0, []
+        for i, ch in enumerate(h):
+            if ch in "<([":
+                depth += 1
+            elif ch in ">)]":
+                depth -= 1
+            elif ch == "," and depth == 0:
+                parts.append(h[start:i])
+                start = i + 1
+        parts.append(h[start:])
+        for p in parts:
+            p = p.split("=", 1)[0].strip()
+            m = re.search(r"(?:typename|class|\w+)\s*(?:\.\.\.)?\s*([A-Za-z_]\w*)$", p)
+            if m is not None:
+                names.add(m[1])
+    return frozenset(names)
+
+
+def member_const(sym: Symbol) -> tuple[bool, bool]:
+    """(const, rvalue-only): a member's qualifiers after its parameters (`) const`, `) &&`)."""
+    sig = sym.signature
+    m = re.search(
+        r"\)\s*(const)?\s*(&&?)?\s*(?:noexcept\b|override\b|final\b|->|[A-Z_]{3,}|$)", sig
+    )
+    if m is None:
+        return False, False
+    return bool(m[1]), m[2] == "&&"
+
+
+def _parts(ptype: str) -> tuple[str, str, bool]:
+    """``const std::string &`` -> ("std::string", "&", True): the base type, the reference
+    (``&``, ``&&`` or ``""``) and whether the referred type is const."""
+    t = " ".join(ptype.split())
+    ref = ""
+    if t.endswith("&&"):
+        ref, t = "&&", t[:-2]
+    elif t.endswith("&") and not t.endswith(")&"):
+        ref, t = "&", t[:-1]
+    const = bool(re.match(r"\s*const\b", t)) or t.rstrip().endswith(" const")
+    base = _QUALIFIERS.sub("", t).strip()
+    base = " ".join(base.split())
+    return base, ref, const
+
+
+def _last_name(base: str) -> str:
+    """``std::basic_string_view<Char>`` -> ``basic_string_view``."""
+    depth, out = 0, []
+    for ch in base:
+        if ch == "<":
+            depth += 1
+        elif ch == ">":
+            depth -= 1
+        elif depth == 0:
+            out.append(ch)
+    return "".join(out).rstrip("*& ").rsplit("::", 1)[-1].strip()
+
+
+def type_name(ptype: str) -> str:
+    """``const std::vector<int> &`` -> ``vector``: a parameter type's last name."""
+    return _last_name(_parts(ptype)[0])
+
+
+ClassFits = Callable[[str, str], bool | None]
+
+
+def fits(token: str, param: Parameter, tparams: frozenset[str], class_fits: ClassFits) -> bool:
+    """Whether an argument written ``token`` may convert to ``param``."""
+    if token == "?" or not param.type or param.name == "..." or "..." in param.type:
+        return True
+    base, ref, const = _parts(param.type)
+    if not base:
+        return True
+    core = base.rstrip("*& ").strip()
+    template = core in tparams or core == "auto" or core.startswith("auto ")
+    rvalue = token in _RVALUES or token[:1] == "="
+    if ref == "&" and not const and rvalue and not (template and token == '"'):
+        return False  # a non-const lvalue reference binds no rvalue
+    if ref == "&&" and not template and (token in ("lv", "n", "FILE*") or token[:1] == ":"):
+        return False  # a name binds no rvalue reference of a written type
+    if template or token in ("lv", "&&"):
+        return True
+    if token == "it":  # an iterator: a class or a pointer, no number, no string
+        return not _ARITHMETIC.fullmatch(base) and not _STRINGISH.search(_last_name(base))
+    pointer = base.endswith("*") or "(*)" in base or "[" in base
+    if token[:1] in (":", "="):
+        return _typed_fits(token[1:], base, pointer, class_fits, ":" + token[1:])
+    if pointer:
+        if token in ("0", "nullptr", "*"):
+            return True
+        if token == '"':
+            if _WIDE.search(base):
+                return False
+            return bool(_CHAR_POINTER.fullmatch(base) or _VOID_POINTER.fullmatch(base)) or (
+                "[" in base and re.search(_CHARS, base) is not None
+            )
+        if token == "FILE*":
+            return "FILE" in base or bool(_VOID_POINTER.fullmatch(base))
+        return False
+    if _ARITHMETIC.fullmatch(base):
+        if token == '"' or token == "*":
+            return base == "bool"
+        return token in _NUMBERS
+    name = _last_name(base)
+    if name == "initializer_list":
+        return False  # only a braced list (`{1, 2}`, written `?`) makes one
+    if token == '"' and _WIDE.search(base):
+        return False  # a narrow literal makes no wide string (`basic_string_view<wchar_t>`)
+    if token == "nullptr":
+        return True
+    if _CLOSED.fullmatch(base.split("<", 1)[0]) or name.lower().endswith("iterator"):
+        return False
+    if _STRINGISH.search(name):
+        return token in ('"', "0", "*")
+    if token == "FILE*" and base.startswith(("std::", "::std::")):
+        return False
+    found = class_fits(name, token)
+    return True if found is None else found
+
+
+def _plain(name: str) -> str:
+    return re.sub(r"^(?:::)?(?:std::)?", "", " ".join(name.replace("const", " ").split()))
+
+
+def _typed_fits(arg: str, base: str, pointer: bool, class_fits: ClassFits, token: str) -> bool:
+    """An argument of type ``arg`` (``std::string``, ``char*``, ``Widget``) against a
+    parameter of type ``base``: a pointer takes a pointer to the same type or to `void`; an
+    arithmetic type no class; a class its own type, a string type another string type."""
+    arg_pointer = arg.endswith("*")
+    arg_core = _plain(arg.rstrip("*"))
+    if arg_pointer:
+        if pointer:
+            pointee = _plain(_QUALIFIERS.sub("", base).rstrip("*& ").strip())
+            return pointee in (arg_core, "void") or "[" in base or "(*)" in base
+        if _ARITHMETIC.fullmatch(base):
+            return base == "bool"
+        name = _last_name(base)
+        if _STRINGISH.search(name):
+            return bool(re.fullmatch(_CHARS, arg_core))
+        if _CLOSED.fullmatch(base.split("<", 1)[0]) or name.lower().endswith("iterator"):
+            return False
+        found = class_fits(name, token)
+        return True if found is None else found
+    if pointer:
+        return False  # a class (or a number we could not tell) is no pointer
+    if _ARITHMETIC.fullmatch(base):
+        return False  # (`n` is written for a value of arithmetic type)
+    name = _last_name(base)
+    if name == "initializer_list":
+        return False
+    arg_name = arg_core.rsplit("::", 1)[-1]
+    if name == arg_name or (_STRINGISH.search(name) and _STRINGISH.search(arg_name)):
+        return True
+    if _CLOSED.fullmatch(base.split("<", 1)[0]) or _STRINGISH.search(name):
+        return False
+    found = class_fits(name, token)
+    return True if found is None else found
+
+
+_KIND_CONSTRAINT = re.compile(
+    r"(!?)\s*(?:std::|\w+::)*(is_integral|is_floating_point|EnableIfIntegral|EnableIfFloat)"
+    r"(?:_v)?\s*<\s*([A-Za-z_]\w*)\s*>"
+)
+
+
+def _constraint_fits(token: str, ptype: str | None, sym: Symbol) -> bool:
+    """A template member constrained to integral or floating-point arguments
+    (`template <typename T, EnableIfIntegral<T> = 0> Duration Seconds(T n)`, `enable_if_t<
+    std::is_floating_point<T>::value>`): an integer literal takes no floating-only one, a
+    floating literal no integral-only one."""
+    typed = token[:1] in (":", "=")  # a value of a written type that is no number
+    if (token not in ("0", "1", "1.") and not typed) or not ptype or "<" not in sym.signature:
+        return True
+    core = _parts(ptype)[0]
+    for m in _KIND_CONSTRAINT.finditer(sym.signature):
+        if m[3] != core:
+            continue
+        integral = m[2] in ("is_integral", "EnableIfIntegral")
+        if typed:
+            if not m[1]:
+                return False  # a class or a pointer is neither integral nor floating-point
+            continue
+        wants_integer = integral != bool(m[1])
+        if wants_integer != (token != "1."):
+            return False
+    return True
+
+
+def by_arguments(members: list[Symbol], args: list[str], class_fits: ClassFits) -> list[Symbol]:
+    """The members every argument may convert to, then, among members that differ only in a
+    reference, the one an rvalue binds best (`T&&`); all of them where none fits."""
+    if not args or all(a == "?" for a in args):
+        return members
+    kept = []
+    for sym in members:
+        tparams = template_parameters(sym.signature)
+        params = sym.parameters
+        ok = True
+        for i, tok in enumerate(args):
+            p = params[i] if i < len(params) else (params[-1] if params else None)
+            if p is not None and not (
+                fits(tok, p, tparams, class_fits) and _constraint_fits(tok, p.type, sym)
+            ):
+                ok = False
+                break
+        if ok:
+            kept.append(sym)
+    if not kept:
+        return members
+    if len(kept) > 1 and any(a in _RVALUES or a[:1] == "=" for a in args):
+        kept = _rvalue_preferred(kept, args)
+    return kept
+
+
+def _rvalue_preferred(members: list[Symbol], args: list[str]) -> list[Symbol]:
+    """`insert(const T&)` / `insert(T&&)` called with an rvalue: the `T&&` member."""
+    groups: dict[tuple, list[Symbol]] = {}
+    for sym in members:
+        key = tuple(_parts(p.type or "")[0] for p in sym.parameters)
+        groups.setdefault(key, []).append(sym)
+    drop: set[str] = set()
+    for group in groups.values():
+        if len(group) < 2:
+            continue
+        for i, tok in enumerate(args):
+            if tok not in _RVALUES and tok[:1] != "=":
+                continue
+            refs = {
+                s.id: _parts(s.parameters[i].type or "")[1] if i < len(s.parameters) else ""
+                for s in group
+            }
+            if "&&" in refs.values() and "&" in refs.values():
+                drop |= {sid for sid, r in refs.items() if r == "&"}
+    return [s for s in members if s.id not in drop] or members
+
+
+def by_receiver(members: list[Symbol], const: bool | None) -> list[Symbol]:
+    """Of members that differ only in their qualifiers, the one a receiver of that constness
+    calls (None: not known, all of them)."""
+    if const is None or len(members) < 2:
+        return members
+    groups: dict[tuple, list[Symbol]] = {}
+    for sym in members:
+        key = tuple(" ".join((p.type or "").split()) for p in sym.parameters)
+        groups.setdefault(key, []).append(sym)
+    out: set[str] = set()
+    for group in groups.values():
+        quals = {s.id: member_const(s) for s in group}
+        named = [s for s in group if not quals[s.id][1]] or group  # `&&`: a temporary's
+        same = [s for s in named if quals[s.id][0] == const]
+        out |= {s.id for s in (same or named)}
+    return [s for s in members if s.id in out]
