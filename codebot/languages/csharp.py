@@ -440,6 +440,20 @@ _RECEIVERS = _Receivers(
     arguments=_arguments,
 )
 
+_CONDITIONAL = re.compile(rb"^[ \t]*#[ \t]*(?:if|elif|else|endif)\b[^\r\n]*", re.MULTILINE)
+
+
+def _blank_conditionals(data: bytes) -> bytes:
+    """The file with its `#if`/`#elif`/`#else`/`#endif` lines blanked (spaces of their length:
+    every offset and line stays the file's), the code of every branch kept. tree-sitter-c-sharp
+    cannot parse a directive inside an enum's members or a type's modifiers (newtonsoft-json's
+    JsonTextReader.cs: `#if HAVE_DATE_TIME_OFFSET` among ReadType's members), and the rest of
+    the file was misread: JsonTextReader's methods became functions outside the class."""
+    if b"#" not in data:
+        return data
+    return _CONDITIONAL.sub(lambda m: b" " * len(m[0]), data)
+
+
 SPEC = LanguageSpec(
     name="csharp",
     grammar="csharp",
@@ -453,4 +467,5 @@ SPEC = LanguageSpec(
     imports=_imports,
     signature_end=_signature_end,
     receivers=_RECEIVERS,
+    preprocess=_blank_conditionals,
 )

@@ -1331,3 +1331,67 @@ def test_a_string_concatenation_is_a_string_argument(parse):
     assert calls[0] == "(connection: IDbConnection).Query<T>/(string)"
     # the `string sql` member, not the one taking a CommandDefinition (which needs no default)
     assert _edges_of(_resolution(files), "TypeHandlerTests.Generic") == {"SqlMapper.Query": "exact"}
+
+
+def test_conditional_directives_are_blanked_and_every_branch_kept(parse):
+    # newtonsoft-json's JsonTextReader.cs: `#if` among an enum's members and between an `if`
+    # block and its `else` broke the grammar's parse (an `if` read as a function, and in the
+    # whole file JsonTextReader's methods read as functions outside the class, so a call on a
+    # JsonTextReader reached the abstract JsonReader.Read); the directive lines are blanked
+    code = """
+namespace Newtonsoft.Json
+{
+    internal enum ReadType
+    {
+        Read,
+        ReadAsDateTime,
+#if HAVE_DATE_TIME_OFFSET
+        ReadAsDateTimeOffset,
+#endif
+        ReadAsDouble
+    }
+
+    public partial class JsonTextReader : JsonReader
+    {
+#if DEBUG
+        internal int LargeBufferLength { get; set; } = int.MaxValue / 2;
+#else
+        private const int LargeBufferLength = int.MaxValue / 2;
+#endif
+
+        public JsonTextReader(TextReader reader)
+        {
+            _reader = reader;
+        }
+
+        private void ParseString(ReadType readType)
+        {
+            if (readType == ReadType.ReadAsDateTime)
+            {
+                dateParseHandling = DateParseHandling.DateTime;
+            }
+#if HAVE_DATE_TIME_OFFSET
+            else if (readType == ReadType.ReadAsDateTimeOffset)
+            {
+                dateParseHandling = DateParseHandling.DateTimeOffset;
+            }
+#endif
+            else
+            {
+                dateParseHandling = DateParseHandling.None;
+            }
+        }
+
+        public override bool Read() => true;
+    }
+}
+"""
+    p = parse("csharp", "Src/JsonTextReader.cs", code)
+    kinds = [(s.kind, s.name) for s in p.result.symbols if s.kind in ("function", "method")]
+    assert kinds == [("method", "JsonTextReader"), ("method", "ParseString"), ("method", "Read")]
+    # the lines and offsets are the file's: Read is where it is written
+    read = next(s for s in p.result.symbols if s.name == "Read")
+    assert (
+        read.start_line
+        == code.lstrip("\n").splitlines().index("        public override bool Read() => true;") + 1
+    )
