@@ -266,6 +266,11 @@ def _argument_type(node: Node, bound) -> str:
     if kind == "array_creation_expression":
         t = _written_type((field_text(node, "type") or "").split("[", 1)[0])
         return f"{t}[]" if t != "?" else "?"
+    if kind == "implicit_array_creation_expression":  # `new[] { tableType }`: its first item's
+        init = next((c for c in node.named_children if c.type == "initializer_expression"), None)
+        items = init.named_children if init is not None else []
+        t = _argument_type(items[0], bound) if items else "?"
+        return f"{t}[]" if t not in ("?", "null") and not t.startswith("lambda") else "?"
     if kind == "parenthesized_expression" and node.named_child_count == 1:
         return _argument_type(node.named_children[0], bound)
     if kind == "binary_expression" and field_text(node, "operator") == "+":

@@ -1395,3 +1395,47 @@ namespace Newtonsoft.Json
         read.start_line
         == code.lstrip("\n").splitlines().index("        public override bool Read() => true;") + 1
     )
+
+
+def test_a_private_member_is_chosen_only_inside_its_type_and_an_array_fills_params():
+    files = {
+        "Dapper/CommandDefinition.cs": """
+            namespace Dapper;
+            public readonly struct CommandDefinition
+            {
+                public CommandDefinition(string commandText, object? parameters = null, CommandFlags flags = CommandFlags.Buffered) { }
+                private CommandDefinition(object? parameters, CommandFlags flags) : this() { }
+                internal static CommandDefinition ForCallback(object? parameters, CommandFlags flags) => new CommandDefinition(parameters, flags);
+            }
+        """,
+        "Dapper.Rainbow/Database.cs": """
+            namespace Dapper;
+            public abstract partial class Database<TDatabase>
+            {
+                protected Action<TDatabase> CreateTableConstructor(Type tableType)
+                {
+                    return CreateTableConstructor(new[] { tableType });
+                }
+                protected Action<TDatabase> CreateTableConstructor(params Type[] tableTypes) => null;
+            }
+        """,
+        "benchmarks/DapperCacheImpact.cs": """
+            namespace Dapper.Tests.Performance;
+            public class DapperCacheImpact
+            {
+                public void Cache() => _connection.Execute(new CommandDefinition("select 42", flags: CommandFlags.NoCache));
+            }
+        """,
+    }
+    res = _resolution(files)
+    # outside the struct only the public constructor can be called; inside, the private one
+    assert _edges_of(res, "DapperCacheImpact.Cache") == {
+        "CommandDefinition.CommandDefinition": "exact"
+    }
+    assert _edges_of(res, "CommandDefinition.ForCallback") == {
+        "CommandDefinition.CommandDefinition#2": "exact"
+    }
+    # `new[] { tableType }` is a Type[]: the `params Type[]` member, not the method itself
+    assert _edges_of(res, "Database.CreateTableConstructor") == {
+        "Database.CreateTableConstructor#2": "exact"
+    }

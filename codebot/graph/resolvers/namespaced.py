@@ -419,7 +419,7 @@ class CSharpResolver(OverloadChooser, NamespacedResolver):
         named = [e for e in out if e[1] != OVERRIDE]
         through = [e for e in out if e[1] == OVERRIDE]
         full = self.overloads
-        self.overloads = self._class_overloads
+        self.overloads = _Accessible(self, ctx)
         try:
             chosen = super().choose(ctx, named, args) if named else {}
         finally:
@@ -435,6 +435,25 @@ class CSharpResolver(OverloadChooser, NamespacedResolver):
 
     def fallback_candidate(self, sid: str) -> bool:
         return super().fallback_candidate(sid) and sid not in self._explicit
+
+    def _visible_member(self, ctx: Ctx, sid: str) -> bool:
+        """Whether the caller may call a member: a `private` one only from inside its type
+        (or a type nested in it; `private protected` counts as protected)."""
+        sym = self.index.by_id[sid]
+        words = sym.signature.split("(", 1)[0].split()
+        if "private" not in words or "protected" in words:
+            return True
+        owner = self.owner_type(sid)
+        if owner is None:
+            return True
+        owner = self.canonical.get(owner, owner)
+        cls = ctx.cls
+        while cls is not None:
+            if self.canonical.get(cls, cls) == owner:
+                return True
+            parent = self.index.by_id[cls].parent
+            cls = parent if parent is not None and self.index.is_type(parent) else None
+        return False
 
     def _partial_bases(self) -> None:
         """A partial class's bases may be written on any of its parts (`partial class
@@ -986,6 +1005,25 @@ class CSharpResolver(OverloadChooser, NamespacedResolver):
             arg = "lambda"
         if "`" in arg and "`" in param and arg != param:
             return None  # `Func<A, B, R>` for a `Func<A, R>`
+        if arg.endswith("[]") and param.endswith("[]") and arg != param:
+            # element by element: `int[]` for a `T[]`; a reference type's array for its base's
+            # (covariance), never a value type's for `object[]`
+            a, p = arg[:-2], param[:-2]
+            if _type_parameter(p, self.index.by_id[sid], self.index):
+                return 2
+            if a == "?" or p == "?":
+                return 1
+            if self._is_value_type(a) or a in _CSHARP_PREDEFINED and a not in ("string", "object"):
+                return None
+            fit = self._overload_fit(ctx, sid, a, p)
+            return None if fit is None else min(fit, 2)
+        if arg.endswith("[]") and not param.endswith("[]") and param != "?":
+            # `new[] { tableType }` (a Type[]) is no `Type`: an array converts only to object,
+            # Array, the collection interfaces, spans, or a type parameter
+            if param.split("`", 1)[0] not in _ARRAY_TAKERS and not _type_parameter(
+                param, self.index.by_id[sid], self.index
+            ):
+                return None
         fit = super()._overload_fit(ctx, sid, arg, param)
         if fit == 1 and arg != "?" and param != "?" and arg.endswith(param) and arg != param:
             return 1.5  # two library types: `MemoryStream` for a `Stream` before a `BinaryWriter`
@@ -1015,7 +1053,26 @@ class CSharpResolver(OverloadChooser, NamespacedResolver):
         if generic and len(generic) < len(group):
             beaten = {o for o in group if any(self._object_for_t(g, o, args) for g in generic)}
             group = [g for g in group if g not in beaten]
-        return self._overload_pick_named(ctx, group, args)
+        picked = self._overload_pick_named(ctx, group, args)
+        if (
+            picked
+            and len(group) > 1
+            and all(self._overload_score(ctx, g, args) is None for g in picked)
+        ):
+            # no member of that arity takes these arguments' types: a `params` array in its
+            # normal form (`CreateTableConstructor(new[] { t })` is `(params Type[] tableTypes)`)
+            spread = [
+                g
+                for g in group
+                if g not in picked
+                and (ps := self._overload_params(g))
+                and is_vararg(ps[-1].type)
+                and len(args) >= len(ps) - 1
+                and self._overload_score(ctx, g, args) is not None
+            ]
+            if spread:
+                return spread
+        return picked
 
     def _object_for_t(self, generic: str, other: str, args: list[str]) -> bool:
         mine, theirs = self._overload_params(generic), self._overload_params(other)
@@ -1211,6 +1268,31 @@ def _last_word(name: str | None) -> str:
     """``NpgsqlConnection`` -> ``Connection``: the last word of a camel-case name."""
     words = re.findall(r"[A-Z][a-z0-9]+", name or "")
     return words[-1] if words else ""
+
+
+# What a C# array converts to (besides an array type and a type parameter)
+_ARRAY_TAKERS = frozenset(
+    """object Object Array ICloneable IEnumerable ICollection IList IReadOnlyCollection
+    IReadOnlyList IStructuralComparable IStructuralEquatable Span ReadOnlySpan Memory
+    ReadOnlyMemory ArraySegment""".split()
+)
+
+
+class _Accessible:
+    """A named call's overload sets as the caller sees them: without explicit interface
+    implementations, and without `private` members of a type the caller is not inside
+    (`new CommandDefinition("..", flags: ..)` in a benchmark cannot call CommandDefinition's
+    private `(object? parameters, CommandFlags flags)`)."""
+
+    def __init__(self, resolver: CSharpResolver, ctx: Ctx) -> None:
+        self.resolver, self.ctx = resolver, ctx
+
+    def get(self, sid: str, default: list[str] | None = None) -> list[str] | None:
+        group = self.resolver._class_overloads.get(sid, default)
+        if not group:
+            return group
+        seen = [m for m in group if self.resolver._visible_member(self.ctx, m)]
+        return seen if seen and len(seen) < len(group) else group
 
 
 def _explicit_implementation(sym: Symbol) -> bool:
