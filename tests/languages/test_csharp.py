@@ -1439,3 +1439,40 @@ def test_a_private_member_is_chosen_only_inside_its_type_and_an_array_fills_para
     assert _edges_of(res, "Database.CreateTableConstructor") == {
         "Database.CreateTableConstructor#2": "exact"
     }
+
+
+def test_a_plain_type_beside_a_generic_one_of_its_name_is_found_by_arity():
+    files = {
+        "Dapper/SqlMapper.Identity.cs": """
+            namespace Dapper;
+            public static partial class SqlMapper
+            {
+                internal sealed class Identity<TFirst, TSecond> : Identity
+                {
+                    internal Identity(string sql, CommandType? commandType, IDbConnection connection, Type type, Type? parametersType, int gridIndex = 0)
+                        : base(sql, commandType, connection.ConnectionString, type, parametersType, 0, gridIndex)
+                    { }
+                }
+                public class Identity
+                {
+                    internal Identity(string sql, CommandType? commandType, IDbConnection connection, Type? type, Type? parametersType) { }
+                    private protected Identity(string sql, CommandType? commandType, string connectionString, Type? type, Type? parametersType, int otherTypesHash, int gridIndex) { }
+                }
+            }
+        """,
+        "Dapper/SqlMapper.cs": """
+            namespace Dapper;
+            public static partial class SqlMapper
+            {
+                private static void QueryMultipleImpl(IDbConnection cnn, CommandDefinition command)
+                {
+                    var identity = new Identity(command.CommandText, command.CommandTypeDirect, cnn, typeof(GridReader), null);
+                }
+            }
+        """,
+    }
+    res = _resolution(files)
+    # `new Identity(..)` names the plain class (its id `Identity#2`: the generic one came first)
+    assert _edges_of(res, "SqlMapper.QueryMultipleImpl") == {"Identity#2.Identity": "exact"}
+    # and the generic one's `: base(..)` is the plain class's seven-parameter constructor
+    assert _edges_of(res, "Identity.Identity") == {"Identity#2.Identity#2": "exact"}

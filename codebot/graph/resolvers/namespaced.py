@@ -370,6 +370,14 @@ class CSharpResolver(OverloadChooser, NamespacedResolver):
         self._picked: dict[tuple, list[str] | None] = {}
         self._ext_results: dict[tuple[str, str, str], tuple[str, str] | None] = {}
         self._nullable_params: dict[str, tuple[Parameter, ...]] = {}
+        # Types whose qualified name repeats another's in one file (a generic `Identity<T..>`
+        # beside the plain `Identity`): their ids are `Name#2`.., reached here by generic arity
+        self._same_name_types: dict[str, list[str]] = {}
+        for f in self.files:
+            for s in f.symbols:
+                local = self.index.local_name.get(s.id, "")
+                if s.kind in TYPES and "#" in local:
+                    self._same_name_types.setdefault(strip_duplicate(local), []).append(s.id)
         super().prepare()
         self._partial_bases()
         # Overloads: the methods and constructors sharing one qualified name (`Save`, `Save#2`)
@@ -537,6 +545,8 @@ class CSharpResolver(OverloadChooser, NamespacedResolver):
             ids = self.qnames.get(q)
             if not ids:
                 continue
+            # (`Identity<TFirst, ..>` and `Identity` in one class: the second is `Identity#2`)
+            ids = [*ids, *self._same_name_types.get(q, ())]
             types = [i for i in ids if is_type(i)]
             if not types and types_only:
                 continue
