@@ -149,6 +149,10 @@ def _declarators(decl: Node | None, out: Bindings) -> None:
             continue
         what = typed
         value = d.named_children[-1] if d.named_child_count > 1 else None
+        while (
+            value is not None and value.type == "postfix_unary_expression" and value.named_children
+        ):
+            value = value.named_children[0]  # `Factory.CreateConnection()!`: the call's value
         if what is None and value is not None:
             if value.type == "object_creation_expression":
                 type_text = text(value.child_by_field_name("type"))

@@ -1476,3 +1476,43 @@ def test_a_plain_type_beside_a_generic_one_of_its_name_is_found_by_arity():
     assert _edges_of(res, "SqlMapper.QueryMultipleImpl") == {"Identity#2.Identity": "exact"}
     # and the generic one's `: base(..)` is the plain class's seven-parameter constructor
     assert _edges_of(res, "Identity.Identity") == {"Identity#2.Identity#2": "exact"}
+
+
+def test_a_null_forgiving_value_keeps_what_it_was_made_by():
+    files = {
+        "tests/TestBase.cs": """
+            namespace Dapper.Tests;
+            public static class DatabaseProvider<TProvider> where TProvider : DatabaseProvider
+            {
+                public static TProvider Instance { get; } = new();
+            }
+            public abstract class DatabaseProvider
+            {
+                public abstract DbProviderFactory Factory { get; }
+                public DbConnection GetOpenConnection()
+                {
+                    var conn = Factory.CreateConnection()!;
+                    conn.Open();
+                    return conn;
+                }
+            }
+            public sealed class SystemSqlClientProvider : DatabaseProvider
+            {
+                public override DbProviderFactory Factory => System.Data.SqlClient.SqlClientFactory.Instance;
+            }
+        """,
+        "tests/Helpers/TransactedConnection.cs": """
+            namespace Dapper.Tests;
+            internal class TransactedConnection : IDbConnection
+            {
+                private readonly IDbConnection _conn;
+                public void Open() => _conn.Open();
+            }
+        """,
+    }
+    res = _resolution(files)
+    # `conn` is what a library's CreateConnection() returns (`Factory`, an abstract property,
+    # has the type its override declares): its Open() is the library's, not the repository's
+    # only Open (a guess by name)
+    assert _edges_of(res, "DatabaseProvider#2.GetOpenConnection") == {}
+    assert res.external["tests.TestBase.Dapper.Tests.DatabaseProvider#2.GetOpenConnection"] == 2

@@ -781,6 +781,11 @@ class CSharpResolver(OverloadChooser, NamespacedResolver):
             hit = self.index.find_member(ctx.cls, name)[0]
             if hit is not None:
                 return self._property_value(hit)
+            # an abstract property (`public abstract DbProviderFactory Factory { get; }` is no
+            # symbol): the type its overrides declare, when they agree
+            found = {self._property_value(o) for o in self.index.overrides(ctx.cls, name)}
+            if len(found) == 1:
+                return found.pop()
         return None
 
     def _member_value(
