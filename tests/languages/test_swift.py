@@ -1145,3 +1145,26 @@ def test_a_private_type_is_its_own_and_self_init_delegates_elsewhere(resolved):
     k = "Sources.Vapor.Utilities.BasicCodingKey.BasicCodingKey"
     assert (f"{k}.init#2", f"{k}.init#2") not in calls
     assert (f"{k}.init#2", f"{k}.init") in calls
+
+
+def test_a_variadic_parameter_is_an_array_inside_and_takes_no_array(resolved):
+    files = {
+        "Sources/Vapor/Routing/RoutesBuilder.swift": """
+            public protocol Middleware {}
+            public protocol RoutesBuilder {}
+            extension RoutesBuilder {
+                public func grouped(_ path: PathComponent...) -> any RoutesBuilder { self }
+                public func grouped(_ path: [PathComponent]) -> any RoutesBuilder { self }
+                public func grouped(_ middleware: any Middleware...) -> any RoutesBuilder {
+                    self.grouped(middleware)
+                }
+                public func grouped(_ middleware: [any Middleware]) -> any RoutesBuilder { self }
+            }
+        """,
+    }
+    calls = resolved("swift", files)
+    m = "Sources.Vapor.Routing.RoutesBuilder.RoutesBuilder"
+    # `middleware` is a `[any Middleware]` inside: the array member, not the variadic one
+    # (no array goes to a variadic parameter), nor the one of another element type
+    assert calls[(f"{m}.grouped#3", f"{m}.grouped#4")] == "exact"
+    assert (f"{m}.grouped#3", f"{m}.grouped#2") not in calls

@@ -2369,6 +2369,8 @@ class SwiftResolver(NamespacedResolver):
             name = name.split("<", 1)[0].rstrip("?!").strip()
             if not _fits_scalar(type_text, arg):
                 return False  # `"a"` for an `Int` or a `[PathComponent]`
+            if arg[:1] == "[":
+                return self._takes_array(sym, file, type_text or "", arg[1:-1])
             t = self._type_name(file, self._nest(sym), name) if name.isidentifier() else None
             if t is None or self.index.by_id[t].kind == "interface" or arg == name:
                 return True
@@ -2381,6 +2383,34 @@ class SwiftResolver(NamespacedResolver):
             return name.isidentifier() and self._type_name(file, self._nest(sym), name) is not None
 
         return _takes(sym.parameters, labels, has, takes, repo_type)
+
+    def _takes_array(self, sym: Symbol, file: FileResult, param: str, element: str) -> bool:
+        """Whether a parameter written ``param`` takes an array of ``element``: never a
+        variadic one (Swift passes no array to ``T...``); ``[T]`` when the element fits ``T``
+        (the same type, a repository type's base; a library's ``T`` may be a protocol it
+        conforms to); a repository struct, class or enum is no array."""
+        p = param.replace("inout ", "").replace("any ", "").replace("some ", "").strip()
+        p = p.rstrip("?!").strip()
+        if p.endswith("..."):
+            return False
+        nest = self._nest(sym)
+        if p[:1] == "[" and p[-1:] == "]" and ":" not in p:
+            want = p[1:-1].strip()
+            if want == element:
+                return True
+            w = self._type_name(file, nest, want) if want.isidentifier() else None
+            a = self._type_name(file, nest, element)
+            if w is None:
+                if a is None or not want.isidentifier():
+                    return True  # two library types, or one not written plainly: not known
+                # a repository type's values are of a library type it is declared to conform to
+                return any(
+                    want in (_plain_type(b) for b in self.index.by_id[t].bases)
+                    for t in self.index.mro(a)
+                )
+            return a is not None and w in self.index.mro(a)
+        t = self._type_name(file, nest, p) if p.isidentifier() else None
+        return t is None or self.index.by_id[t].kind == "interface"
 
     def _resolve_swift(self, ctx: Ctx, text: str) -> Outcome:
         out = super().resolve_call(ctx, text)
