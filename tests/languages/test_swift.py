@@ -1168,3 +1168,25 @@ def test_a_variadic_parameter_is_an_array_inside_and_takes_no_array(resolved):
     # (no array goes to a variadic parameter), nor the one of another element type
     assert calls[(f"{m}.grouped#3", f"{m}.grouped#4")] == "exact"
     assert (f"{m}.grouped#3", f"{m}.grouped#2") not in calls
+
+
+def test_an_override_edge_goes_to_the_member_of_the_declared_parameter_types(resolved):
+    files = {
+        "Sources/Vapor/Content/URLQueryCoders.swift": """
+            public protocol URLQueryDecoder {
+                func decode<D>(_ decodable: D.Type, from url: URI) throws -> D
+            }
+            public struct URLEncodedFormDecoder: URLQueryDecoder {
+                public func decode<D>(_ decodable: D.Type, from url: URI) throws -> D { fatalError() }
+                public func decode<D>(_ decodable: D.Type, from string: String) throws -> D { fatalError() }
+            }
+            func query<D>(decoder: URLQueryDecoder, url: URI) throws -> D {
+                try decoder.decode(D.self, from: url)
+            }
+        """,
+    }
+    calls = resolved("swift", files)
+    m = "Sources.Vapor.Content.URLQueryCoders"
+    assert calls[(f"{m}.query", f"{m}.URLQueryDecoder.decode")] == "exact"
+    assert calls[(f"{m}.query", f"{m}.URLEncodedFormDecoder.decode")] == "override"
+    assert (f"{m}.query", f"{m}.URLEncodedFormDecoder.decode#2") not in calls

@@ -2147,6 +2147,11 @@ class SwiftResolver(NamespacedResolver):
                 # an override implements the declared member: its labels and its `async`
                 # (`respond(to:) async` does not implement `Responder.respond(to:)`)
                 fits = [g for g in fits if any(self._same_shape(g, d) for d in declared)]
+                if len(fits) > 1:
+                    # the one implementing it takes its parameter types (`decode(_:from: URI)`,
+                    # not `decode(_:from: String)`)
+                    typed = [g for g in fits if any(self._same_types(g, d) for d in declared)]
+                    fits = typed or fits
             if len(fits) > 1:
                 fits = self._preferred(fits, labels, awaited)
             if not group:
@@ -2283,6 +2288,13 @@ class SwiftResolver(NamespacedResolver):
         if found is None:
             found = self._shapes[(a, b)] = self._shape_of(a, b)
         return found
+
+    def _same_types(self, a: str, b: str) -> bool:
+        """Whether two functions' parameters are of the same written types (plain names)."""
+        pa, pb = self.index.by_id[a].parameters, self.index.by_id[b].parameters
+        return len(pa) == len(pb) and all(
+            _plain_type(p.type or "") == _plain_type(q.type or "") for p, q in zip(pa, pb)
+        )
 
     def _shape_of(self, a: str, b: str) -> bool:
         sa, sb = self.index.by_id[a], self.index.by_id[b]
