@@ -469,6 +469,10 @@ OVERLOADS = {
             func asURL() -> String
         }
 
+        extension String: URLConvertible {
+            public func asURL() -> String { self }
+        }
+
         struct Endpoint {
             static let `default` = Endpoint()
         }
@@ -1190,3 +1194,33 @@ def test_an_override_edge_goes_to_the_member_of_the_declared_parameter_types(res
     assert calls[(f"{m}.query", f"{m}.URLQueryDecoder.decode")] == "exact"
     assert calls[(f"{m}.query", f"{m}.URLEncodedFormDecoder.decode")] == "override"
     assert (f"{m}.query", f"{m}.URLEncodedFormDecoder.decode#2") not in calls
+
+
+def test_a_string_is_no_repository_protocol_value_unless_declared(resolved):
+    files = {
+        "Sources/Vapor/Routing/RoutesBuilder.swift": """
+            public protocol Middleware {}
+            public final class CORSMiddleware: Middleware {}
+            public protocol RoutesBuilder {}
+            extension RoutesBuilder {
+                public func grouped(_ path: PathComponent...) -> any RoutesBuilder { self }
+                public func grouped(_ path: [PathComponent]) -> any RoutesBuilder { self }
+                public func grouped(_ middleware: any Middleware...) -> any RoutesBuilder { self }
+                public func grouped(_ middleware: [any Middleware]) -> any RoutesBuilder { self }
+            }
+            func routes(app: any RoutesBuilder) {
+                let sessions = app.grouped("sessions")
+            }
+            func cors(app: any RoutesBuilder) {
+                let group = app.grouped(CORSMiddleware())
+            }
+        """,
+    }
+    calls = resolved("swift", files)
+    m = "Sources.Vapor.Routing.RoutesBuilder"
+    # "sessions" is a PathComponent (a library type a literal may make), no Middleware
+    assert calls[(f"{m}.routes", f"{m}.RoutesBuilder.grouped")] == "exact"
+    assert (f"{m}.routes", f"{m}.RoutesBuilder.grouped#3") not in calls
+    # one argument fills a variadic parameter: the arrays' members are no better; four
+    # members fit as far as the text tells: no edge
+    assert not [d for s, d in calls if s == f"{m}.cors" and ".grouped" in d]

@@ -1770,6 +1770,7 @@ class SwiftResolver(NamespacedResolver):
         self._type_names: dict[tuple[str, str, str], str | None] = {}
         self._extended: dict[str, bool] = {}  # name -> may be a library type extended here
         self._closure_params: dict[tuple[str, str], Target | None] = {}
+        self._scalar_protocols: set[tuple[str, str]] | None = None
         self._shapes: dict[tuple[str, str], bool] = {}
         self._chosen: dict[tuple, Outcome] = {}  # (file, arguments, *targets) -> outcome
 
@@ -2313,14 +2314,15 @@ class SwiftResolver(NamespacedResolver):
         by_id = self.index.by_id
         favoured = [g for g in fits if "_disfavoredOverload" not in by_id[g].decorators]
         fits = favoured or fits
-        # a member without a variadic parameter over one with (`HTTPCookies()`: `init()`, not
+        # called without arguments, a member without a variadic parameter over one whose
+        # variadic parameter is left empty (`HTTPCookies()`: `init()`, not
         # `init(dictionaryLiteral: (String, Value)...)`)
         fixed = [
             g
             for g in fits
             if not any((p.type or "").rstrip().endswith("...") for p in by_id[g].parameters)
         ]
-        fits = fixed or fits
+        fits = (fixed or fits) if not labels else fits
         if any(":" in a for a in labels):
             # `File(data: "..")`: the member whose parameter is of the argument's very type
             # (`init(data: String)`) over one it may convert to (`init(data: ByteBuffer)`)
@@ -2378,12 +2380,16 @@ class SwiftResolver(NamespacedResolver):
             """A value of type ``arg`` for a parameter of a repository's struct, class or enum
             type: that type or one of its subclasses (`String` is no `Endpoint`)."""
             name = (type_text or "").replace("any ", "").replace("some ", "").strip()
-            name = name.split("<", 1)[0].rstrip("?!").strip()
+            name = name.split("<", 1)[0].rstrip("?!").strip().removesuffix("...").strip()
             if not _fits_scalar(type_text, arg):
                 return False  # `"a"` for an `Int` or a `[PathComponent]`
             if arg[:1] == "[":
                 return self._takes_array(sym, file, type_text or "", arg[1:-1])
             t = self._type_name(file, self._nest(sym), name) if name.isidentifier() else None
+            if t is not None and arg in _SCALARS and self.index.by_id[t].kind == "interface":
+                # `grouped("sessions")`: a String is no `any Middleware` unless the repository
+                # declares the conformance (`extension String: Middleware`)
+                return (arg, self.index.by_id[t].name) in self._scalar_conformances()
             if t is None or self.index.by_id[t].kind == "interface" or arg == name:
                 return True
             a = self._type_name(file, self._nest(sym), arg)
@@ -2395,6 +2401,20 @@ class SwiftResolver(NamespacedResolver):
             return name.isidentifier() and self._type_name(file, self._nest(sym), name) is not None
 
         return _takes(sym.parameters, labels, has, takes, repo_type)
+
+    def _scalar_conformances(self) -> set[tuple[str, str]]:
+        """(standard type, protocol) the repository declares on extensions of the standard
+        types (recorded on their functions' bases)."""
+        found = self._scalar_protocols
+        if found is None:
+            found = self._scalar_protocols = {
+                (s.class_name, _plain_type(b))
+                for f in self.files
+                for s in f.symbols
+                if s.class_name in _SCALARS and s.bases
+                for b in s.bases
+            }
+        return found
 
     def _takes_array(self, sym: Symbol, file: FileResult, param: str, element: str) -> bool:
         """Whether a parameter written ``param`` takes an array of ``element``: never a
