@@ -2134,6 +2134,7 @@ class SwiftResolver(NamespacedResolver):
         self._type_names: dict[tuple[str, str, str], str | None] = {}
         self._extended: dict[str, bool] = {}  # name -> may be a library type extended here
         self._closure_params: dict[tuple[str, str], Target | None] = {}
+        self._scalar_protocols: set[tuple[str, str]] | None = None
         self._shapes: dict[tuple[str, str], bool] = {}
         self._chosen: dict[tuple, Outcome] = {}  # (file, arguments, *targets) -> outcome
 
@@ -2511,6 +2512,11 @@ class SwiftResolver(NamespacedResolver):
                 # an override implements the declared member: its labels and its `async`
                 # (`respond(to:) async` does not implement `Responder.respond(to:)`)
                 fits = [g for g in fits if any(self._same_shape(g, d) for d in declared)]
+                if len(fits) > 1:
+                    # the one implementing it takes its parameter types (`decode(_:from: URI)`,
+                    # not `decode(_:from: String)`)
+                    typed = [g for g in fits if any(self._same_types(g, d) for d in declared)]
+                    fits = typed or fits
             if len(fits) > 1:
                 fits = self._preferred(fits, labels, awaited)
             if not group:
@@ -2648,6 +2654,13 @@ class SwiftResolver(NamespacedResolver):
             found = self._shapes[(a, b)] = self._shape_of(a, b)
         return found
 
+    def _same_types(self, a: str, b: str) -> bool:
+        """Whether two functions' parameters are of the same written types (plain names)."""
+        pa, pb = self.index.by_id[a].parameters, self.index.by_id[b].parameters
+        return len(pa) == len(pb) and all(
+            _plain_type(p.type or "") == _plain_type(q.type or "") for p, q in zip(pa, pb)
+        )
+
     def _shape_of(self, a: str, b: str) -> bool:
         sa, sb = self.index.by_id[a], self.index.by_id[b]
         if _is_async(sa) != _is_async(sb) or len(sa.parameters) != len(sb.parameters):
@@ -2665,14 +2678,15 @@ class SwiftResolver(NamespacedResolver):
         by_id = self.index.by_id
         favoured = [g for g in fits if "_disfavoredOverload" not in by_id[g].decorators]
         fits = favoured or fits
-        # a member without a variadic parameter over one with (`HTTPCookies()`: `init()`, not
+        # called without arguments, a member without a variadic parameter over one whose
+        # variadic parameter is left empty (`HTTPCookies()`: `init()`, not
         # `init(dictionaryLiteral: (String, Value)...)`)
         fixed = [
             g
             for g in fits
             if not any((p.type or "").rstrip().endswith("...") for p in by_id[g].parameters)
         ]
-        fits = fixed or fits
+        fits = (fixed or fits) if not labels else fits
         if any(":" in a for a in labels):
             # `File(data: "..")`: the member whose parameter is of the argument's very type
             # (`init(data: String)`) over one it may convert to (`init(data: ByteBuffer)`)
@@ -2730,10 +2744,16 @@ class SwiftResolver(NamespacedResolver):
             """A value of type ``arg`` for a parameter of a repository's struct, class or enum
             type: that type or one of its subclasses (`String` is no `Endpoint`)."""
             name = (type_text or "").replace("any ", "").replace("some ", "").strip()
-            name = name.split("<", 1)[0].rstrip("?!").strip()
+            name = name.split("<", 1)[0].rstrip("?!").strip().removesuffix("...").strip()
             if not _fits_scalar(type_text, arg):
                 return False  # `"a"` for an `Int` or a `[PathComponent]`
+            if arg[:1] == "[":
+                return self._takes_array(sym, file, type_text or "", arg[1:-1])
             t = self._type_name(file, self._nest(sym), name) if name.isidentifier() else None
+            if t is not None and arg in _SCALARS and self.index.by_id[t].kind == "interface":
+                # `grouped("sessions")`: a String is no `any Middleware` unless the repository
+                # declares the conformance (`extension String: Middleware`)
+                return (arg, self.index.by_id[t].name) in self._scalar_conformances()
             if t is None or self.index.by_id[t].kind == "interface" or arg == name:
                 return True
             a = self._type_name(file, self._nest(sym), arg)
@@ -2745,6 +2765,48 @@ class SwiftResolver(NamespacedResolver):
             return name.isidentifier() and self._type_name(file, self._nest(sym), name) is not None
 
         return _takes(sym.parameters, labels, has, takes, repo_type)
+
+    def _scalar_conformances(self) -> set[tuple[str, str]]:
+        """(standard type, protocol) the repository declares on extensions of the standard
+        types (recorded on their functions' bases)."""
+        found = self._scalar_protocols
+        if found is None:
+            found = self._scalar_protocols = {
+                (s.class_name, _plain_type(b))
+                for f in self.files
+                for s in f.symbols
+                if s.class_name in _SCALARS and s.bases
+                for b in s.bases
+            }
+        return found
+
+    def _takes_array(self, sym: Symbol, file: FileResult, param: str, element: str) -> bool:
+        """Whether a parameter written ``param`` takes an array of ``element``: never a
+        variadic one (Swift passes no array to ``T...``); ``[T]`` when the element fits ``T``
+        (the same type, a repository type's base; a library's ``T`` may be a protocol it
+        conforms to); a repository struct, class or enum is no array."""
+        p = param.replace("inout ", "").replace("any ", "").replace("some ", "").strip()
+        p = p.rstrip("?!").strip()
+        if p.endswith("..."):
+            return False
+        nest = self._nest(sym)
+        if p[:1] == "[" and p[-1:] == "]" and ":" not in p:
+            want = p[1:-1].strip()
+            if want == element:
+                return True
+            w = self._type_name(file, nest, want) if want.isidentifier() else None
+            a = self._type_name(file, nest, element)
+            if w is None:
+                if a is None or not want.isidentifier():
+                    return True  # two library types, or one not written plainly: not known
+                # a repository type's values are of a library type it is declared to conform to
+                return any(
+                    want in (_plain_type(b) for b in self.index.by_id[t].bases)
+                    for t in self.index.mro(a)
+                )
+            return a is not None and w in self.index.mro(a)
+        t = self._type_name(file, nest, p) if p.isidentifier() else None
+        return t is None or self.index.by_id[t].kind == "interface"
 
     def _resolve_swift(self, ctx: Ctx, text: str) -> Outcome:
         out = super().resolve_call(ctx, text)
