@@ -1394,3 +1394,54 @@ def test_arguments_typed_by_objects_values_and_members(resolved):
         f"{core}.respond": "exact",
         f"{core}.CloseReason.constructor": "exact",
     }
+
+
+def test_a_type_alias_or_factory_of_a_library_type_is_a_library_value(resolved):
+    # ktor: `typealias BytePacketBuilder = Sink` (kotlinx.io's), annotated over several lines;
+    # `BytePacketBuilder().writeByte(b)` is Sink's, never the repository's one
+    # `ByteWriteChannel.writeByte` by name; a factory returning a library type likewise
+    files = {
+        "ktor-io/common/src/io/ktor/utils/io/core/BytePacketBuilder.kt": """
+            package io.ktor.utils.io.core
+
+            import kotlinx.io.*
+
+            @Deprecated(
+                "Use Sink instead",
+                level = DeprecationLevel.WARNING
+            )
+            public typealias BytePacketBuilder = Sink
+
+            @Suppress("FunctionName")
+            public fun BytePacketBuilder(): Sink = kotlinx.io.Buffer()
+
+            public fun makeSink(): Sink = kotlinx.io.Buffer()
+        """,
+        "ktor-io/common/src/io/ktor/utils/io/ByteWriteChannelOperations.kt": """
+            package io.ktor.utils.io
+
+            public class ByteWriteChannel
+            public suspend fun ByteWriteChannel.writeByte(value: Byte) {}
+            public suspend fun ByteWriteChannel.flushAll() {}
+        """,
+        "ktor-http-cio/jvm/src/io/ktor/http/cio/RequestResponseBuilder.kt": """
+            package io.ktor.http.cio
+
+            import io.ktor.utils.io.*
+            import io.ktor.utils.io.core.*
+
+            public class RequestResponseBuilder {
+                private val packet = BytePacketBuilder()
+
+                public fun emptyLine(other: ByteWriteChannel) {
+                    packet.writeByte(13)
+                    val sink = makeSink()
+                    sink.flushAll()
+                }
+            }
+        """,
+    }
+    calls = resolved("kotlin", files)
+    src = "ktor-http-cio.jvm.src.io.ktor.http.cio.RequestResponseBuilder.RequestResponseBuilder"
+    core = "ktor-io.common.src.io.ktor.utils.io.core.BytePacketBuilder"
+    assert {dst for (s, dst) in calls if s == f"{src}.emptyLine"} == {f"{core}.makeSink"}
