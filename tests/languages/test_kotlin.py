@@ -1445,3 +1445,45 @@ def test_a_type_alias_or_factory_of_a_library_type_is_a_library_value(resolved):
     src = "ktor-http-cio.jvm.src.io.ktor.http.cio.RequestResponseBuilder.RequestResponseBuilder"
     core = "ktor-io.common.src.io.ktor.utils.io.core.BytePacketBuilder"
     assert {dst for (s, dst) in calls if s == f"{src}.emptyLine"} == {f"{core}.makeSink"}
+
+
+def test_a_class_that_cannot_take_the_arguments_leaves_them_to_its_factories(resolved):
+    # ktor: `GMTDate()` is `expect fun GMTDate(timestamp: Long? = null)`, not the data class
+    # whose constructor needs every field; the `actual`s per platform are what each builds
+    files = {
+        "ktor-utils/common/src/io/ktor/util/date/Date.kt": """
+            package io.ktor.util.date
+
+            public data class GMTDate(val seconds: Int, val minutes: Int, val year: Int)
+            public expect fun GMTDate(timestamp: Long? = null): GMTDate
+        """,
+        "ktor-utils/jvm/src/io/ktor/util/date/DateJvm.kt": """
+            package io.ktor.util.date
+
+            public actual fun GMTDate(timestamp: Long?): GMTDate = TODO()
+        """,
+        "ktor-utils/posix/src/io/ktor/util/date/DateNative.kt": """
+            package io.ktor.util.date
+
+            public actual fun GMTDate(timestamp: Long?): GMTDate = TODO()
+        """,
+        "ktor-client-okhttp/jvm/src/io/ktor/client/engine/okhttp/OkHttpEngine.kt": """
+            package io.ktor.client.engine.okhttp
+
+            import io.ktor.util.date.*
+
+            class OkHttpEngine {
+                fun execute() {
+                    val requestTime = GMTDate()
+                    val copy = GMTDate(1, 2, 2024)
+                }
+            }
+        """,
+    }
+    calls = resolved("kotlin", files)
+    date = "ktor-utils.common.src.io.ktor.util.date.Date"
+    src = "ktor-client-okhttp.jvm.src.io.ktor.client.engine.okhttp.OkHttpEngine.OkHttpEngine"
+    assert {dst: r for (s, dst), r in calls.items() if s == f"{src}.execute"} == {
+        f"{date}.GMTDate#2": "exact",  # the expect declaration, not each actual
+        f"{date}.GMTDate": "exact",  # three arguments: the class
+    }

@@ -910,6 +910,10 @@ class JvmResolver(OverloadChooser, Resolver):
         chosen = self.choose(ctx, out, args)
         if not chosen:
             return Undecided(self.undecided)  # overloads the arguments cannot decide between
+        if ctx.sym.language == "kotlin" and len(chosen) == 1:
+            factory = self._factory_instead(ctx, next(iter(chosen)), args)
+            if factory is not None:
+                return factory
         if self.fits_none(ctx, chosen, args):
             # no definition the name reached can take these arguments: not the callee
             # (`routing { }` next to a test's own `fun routing(rootPath: String)`)
@@ -1327,7 +1331,41 @@ class JvmResolver(OverloadChooser, Resolver):
             return None
         if len(picked) > 1 and not self.one_parameter_list(picked):
             return Undecided(picked)  # extensions the arguments cannot decide between
-        return [(p, EXACT if len(picked) == 1 else OVERLOAD) for p in picked]
+        return [(picked[0], EXACT)] if len(picked) == 1 else self.variants(picked)
+
+    def _factory_instead(self, ctx: Ctx, dst: str, args: list[str]) -> Outcome | None:
+        """``GMTDate()``: a Kotlin class whose primary constructor cannot take the arguments,
+        next to top-level functions of its name in its package (`fun GMTDate(timestamp: Long?
+        = null)`): the function the arguments fit (several: not known which); None when the
+        class takes them or no such function is there."""
+        index = self.index
+        sym = index.by_id[dst]
+        if not index.is_type(dst) or sym.language != "kotlin" or "(" not in sym.signature:
+            return None
+        if _primary_parameters(sym.name, sym.signature) is None:
+            return None  # no primary constructor read: nothing to compare
+        if self._overload_takes(ctx, dst, args):
+            return None
+        where = _dir(index.file_of[dst])
+        fns = [
+            f
+            for f in index.names.get((self.family, sym.name), ())
+            if index.by_id[f].parent is None
+            and index.by_id[f].kind in FUNCTION_KINDS
+            and not index.by_id[f].class_name
+            and _dir(index.file_of[f]) == where
+        ]
+        if not fns:
+            return None
+        group = list(dict.fromkeys(m for f in fns for m in self.overloads.get(f, (f,))))
+        picked = self._overload_pick(ctx, group, args)
+        if picked and len(picked) == 1 and self._overload_takes(ctx, picked[0], args):
+            return [(picked[0], EXACT)]
+        if picked and len(picked) > 1:
+            if self.one_parameter_list(picked):
+                return self.variants(picked)
+            return Undecided(picked)
+        return UNRESOLVED
 
     def _needs_type_arguments(self, sid: str, head: str) -> bool:
         """Whether a call must write a function's type arguments: a ``reified`` type parameter
@@ -1363,7 +1401,7 @@ class JvmResolver(OverloadChooser, Resolver):
             return None  # Java writes `x.check(...)` as `check` when `x` is an expression
         if len(picked) > 1 and not self.one_parameter_list(picked):
             return Undecided(picked)  # overloads the arguments cannot decide between
-        return [(p, UNIQUE if len(picked) == 1 else OVERLOAD) for p in picked]
+        return [(picked[0], UNIQUE)] if len(picked) == 1 else self.variants(picked, UNIQUE)
 
     def _overload_params(self, sid: str) -> tuple[Parameter, ...]:
         """A member's parameters; for a Kotlin class, its primary constructor's."""
