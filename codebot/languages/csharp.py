@@ -268,6 +268,11 @@ def _argument_type(node: Node, bound) -> str:
         return f"{t}[]" if t != "?" else "?"
     if kind == "parenthesized_expression" and node.named_child_count == 1:
         return _argument_type(node.named_children[0], bound)
+    if kind == "binary_expression" and field_text(node, "operator") == "+":
+        # `"select cast(1 as " + dbType + ")"`: a string and anything make a string
+        sides = (node.child_by_field_name("left"), node.child_by_field_name("right"))
+        if any(n is not None and _argument_type(n, bound) == "string" for n in sides):
+            return "string"
     if kind == "prefix_unary_expression" and node.named_child_count == 1 and text(node)[:1] in "-+":
         inner = _argument_type(node.named_children[0], bound)  # `-1`, `-1.5m`
         return inner if inner in ("int", "long", "float", "double", "decimal") else "?"
@@ -324,6 +329,10 @@ def _arguments(node: Node, bound) -> str | None:
     """``(string, ?)``: the arguments of the call whose name is ``node``; a named argument
     (``name: value``) as ``named:name``; None for ``out``/``ref``/``in`` ones."""
     call = node.parent
+    if call is not None and call.type == "constructor_initializer":
+        # `: base(info, context)`, `: this(null, default)`: the constructor these arguments fit
+        args = next((c for c in call.named_children if c.type == "argument_list"), None)
+        return _argument_list(args, bound) if args is not None else None
     for _ in range(3):  # the callee, `a.Name`, `a?.Name`
         if call is None or call.type in ("invocation_expression", "object_creation_expression"):
             break
@@ -334,8 +343,10 @@ def _arguments(node: Node, bound) -> str | None:
     if callee is None or not (callee.start_byte <= node.start_byte < callee.end_byte):
         return None
     args = call.child_by_field_name("arguments")
-    if args is None:
-        return None
+    return _argument_list(args, bound) if args is not None else None
+
+
+def _argument_list(args: Node, bound) -> str | None:
     types: list[str] = []
     for a in args.named_children:
         if a.type != "argument":

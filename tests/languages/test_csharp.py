@@ -236,7 +236,7 @@ def test_calls(parse):
         "(?).First/()",
     ]
     assert p.calls(f"{NS}.OrderService.OrderService") == [
-        "base",
+        "base/(IOrderRepository)",  # `: base(repo)`: its arguments choose the constructor
         "ArgumentNullException/(?)",
         "nameof/(IOrderRepository)",
     ]
@@ -1260,3 +1260,74 @@ def test_an_explicit_interface_implementation_is_reached_only_through_its_interf
     assert _edges_of(res, "JTokenWriter.Find") == {"JArray.IndexOf": "exact"}
     # nor a name guess: `type.GetProperties()` is not the descriptor's explicit implementation
     assert _edges_of(res, "JTokenWriter.Untyped") == {}
+
+
+def test_a_constructor_initializer_chooses_the_constructor_its_arguments_fit():
+    files = {
+        "Src/Tests/Issues/Issue1682.cs": """
+            namespace Newtonsoft.Json.Tests.Issues;
+            public abstract class BaseSerializable : ISerializable
+            {
+                public BaseSerializable() { }
+                protected BaseSerializable(SerializationInfo info, StreamingContext context) { }
+            }
+            public class ConcreteSerializable : BaseSerializable
+            {
+                public ConcreteSerializable() { }
+                protected ConcreteSerializable(SerializationInfo info, StreamingContext context)
+                    : base(info, context)
+                {
+                }
+                public ConcreteSerializable(string name) : this(null, default) { }
+            }
+            public class JValue
+            {
+                internal JValue(object? value, JTokenType type) { }
+                internal JValue(JValue other, JsonCloneSettings? settings)
+                    : this(other.Value, other.Type)
+                {
+                }
+            }
+        """,
+    }
+    res = _resolution(files)
+    # `: base(info, context)` is the base's two-parameter constructor, `: this(null, default)`
+    # the class's own: not the first constructor of each
+    assert _edges_of(res, "ConcreteSerializable.ConcreteSerializable#2") == {
+        "BaseSerializable.BaseSerializable#2": "exact"
+    }
+    assert _edges_of(res, "ConcreteSerializable.ConcreteSerializable#3") == {
+        "ConcreteSerializable.ConcreteSerializable#2": "exact"
+    }
+    # two members take two arguments of unknown types; the constructor itself is not one
+    assert _edges_of(res, "JValue.JValue#2") == {"JValue.JValue": "exact"}
+
+
+def test_a_string_concatenation_is_a_string_argument(parse):
+    files = {
+        "Dapper/SqlMapper.cs": """
+            namespace Dapper;
+            public static partial class SqlMapper
+            {
+                public static IEnumerable<T> Query<T>(this IDbConnection cnn, string sql, object? param = null) => null;
+                public static IEnumerable<T> Query<T>(this IDbConnection cnn, CommandDefinition command) => null;
+            }
+            public struct CommandDefinition { }
+        """,
+        "tests/TypeHandlerTests.cs": """
+            namespace Dapper.Tests;
+            public class TypeHandlerTests
+            {
+                private IDbConnection connection;
+                private void Generic<T>(T expected, string dbType)
+                {
+                    var query = connection.Query<T>("select cast(1 as " + dbType + ")").Single();
+                }
+            }
+        """,
+    }
+    p = parse("csharp", "tests/TypeHandlerTests.cs", files["tests/TypeHandlerTests.cs"])
+    calls = p.calls("tests.TypeHandlerTests.Dapper.Tests.TypeHandlerTests.Generic")
+    assert calls[0] == "(connection: IDbConnection).Query<T>/(string)"
+    # the `string sql` member, not the one taking a CommandDefinition (which needs no default)
+    assert _edges_of(_resolution(files), "TypeHandlerTests.Generic") == {"SqlMapper.Query": "exact"}

@@ -560,6 +560,11 @@ class CSharpResolver(OverloadChooser, NamespacedResolver):
             )
             try:
                 chosen = self._implementations(self.choose(ctx, out, args))
+                if base == "this" and ctx.sym.id in chosen and len(chosen) > 1:
+                    # `: this(..)` in a constructor never calls that constructor itself
+                    del chosen[ctx.sym.id]
+                    if len(chosen) == 1:
+                        chosen = {d: EXACT if r == OVERLOAD else r for d, r in chosen.items()}
                 fits_none = self.fits_none(ctx, chosen, args)
             finally:
                 self._on_receiver = False
