@@ -111,10 +111,11 @@ def _const(type_node: Node) -> str:
 
 
 def _pointer(decl: Node | None) -> str:
-    """``*``: the declarator declares a pointer (`Widget *p`, `int *n = &k`)."""
+    """``*``: the declarator declares a pointer (`Widget *p`, `int *n = &k`) or an array."""
     if decl is not None and decl.type == "init_declarator":
         decl = decl.child_by_field_name("declarator")
-    return "*" if decl is not None and decl.type == "pointer_declarator" else ""
+    pointer = ("pointer_declarator", "array_declarator")  # (an array is passed as a pointer)
+    return "*" if decl is not None and decl.type in pointer else ""
 
 
 def _block(node: Node) -> Bindings:

@@ -941,3 +941,28 @@ def test_a_header_and_its_implementation_and_foreign_namespaces():
         ("absl.strings.str_cat.cc.absl.StrCat", "exact")
     }
     assert res.by_language["cpp"]["external"] == 2
+
+
+def test_a_literal_that_fits_no_parameter_of_the_one_definition_makes_no_edge(resolved):
+    edges = resolved(
+        "cpp",
+        {
+            "absl/strings/charconv_test.cc": """
+            namespace absl {
+            float ToFloat(absl::string_view s) { return 0; }
+            void SetEnabled([[maybe_unused]] bool enabled) {}
+            void Test() { ToFloat("1.5"); SetEnabled(true); }
+            }
+            """,
+            "absl/random/internal/generate_real_test.cc": """
+            namespace absl {
+            void Test2() { ToFloat(0x0000000000000000); }
+            }
+            """,
+        },
+    )
+    a = "absl.strings.charconv_test.absl"
+    assert {(s, d) for (s, d) in edges} == {
+        (f"{a}.Test", f"{a}.ToFloat"),
+        (f"{a}.Test", f"{a}.SetEnabled"),
+    }

@@ -63,6 +63,7 @@ _STRINGISH = re.compile(r"(?i)(?:string|str|view)$")
 _CLOSED = re.compile(r"(?:std::)?(?:basic_)?(?:w?(?:i|o|io)stream|streambuf|FILE|locale)$")
 _QUALIFIERS = re.compile(r"\b(?:const|volatile|typename|struct|class|enum|constexpr)\b")
 _TEMPLATE = re.compile(r"template\s*<")
+_ATTRIBUTE = re.compile(r"\[\[.*?\]\]|\b(?:absl_nonnull|absl_nullable|_Nonnull|_Nullable)\b")
 
 
 @lru_cache(maxsize=8192)
@@ -125,7 +126,7 @@ def member_const(sym: Symbol) -> tuple[bool, bool]:
 def _parts(ptype: str) -> tuple[str, str, bool]:
     """``const std::string &`` -> ("std::string", "&", True): the base type, the reference
     (``&``, ``&&`` or ``""``) and whether the referred type is const."""
-    t = " ".join(ptype.split())
+    t = " ".join(_ATTRIBUTE.sub(" ", ptype).split())
     ref = ""
     if t.endswith("&&"):
         ref, t = "&&", t[:-2]
@@ -205,7 +206,7 @@ def fits(token: str, param: Parameter, tparams: frozenset[str], class_fits: Clas
     if _CLOSED.fullmatch(base.split("<", 1)[0]) or name.lower().endswith("iterator"):
         return False
     if _STRINGISH.search(name):
-        return token in ('"', "0", "*")
+        return token in ('"', "*")  # (a literal 0 would be a null `const char*`: no)
     if token == "FILE*" and base.startswith(("std::", "::std::")):
         return False
     found = class_fits(name, token)
@@ -280,7 +281,9 @@ def _constraint_fits(token: str, ptype: str | None, sym: Symbol) -> bool:
     return True
 
 
-def by_arguments(members: list[Symbol], args: list[str], class_fits: ClassFits) -> list[Symbol]:
+def by_arguments(
+    members: list[Symbol], args: list[str], class_fits: ClassFits, strict: bool = False
+) -> list[Symbol]:
     """The members every argument may convert to, then, among members that differ only in a
     reference, the one an rvalue binds best (`T&&`); all of them where none fits."""
     if not args or all(a == "?" for a in args):
@@ -300,7 +303,7 @@ def by_arguments(members: list[Symbol], args: list[str], class_fits: ClassFits) 
         if ok:
             kept.append(sym)
     if not kept:
-        return members
+        return [] if strict else members
     if len(kept) > 1 and any(a in _RVALUES or a[:1] == "=" for a in args):
         kept = _rvalue_preferred(kept, args)
     return kept

@@ -1483,7 +1483,20 @@ class CResolver(NamespacedResolver):
                 # (one definition: in a source file, its declaration in a header may give
                 # defaults, so only more arguments than it takes rule it out: `int128(x)`
                 # against `int128() = default`; `IsEmpty()` is no `IsEmpty(ctrl_t c)` of a
-                # header)
+                # header); and the arguments may convert to its parameters (`ToFloat(0x0)`
+                # is no `ToFloat(absl::string_view s)`)
+                if (
+                    by_id[sid].kind in FUNCTION_KINDS
+                    and not by_id[sid].signature.startswith("#")
+                    and any(a in _LITERALS for a in args)
+                    and not by_arguments(
+                        [by_id[sid]],
+                        [a if a in _LITERALS else "?" for a in args],
+                        self._class_fits,
+                        strict=True,
+                    )
+                ):
+                    continue
                 chosen.append((sid, res))
             # else: no member of the set takes that many arguments (`Eq(x)` where the one
             # `Eq` of that file takes none, `int128(x)` against its defaulted `int128()`)
@@ -1771,6 +1784,7 @@ _VIRTUAL = re.compile(r"\bvirtual\b|\)\s*(?:const\s*)?(?:noexcept\s*)?(?:overrid
 # than this makes no edge (``ambiguous``), unless its members are alike (the preprocessor's
 # alternatives: `GetThreadCount()` once per platform).
 _MAX_UNDECIDED_CPP = 3
+_LITERALS = frozenset(('"', "'", "0", "1", "1.", "b", "nullptr"))
 _SIMPLE_MEMBER = re.compile(r"[A-Za-z_]\w*(?:<[^()]*>)?")
 _THIS_MEMBER = re.compile(r"this(?:->|\.)[A-Za-z_]\w*")
 _CPP_PATH = re.compile(r"((?:[A-Za-z_]\w*(?:<[^()]*>)?::)+[A-Za-z_]\w*(?:<[^()]*>)?)")
