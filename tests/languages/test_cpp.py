@@ -966,3 +966,31 @@ def test_a_literal_that_fits_no_parameter_of_the_one_definition_makes_no_edge(re
         (f"{a}.Test", f"{a}.ToFloat"),
         (f"{a}.Test", f"{a}.SetEnabled"),
     }
+
+
+def test_constraint_and_constructor_macros_are_blanked(parse):
+    code = """
+    template <typename To, typename From,
+              FMT_ENABLE_IF(sizeof(To) > sizeof(From))>
+    inline auto bit_cast(const From& from) -> To { return convert(from); }
+    class basic_format_args {
+     public:
+      template <int N, FMT_ENABLE_IF(N <= 3)>
+      constexpr FMT_ALWAYS_INLINE basic_format_args(const store<N>& s) : desc_(N) {}
+      FMT_CONSTEXPR FMT_ALWAYS_INLINE basic_format_args(int n) : desc_(n) {}
+    };
+    inline auto runtime(string_view s) -> runtime_format_string<> { return {{s}}; }
+    """
+    from codebot.languages.cpp import blank_macros
+
+    data = textwrap.dedent(code).lstrip("\\n").encode()
+    out = blank_macros(data)
+    assert len(out) == len(data) and out.count(b"\\n") == data.count(b"\\n")
+    p = parse("cpp", "include/fmt/base.h", code)
+    assert p["include.fmt.base.bit_cast"].signature.startswith(
+        "template <typename To, typename From, FMT_ENABLE_IF(sizeof(To) > sizeof(From))>"
+    )
+    assert p.calls("include.fmt.base.bit_cast") == ["convert/(lv)"]
+    assert p["include.fmt.base.basic_format_args.basic_format_args"].kind == "method"
+    assert p["include.fmt.base.basic_format_args.basic_format_args#2"].kind == "method"
+    assert p["include.fmt.base.runtime"].kind == "function"  # not inside the class

@@ -1409,6 +1409,20 @@ class CResolver(NamespacedResolver):
             near = [i for i in ids if self.index.file_of[i].path in closure]
             if near:
                 ids = near
+        if ids and file.language == "cpp":
+            # a free function of a header the caller's file does not include (directly or
+            # through its includes) is not one it can call: `swap(s1, s2)` in a btree test is
+            # no `absl::swap` of `inlined_vector.h`
+            by_id, file_of = self.index.by_id, self.index.file_of
+            closure = self._closure(file)
+            ids = [
+                i
+                for i in ids
+                if by_id[i].kind != "function"
+                or by_id[i].signature.startswith("#")
+                or file_of[i].path in closure
+                or not file_of[i].path.endswith(_HEADERS)
+            ]
         return super()._pick(ids, file)
 
     def _included(self, file: FileResult, sid: str) -> bool:
@@ -1784,6 +1798,7 @@ _VIRTUAL = re.compile(r"\bvirtual\b|\)\s*(?:const\s*)?(?:noexcept\s*)?(?:overrid
 # than this makes no edge (``ambiguous``), unless its members are alike (the preprocessor's
 # alternatives: `GetThreadCount()` once per platform).
 _MAX_UNDECIDED_CPP = 3
+_HEADERS = (".h", ".hpp", ".hh", ".hxx", ".inc", ".ipp", ".inl")
 _LITERALS = frozenset(('"', "'", "0", "1", "1.", "b", "nullptr"))
 _SIMPLE_MEMBER = re.compile(r"[A-Za-z_]\w*(?:<[^()]*>)?")
 _THIS_MEMBER = re.compile(r"this(?:->|\.)[A-Za-z_]\w*")
