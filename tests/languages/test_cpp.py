@@ -994,3 +994,27 @@ def test_constraint_and_constructor_macros_are_blanked(parse):
     assert p["include.fmt.base.basic_format_args.basic_format_args"].kind == "method"
     assert p["include.fmt.base.basic_format_args.basic_format_args#2"].kind == "method"
     assert p["include.fmt.base.runtime"].kind == "function"  # not inside the class
+
+
+def test_a_member_of_one_of_several_specializations_makes_no_edge(resolved):
+    edges = resolved(
+        "cpp",
+        {
+            "include/fmt/chrono.h": """
+            namespace fmt {
+            template <typename Char> struct formatter<weekday, Char> {
+              auto format(weekday wd, format_context& ctx) const -> int { return 0; }
+            };
+            template <typename Char> struct formatter<std::tm, Char> {
+              auto format(const std::tm& tm, format_context& ctx) const -> int { return 1; }
+            };
+            template <typename Char> struct formatter<sys_time, Char> {
+              auto format(sys_time t, format_context& ctx) const -> int {
+                return formatter<std::tm, Char>::format(gmtime(t), ctx);
+              }
+            };
+            }
+            """
+        },
+    )
+    assert not [d for (s, d) in edges if d.endswith(".format")]

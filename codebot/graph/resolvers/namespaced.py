@@ -1323,6 +1323,7 @@ class CResolver(NamespacedResolver):
         self._fits_memo: dict[tuple[str, str], bool | None | object] = {}
         self._call_tokens: dict[tuple[str, str, str], str] = {}
         self._folders: set[str] | None = None
+        self._known_types: dict[str, bool] = {}
         self._caller_file: FileResult | None = None  # (the file whose call is resolved)
 
     def _includes(self, file: FileResult) -> list[FileResult]:
@@ -1461,6 +1462,7 @@ class CResolver(NamespacedResolver):
         n = len(args)
         if any(a[:1] == "@" for a in args) and any(sid in self._overloads for sid, _ in out):
             args = [self._call_token(ctx, a[1:]) if a[:1] == "@" else a for a in args]
+        args = [self._known(a) for a in args]
         by_id = self.index.by_id
         const: bool | None | object = _UNSET
         chosen: list[tuple[str, str]] = []
@@ -1515,6 +1517,23 @@ class CResolver(NamespacedResolver):
             # else: no member of the set takes that many arguments (`Eq(x)` where the one
             # `Eq` of that file takes none, `int128(x)` against its defaulted `int128()`)
         return list(dict.fromkeys(chosen)) or UNRESOLVED
+
+    def _known(self, token: str) -> str:
+        """A value's type as an argument token: ``:T``/``=T`` where the repository defines
+        ``T`` or the standard library does (`std::string`), or a pointer; else (an alias,
+        `using memory_buffer = basic_memory_buffer<char>`; a type the parser could not tell
+        from a template's parameter) a value of any type, ``lv``."""
+        if token[:1] not in (":", "=") or token.endswith("*"):
+            return token
+        name = token[1:].lstrip(":")
+        if name.startswith("std::"):
+            return token
+        last = name.rsplit("::", 1)[-1]
+        found = self._known_types.get(last)
+        if found is None:
+            ids = self.index.names.get((self.family, last), ())
+            found = self._known_types[last] = any(self.index.is_type(i) for i in ids)
+        return token if found else "lv"
 
     def _call_token(self, ctx: Ctx, name: str) -> str:
         """An argument `f(..)`: ``=T`` for the type ``T`` it gives (a class's constructor, a
@@ -1621,6 +1640,15 @@ class CResolver(NamespacedResolver):
         return head not in self._folders
 
     def _resolve_cpp(self, ctx: Ctx, text: str) -> Outcome:
+        m = _SPECIALIZED.match(text)
+        if m is not None and ctx.file.language == "cpp":
+            types = [
+                i for i in self.index.names.get((self.family, m[1]), ()) if self.index.is_type(i)
+            ]
+            if len(types) > 1:
+                # `formatter<std::tm, Char>::format(..)`: one of the specializations of
+                # `formatter`, which its arguments choose: not told here
+                return UNRESOLVED
         out = super().resolve_call(ctx, text)
         if (
             out in (UNRESOLVED, AMBIGUOUS)
@@ -1787,6 +1815,7 @@ def _takes_count(sym: Symbol, n: int) -> bool:
 
 
 _UNSET = object()
+_SPECIALIZED = re.compile(r"(?:[A-Za-z_]\w*::)*([A-Za-z_]\w*)\s*<[^()]*>::")
 # The standard library's types an argument may be made as (`std::string(s)`): a value of that type.
 _STD_TYPES = frozenset(
     """string wstring string_view wstring_view u8string u16string u32string vector list deque
