@@ -1642,10 +1642,12 @@ class CResolver(NamespacedResolver):
     def _resolve_cpp(self, ctx: Ctx, text: str) -> Outcome:
         m = _SPECIALIZED.match(text)
         if m is not None and ctx.file.language == "cpp":
-            types = [
-                i for i in self.index.names.get((self.family, m[1]), ()) if self.index.is_type(i)
-            ]
-            if len(types) > 1:
+            index = self.index
+            types = [i for i in index.names.get((self.family, m[1]), ()) if index.is_type(i)]
+            if len(types) > 1 or any(
+                index.is_type(index.local[index.file_of[t].module].get(index.local_name[t] + "#2"))
+                for t in types
+            ):
                 # `formatter<std::tm, Char>::format(..)`: one of the specializations of
                 # `formatter`, which its arguments choose: not told here
                 return UNRESOLVED
