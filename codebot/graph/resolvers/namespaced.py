@@ -1641,7 +1641,7 @@ class CResolver(NamespacedResolver):
 
     def _resolve_cpp(self, ctx: Ctx, text: str) -> Outcome:
         m = _SPECIALIZED.match(text)
-        if m is not None and ctx.file.language == "cpp":
+        if m is not None and ctx.file.language == "cpp" and not text.startswith(("std::", "::")):
             index = self.index
             types = [i for i in index.names.get((self.family, m[1]), ()) if index.is_type(i)]
             if len(types) > 1 or any(
