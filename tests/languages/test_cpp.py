@@ -1018,3 +1018,28 @@ def test_a_member_of_one_of_several_specializations_makes_no_edge(resolved):
         },
     )
     assert not [d for (s, d) in edges if d.endswith(".format")]
+
+
+def test_a_value_of_one_of_several_specializations_makes_no_edge(resolved):
+    edges = resolved(
+        "cpp",
+        {
+            "include/fmt/ranges.h": """
+            namespace fmt {
+            template <typename Char> struct formatter<tuple, Char> {
+              auto format(const tuple& value, context& ctx) const -> int { return 0; }
+            };
+            template <typename Char> struct formatter<range, Char> {
+              auto format(const range& r, context& ctx) const -> int { return 1; }
+            };
+            template <typename T, typename Char> struct range_formatter {
+              formatter<T, Char> value_formatter_;
+              auto format(const T& x, context& ctx) const -> int {
+                return value_formatter_.format(x, ctx);
+              }
+            };
+            }
+            """
+        },
+    )
+    assert not [s for (s, d) in edges if s.endswith("range_formatter.format")]

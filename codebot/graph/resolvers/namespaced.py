@@ -1644,10 +1644,7 @@ class CResolver(NamespacedResolver):
         if m is not None and ctx.file.language == "cpp" and not text.startswith(("std::", "::")):
             index = self.index
             types = [i for i in index.names.get((self.family, m[1]), ()) if index.is_type(i)]
-            if len(types) > 1 or any(
-                index.is_type(index.local[index.file_of[t].module].get(index.local_name[t] + "#2"))
-                for t in types
-            ):
+            if types and self._specializations(types[0]):
                 # `formatter<std::tm, Char>::format(..)`: one of the specializations of
                 # `formatter`, which its arguments choose: not told here
                 return UNRESOLVED
@@ -1766,7 +1763,20 @@ class CResolver(NamespacedResolver):
         if t.startswith(("std::", "::std::")):
             return EXTERNAL
         found = self.param_type(ctx, ctx.sym, t)
+        if found is not None and "<" in t and self._specializations(found):
+            return None  # `formatter<T, Char> value_formatter_`: which one, its arguments say
         return (DECL, found) if found is not None else None
+
+    def _specializations(self, type_id: str) -> bool:
+        """Whether a class has several definitions of its name (`formatter<weekday, Char>`,
+        `formatter<std::tm, Char>`): specializations, one of which template arguments
+        choose."""
+        index = self.index
+        q = strip_duplicate(index.local_name[type_id])
+        if sum(1 for i in self.qnames.get(q, ()) if index.is_type(i)) > 1:
+            return True  # (of one qualified name, in several files)
+        table = index.local.get(index.file_of[type_id].module, {})
+        return index.is_type(table.get(q + "#2"))
 
 
 def _params_key(sym: Symbol) -> tuple[str, ...]:
