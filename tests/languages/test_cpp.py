@@ -1043,3 +1043,28 @@ def test_a_value_of_one_of_several_specializations_makes_no_edge(resolved):
         },
     )
     assert not [s for (s, d) in edges if s.endswith("range_formatter.format")]
+
+
+def test_a_class_templates_parameter_is_any_type_but_no_forwarding_reference(resolved):
+    edges = resolved(
+        "cpp",
+        {
+            "absl/container/chunked_queue.h": """
+            namespace absl {
+            struct T {};  // (a test's own class of the parameter's name)
+            template <typename T, size_t N = 64> class chunked_queue {
+             public:
+              void push_back(const T& val) {}
+              void push_back(T&& val) {}
+            };
+            void use(chunked_queue<int64_t>& q, int64_t v) {
+              q.push_back(1);
+            }
+            }
+            """
+        },
+    )
+    c = "absl.container.chunked_queue.absl"
+    assert {(d, r) for (s, d), r in edges.items() if s == f"{c}.use"} == {
+        (f"{c}.chunked_queue.push_back#2", "exact")
+    }

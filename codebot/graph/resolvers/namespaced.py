@@ -1477,7 +1477,7 @@ class CResolver(NamespacedResolver):
                 members = self._paired[sid]
                 fit = [by_id[i] for i in members if _takes_count(by_id[i], n)]
             if len(fit) > 1:
-                fit = by_arguments(fit, args, self._class_fits)
+                fit = by_arguments(fit, args, self._class_fits, class_params=self._class_params)
             if len(fit) > 1:
                 if const is _UNSET:
                     const = self.receiver_const(ctx, callee)
@@ -1510,6 +1510,7 @@ class CResolver(NamespacedResolver):
                         [a if a in _LITERALS else "?" for a in args],
                         self._class_fits,
                         strict=True,
+                        class_params=self._class_params,
                     )
                 ):
                     continue
@@ -1517,6 +1518,16 @@ class CResolver(NamespacedResolver):
             # else: no member of the set takes that many arguments (`Eq(x)` where the one
             # `Eq` of that file takes none, `int128(x)` against its defaulted `int128()`)
         return list(dict.fromkeys(chosen)) or UNRESOLVED
+
+    def _class_params(self, sym: Symbol) -> frozenset[str]:
+        """The template parameters of a member's class (`template <typename T> class
+        chunked_queue`), or of the class an out-of-line member names (`template <typename T>
+        StatusOr<T>::StatusOr`)."""
+        owner = sym.parent if self.index.is_type(sym.parent) else self.attached.get(sym.id)
+        out = template_parameters(self.index.by_id[owner].signature) if owner else frozenset()
+        if sym.signature.startswith("template") and not template_parameters(sym.signature):
+            out |= _header_names(sym.signature)  # (the out-of-line member's first header)
+        return out
 
     def _known(self, token: str) -> str:
         """A value's type as an argument token: ``:T``/``=T`` where the repository defines
@@ -1777,6 +1788,18 @@ class CResolver(NamespacedResolver):
             return True  # (of one qualified name, in several files)
         table = index.local.get(index.file_of[type_id].module, {})
         return index.is_type(table.get(q + "#2"))
+
+
+def _header_names(signature: str) -> frozenset[str]:
+    """The names of a signature's first `template <..>` header, whoever's it is."""
+    m = re.match(r"template\s*<([^<>]*(?:<[^<>]*>[^<>]*)*)>", signature)
+    if m is None:
+        return frozenset()
+    return frozenset(
+        n[1]
+        for p in m[1].split(",")
+        if (n := re.search(r"(?:typename|class)\s*(?:\.\.\.)?\s*([A-Za-z_]\w*)", p))
+    )
 
 
 def _params_key(sym: Symbol) -> tuple[str, ...]:
