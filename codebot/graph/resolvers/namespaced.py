@@ -1410,6 +1410,7 @@ class CResolver(NamespacedResolver):
         self._fits_memo: dict[tuple[str, str], bool | None | object] = {}
         self._call_tokens: dict[tuple[str, str, str], str] = {}
         self._folders: set[str] | None = None
+        self._known_types: dict[str, bool] = {}
         self._caller_file: FileResult | None = None  # (the file whose call is resolved)
 
     def _includes(self, file: FileResult) -> list[FileResult]:
@@ -1496,6 +1497,20 @@ class CResolver(NamespacedResolver):
             near = [i for i in ids if self.index.file_of[i].path in closure]
             if near:
                 ids = near
+        if ids and file.language == "cpp":
+            # a free function of a header the caller's file does not include (directly or
+            # through its includes) is not one it can call: `swap(s1, s2)` in a btree test is
+            # no `absl::swap` of `inlined_vector.h`
+            by_id, file_of = self.index.by_id, self.index.file_of
+            closure = self._closure(file)
+            ids = [
+                i
+                for i in ids
+                if by_id[i].kind != "function"
+                or by_id[i].signature.startswith("#")
+                or file_of[i].path in closure
+                or not file_of[i].path.endswith(_HEADERS)
+            ]
         return super()._pick(ids, file)
 
     def _included(self, file: FileResult, sid: str) -> bool:
@@ -1534,6 +1549,7 @@ class CResolver(NamespacedResolver):
         n = len(args)
         if any(a[:1] == "@" for a in args) and any(sid in self._overloads for sid, _ in out):
             args = [self._call_token(ctx, a[1:]) if a[:1] == "@" else a for a in args]
+        args = [self._known(a) for a in args]
         by_id = self.index.by_id
         const: bool | None | object = _UNSET
         chosen: list[tuple[str, str]] = []
@@ -1548,7 +1564,7 @@ class CResolver(NamespacedResolver):
                 members = self._paired[sid]
                 fit = [by_id[i] for i in members if _takes_count(by_id[i], n)]
             if len(fit) > 1:
-                fit = by_arguments(fit, args, self._class_fits)
+                fit = by_arguments(fit, args, self._class_fits, class_params=self._class_params)
             if len(fit) > 1:
                 if const is _UNSET:
                     const = self.receiver_const(ctx, callee)
@@ -1570,11 +1586,52 @@ class CResolver(NamespacedResolver):
                 # (one definition: in a source file, its declaration in a header may give
                 # defaults, so only more arguments than it takes rule it out: `int128(x)`
                 # against `int128() = default`; `IsEmpty()` is no `IsEmpty(ctrl_t c)` of a
-                # header)
+                # header); and the arguments may convert to its parameters (`ToFloat(0x0)`
+                # is no `ToFloat(absl::string_view s)`)
+                if (
+                    by_id[sid].kind in FUNCTION_KINDS
+                    and not by_id[sid].signature.startswith("#")
+                    and any(a in _LITERALS for a in args)
+                    and not by_arguments(
+                        [by_id[sid]],
+                        [a if a in _LITERALS else "?" for a in args],
+                        self._class_fits,
+                        strict=True,
+                        class_params=self._class_params,
+                    )
+                ):
+                    continue
                 chosen.append((sid, res))
             # else: no member of the set takes that many arguments (`Eq(x)` where the one
             # `Eq` of that file takes none, `int128(x)` against its defaulted `int128()`)
         return list(dict.fromkeys(chosen)) or UNRESOLVED
+
+    def _class_params(self, sym: Symbol) -> frozenset[str]:
+        """The template parameters of a member's class (`template <typename T> class
+        chunked_queue`), or of the class an out-of-line member names (`template <typename T>
+        StatusOr<T>::StatusOr`)."""
+        owner = sym.parent if self.index.is_type(sym.parent) else self.attached.get(sym.id)
+        out = template_parameters(self.index.by_id[owner].signature) if owner else frozenset()
+        if sym.signature.startswith("template") and not template_parameters(sym.signature):
+            out |= _header_names(sym.signature)  # (the out-of-line member's first header)
+        return out
+
+    def _known(self, token: str) -> str:
+        """A value's type as an argument token: ``:T``/``=T`` where the repository defines
+        ``T`` or the standard library does (`std::string`), or a pointer; else (an alias,
+        `using memory_buffer = basic_memory_buffer<char>`; a type the parser could not tell
+        from a template's parameter) a value of any type, ``lv``."""
+        if token[:1] not in (":", "=") or token.endswith("*"):
+            return token
+        name = token[1:].lstrip(":")
+        if name.startswith("std::"):
+            return token
+        last = name.rsplit("::", 1)[-1]
+        found = self._known_types.get(last)
+        if found is None:
+            ids = self.index.names.get((self.family, last), ())
+            found = self._known_types[last] = any(self.index.is_type(i) for i in ids)
+        return token if found else "lv"
 
     def _call_token(self, ctx: Ctx, name: str) -> str:
         """An argument `f(..)`: ``=T`` for the type ``T`` it gives (a class's constructor, a
@@ -1681,6 +1738,14 @@ class CResolver(NamespacedResolver):
         return head not in self._folders
 
     def _resolve_cpp(self, ctx: Ctx, text: str) -> Outcome:
+        m = _SPECIALIZED.match(text)
+        if m is not None and ctx.file.language == "cpp" and not text.startswith(("std::", "::")):
+            index = self.index
+            types = [i for i in index.names.get((self.family, m[1]), ()) if index.is_type(i)]
+            if types and self._specializations(types[0]):
+                # `formatter<std::tm, Char>::format(..)`: one of the specializations of
+                # `formatter`, which its arguments choose: not told here
+                return UNRESOLVED
         out = super().resolve_call(ctx, text)
         if (
             out in (UNRESOLVED, AMBIGUOUS)
@@ -1796,7 +1861,32 @@ class CResolver(NamespacedResolver):
         if t.startswith(("std::", "::std::")):
             return EXTERNAL
         found = self.param_type(ctx, ctx.sym, t)
+        if found is not None and "<" in t and self._specializations(found):
+            return None  # `formatter<T, Char> value_formatter_`: which one, its arguments say
         return (DECL, found) if found is not None else None
+
+    def _specializations(self, type_id: str) -> bool:
+        """Whether a class has several definitions of its name (`formatter<weekday, Char>`,
+        `formatter<std::tm, Char>`): specializations, one of which template arguments
+        choose."""
+        index = self.index
+        q = strip_duplicate(index.local_name[type_id])
+        if sum(1 for i in self.qnames.get(q, ()) if index.is_type(i)) > 1:
+            return True  # (of one qualified name, in several files)
+        table = index.local.get(index.file_of[type_id].module, {})
+        return index.is_type(table.get(q + "#2"))
+
+
+def _header_names(signature: str) -> frozenset[str]:
+    """The names of a signature's first `template <..>` header, whoever's it is."""
+    m = re.match(r"template\s*<([^<>]*(?:<[^<>]*>[^<>]*)*)>", signature)
+    if m is None:
+        return frozenset()
+    return frozenset(
+        n[1]
+        for p in m[1].split(",")
+        if (n := re.search(r"(?:typename|class)\s*(?:\.\.\.)?\s*([A-Za-z_]\w*)", p))
+    )
 
 
 def _params_key(sym: Symbol) -> tuple[str, ...]:
@@ -1847,6 +1937,7 @@ def _takes_count(sym: Symbol, n: int) -> bool:
 
 
 _UNSET = object()
+_SPECIALIZED = re.compile(r"(?:[A-Za-z_]\w*::)*([A-Za-z_]\w*)\s*<[^()]*>::")
 # The standard library's types an argument may be made as (`std::string(s)`): a value of that type.
 _STD_TYPES = frozenset(
     """string wstring string_view wstring_view u8string u16string u32string vector list deque
@@ -1858,6 +1949,8 @@ _VIRTUAL = re.compile(r"\bvirtual\b|\)\s*(?:const\s*)?(?:noexcept\s*)?(?:overrid
 # than this makes no edge (``ambiguous``), unless its members are alike (the preprocessor's
 # alternatives: `GetThreadCount()` once per platform).
 _MAX_UNDECIDED_CPP = 3
+_HEADERS = (".h", ".hpp", ".hh", ".hxx", ".inc", ".ipp", ".inl")
+_LITERALS = frozenset(('"', "'", "0", "1", "1.", "b", "nullptr"))
 _SIMPLE_MEMBER = re.compile(r"[A-Za-z_]\w*(?:<[^()]*>)?")
 _THIS_MEMBER = re.compile(r"this(?:->|\.)[A-Za-z_]\w*")
 _CPP_PATH = re.compile(r"((?:[A-Za-z_]\w*(?:<[^()]*>)?::)+[A-Za-z_]\w*(?:<[^()]*>)?)")
