@@ -1667,9 +1667,14 @@ _RETURNS = re.compile(r"\)\s*:\s*([A-Za-z_][\w.]*(?:<[^=(){}]*>)?\??)\s*(?:=|\{|
 
 
 def _private(sym: Symbol) -> bool:
-    """Whether a definition is declared ``private`` (its modifiers, before its keyword)."""
+    """Whether a definition is declared ``private`` to its file or type (its modifiers, before
+    its keyword). Scala's ``private[circe]`` is visible in the whole package it names, and a
+    top-level ``private`` Scala definition in its own package: neither is its file's only."""
     head = re.split(r"\b(?:fun|class|object|interface|val|var)\b|\(", sym.signature, maxsplit=1)
-    return re.search(r"\bprivate\b", head[0]) is not None
+    found = re.search(r"\bprivate\b(\s*\[)?", head[0])
+    if found is None or found.group(1):
+        return False
+    return not (sym.language == "scala" and sym.parent is None)
 
 
 def _candidates(out: Outcome) -> Outcome:
