@@ -111,10 +111,11 @@ def _const(type_node: Node) -> str:
 
 
 def _pointer(decl: Node | None) -> str:
-    """``*``: the declarator declares a pointer (`Widget *p`, `int *n = &k`)."""
+    """``*``: the declarator declares a pointer (`Widget *p`, `int *n = &k`) or an array."""
     if decl is not None and decl.type == "init_declarator":
         decl = decl.child_by_field_name("declarator")
-    return "*" if decl is not None and decl.type == "pointer_declarator" else ""
+    pointer = ("pointer_declarator", "array_declarator")  # (an array is passed as a pointer)
+    return "*" if decl is not None and decl.type in pointer else ""
 
 
 def _block(node: Node) -> Bindings:
@@ -219,6 +220,24 @@ def _value(token: str) -> str:
     return "=" + token[1:] if token[:1] == ":" else token
 
 
+def _template_names(node: Node) -> set[str]:
+    """The type parameters of the templates around ``node`` (`template <typename T>`)."""
+    out: set[str] = set()
+    scope = node.parent
+    while scope is not None:
+        if scope.type == "template_declaration":
+            params = scope.child_by_field_name("parameters")
+            for p in params.named_children if params is not None else ():
+                if p.type in ("type_parameter_declaration", "variadic_type_parameter_declaration"):
+                    out |= {text(c) for c in p.named_children if c.type == "type_identifier"}
+                elif p.type == "optional_type_parameter_declaration":
+                    name = p.child_by_field_name("name")
+                    if name is not None:
+                        out.add(text(name))
+        scope = scope.parent
+    return out
+
+
 def _argument(value: Node, at: Node, bound) -> str:
     """One argument as the resolver weighs it against a parameter: ``"`` a string literal,
     ``'`` a character, ``0`` the literal zero (also a null pointer), ``1`` another integer,
@@ -283,6 +302,8 @@ def _argument(value: Node, at: Node, bound) -> str:
         what = bound(at, name) if bound is not None else None
         if what is not None and what.startswith(": "):
             token = typed_token(what[2:])
+            if token[:1] == ":" and token[1:].rstrip("*") in _template_names(at):
+                return "lv"  # `const From& from`: a template's parameter, any type
             return "n" if token == "n" else token if token != "?" else "lv"
         return "lv"
     if kind in ("field_expression", "subscript_expression"):
@@ -392,6 +413,8 @@ _DECL_WORDS = frozenset(
     thread_local""".split()
 )
 _TYPE_KEYS = frozenset((b"class", b"struct", b"union", b"enum"))
+_SPECIFIERS = frozenset((b"constexpr", b"inline", b"explicit", b"consteval", b"virtual"))
+_CALLED = re.compile(rb"\s+[A-Za-z_]\w*[a-z]\w*\s*\(")
 _AFTER_DECLARATOR = frozenset((b"const", b"override", b"final", b"noexcept", b")"))
 _WORD = re.compile(rb"[A-Za-z_]\w*|\[\[|\S")
 _HEAD = re.compile(rb"\s*(?:template\s*<.*>\s*)?(?:[A-Za-z_]\w*\s+)*")
@@ -410,7 +433,10 @@ def _macro_before(data: bytes, at: int, end: int, depth: int = 0) -> bool:
     if word in _DECL_WORDS or word == b"[[":
         return True
     if depth < 4 and _CAPS.fullmatch(word):
-        return _macro_before(data, data.index(word, at) + len(word), end, depth + 1)
+        after = data.index(word, at) + len(word)
+        if _CALLED.match(data, after) is not None:
+            return True  # `FMT_CONSTEXPR FMT_ALWAYS_INLINE named_arg_store(`: a constructor
+        return _macro_before(data, after, end, depth + 1)
     return False
 
 
@@ -425,7 +451,8 @@ def blank_macros(data: bytes) -> bytes:
       written outside it; the resolver looks `fmt::format` up that way);
     - one among the leading words of a line, right before a declaration's word (`FMT_API
       void f()`, `FMT_CONSTEXPR20 auto g()`, `static FMT_INLINE int h()`) or a type's name
-      (`class FMT_API format_error`);
+      (`class FMT_API format_error`), or between a specifier and a constructor's name
+      (`constexpr FMT_ALWAYS_INLINE basic_format_args(`);
     - one after a declarator (`int size() const FMT_NOEXCEPT {`, or on the next line:
       `iterator insert(const value_type &v)` / `ABSL_ATTRIBUTE_LIFETIME_BOUND {`).
 
@@ -454,6 +481,12 @@ def blank_macros(data: bytes) -> bytes:
                 blank = True
             elif words and words[-1] in _TYPE_KEYS and re.match(rb"\s+[A-Za-z_]\w*", after):
                 blank = True  # `class FMT_API format_error`
+            elif (
+                words
+                and (words[-1] in _SPECIFIERS or _CAPS.fullmatch(words[-1]))
+                and (_CALLED.match(after))
+            ):
+                blank = True  # `constexpr FMT_ALWAYS_INLINE basic_format_args(`: a constructor
         if not blank:  # (the declarator may end on the line above)
             prev = data[max(0, start - 200) : start].rstrip()
             last = re.search(rb"(\w+|\))$", prev)
@@ -469,6 +502,53 @@ def blank_macros(data: bytes) -> bytes:
                 out = bytearray(data)
             n = end - start  # a comment, where it fits: a doc comment above stays attached
             out[start:end] = b"/*" + b" " * (n - 4) + b"*/" if n >= 4 else b" " * n
+    data = bytes(out) if out is not None else data
+    return _blank_constraints(data) if b"template" in data else data
+
+
+_CONSTRAINT = re.compile(rb",(\s*)[A-Z][A-Z0-9_]{2,}\(")
+_TEMPLATE_HEAD = re.compile(rb"template\s*<[^;{}]*$")
+
+
+def _blank_constraints(data: bytes) -> bytes:
+    """`template <typename To, typename From, FMT_ENABLE_IF(sizeof(To) > sizeof(From))>`: a
+    macro's constraint last in a template's parameters, whose `>` or `<` the grammar reads as
+    closing the list (the function after it is lost), blanked with its comma (spaces, newlines
+    kept). The signature still shows it (it reads the file's bytes)."""
+    out: bytearray | None = None
+    for m in _CONSTRAINT.finditer(data):
+        open_ = m.end() - 1
+        depth, i = 0, open_
+        while i < len(data):
+            ch = data[i]
+            if ch == 40:  # (
+                depth += 1
+            elif ch == 41:  # )
+                depth -= 1
+                if depth == 0:
+                    break
+            elif ch in (59, 123, 125):  # ; { }: not a macro's arguments
+                i = len(data)
+                break
+            i += 1
+        if i >= len(data):
+            continue
+        inner = data[open_ + 1 : i]
+        if b"<" not in inner and b">" not in inner:
+            continue  # (the grammar reads it as it is)
+        j = i + 1
+        while j < len(data) and data[j] in b" \t\r\n":
+            j += 1
+        if j >= len(data) or data[j] != 62:  # `>`: the template's parameters end there
+            continue
+        head = data[max(0, m.start() - 400) : m.start()]
+        if _TEMPLATE_HEAD.search(head) is None:
+            continue
+        if out is None:
+            out = bytearray(data)
+        for k in range(m.start(), i + 1):
+            if out[k] != 10:
+                out[k] = 32
     return bytes(out) if out is not None else data
 
 

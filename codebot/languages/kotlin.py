@@ -110,6 +110,12 @@ def _signature_end(node: Node) -> int:
     if body is None and node.type in ("secondary_constructor", "class_declaration"):
         # `constructor(...) : this(...)`, `class Ctx(\n val call: Call\n)`: all signature
         return node.end_byte
+    first = node.child(0) if node.child_count else None
+    if body is None and first is not None and first.type == "modifiers":
+        # `@Deprecated(...)\npublic typealias BytePacketBuilder = Sink`: the declaration's
+        # line, not only the annotations' above it
+        nl = node.text.find(b"\n", first.end_byte - node.start_byte)
+        return node.end_byte if nl < 0 else node.start_byte + nl
     return signature_end(node, body)
 
 

@@ -193,9 +193,10 @@ def _function(node: Node) -> Bindings:
                 elif names:
                     type_ = type_ or c
             if names:
-                out.setdefault(
-                    names[-1], declared(plain_type(text(type_))) if type_ is not None else None
-                )
+                what = declared(plain_type(text(type_))) if type_ is not None else None
+                if what is not None and text(p).rstrip().endswith("..."):
+                    what = f": [{what[2:]}]"  # `_ middleware: any Middleware...`: an array inside
+                out.setdefault(names[-1], what)
     return out
 
 
@@ -270,6 +271,8 @@ def _argument_type(value: Node | None, bound: Callable[[Node, str], str | None])
     if value.type == "simple_identifier":
         what = bound(value, text(value)) or ""
         t = what[2:].strip() if what.startswith(": ") else ""
+        if t[:1] == "[" and t[-1:] == "]" and t[1:-1].isidentifier():
+            return f":{t}"  # `[Middleware]`: an array of a declared element type
         return f":{t}" if t.isidentifier() else ""
     if value.type == "call_expression" and value.named_children:
         callee = value.named_children[0]  # `Double(x)`, `ByteBuffer(bytes:)`: the type called

@@ -941,3 +941,130 @@ def test_a_header_and_its_implementation_and_foreign_namespaces():
         ("absl.strings.str_cat.cc.absl.StrCat", "exact")
     }
     assert res.by_language["cpp"]["external"] == 2
+
+
+def test_a_literal_that_fits_no_parameter_of_the_one_definition_makes_no_edge(resolved):
+    edges = resolved(
+        "cpp",
+        {
+            "absl/strings/charconv_test.cc": """
+            namespace absl {
+            float ToFloat(absl::string_view s) { return 0; }
+            void SetEnabled([[maybe_unused]] bool enabled) {}
+            void Test() { ToFloat("1.5"); SetEnabled(true); }
+            }
+            """,
+            "absl/random/internal/generate_real_test.cc": """
+            namespace absl {
+            void Test2() { ToFloat(0x0000000000000000); }
+            }
+            """,
+        },
+    )
+    a = "absl.strings.charconv_test.absl"
+    assert {(s, d) for (s, d) in edges} == {
+        (f"{a}.Test", f"{a}.ToFloat"),
+        (f"{a}.Test", f"{a}.SetEnabled"),
+    }
+
+
+def test_constraint_and_constructor_macros_are_blanked(parse):
+    code = """
+    template <typename To, typename From,
+              FMT_ENABLE_IF(sizeof(To) > sizeof(From))>
+    inline auto bit_cast(const From& from) -> To { return convert(from); }
+    class basic_format_args {
+     public:
+      template <int N, FMT_ENABLE_IF(N <= 3)>
+      constexpr FMT_ALWAYS_INLINE basic_format_args(const store<N>& s) : desc_(N) {}
+      FMT_CONSTEXPR FMT_ALWAYS_INLINE basic_format_args(int n) : desc_(n) {}
+    };
+    inline auto runtime(string_view s) -> runtime_format_string<> { return {{s}}; }
+    """
+    from codebot.languages.cpp import blank_macros
+
+    data = textwrap.dedent(code).lstrip("\\n").encode()
+    out = blank_macros(data)
+    assert len(out) == len(data) and out.count(b"\\n") == data.count(b"\\n")
+    p = parse("cpp", "include/fmt/base.h", code)
+    assert p["include.fmt.base.bit_cast"].signature.startswith(
+        "template <typename To, typename From, FMT_ENABLE_IF(sizeof(To) > sizeof(From))>"
+    )
+    assert p.calls("include.fmt.base.bit_cast") == ["convert/(lv)"]
+    assert p["include.fmt.base.basic_format_args.basic_format_args"].kind == "method"
+    assert p["include.fmt.base.basic_format_args.basic_format_args#2"].kind == "method"
+    assert p["include.fmt.base.runtime"].kind == "function"  # not inside the class
+
+
+def test_a_member_of_one_of_several_specializations_makes_no_edge(resolved):
+    edges = resolved(
+        "cpp",
+        {
+            "include/fmt/chrono.h": """
+            namespace fmt {
+            template <typename Char> struct formatter<weekday, Char> {
+              auto format(weekday wd, format_context& ctx) const -> int { return 0; }
+            };
+            template <typename Char> struct formatter<std::tm, Char> {
+              auto format(const std::tm& tm, format_context& ctx) const -> int { return 1; }
+            };
+            template <typename Char> struct formatter<sys_time, Char> {
+              auto format(sys_time t, format_context& ctx) const -> int {
+                return formatter<std::tm, Char>::format(gmtime(t), ctx);
+              }
+            };
+            }
+            """
+        },
+    )
+    assert not [d for (s, d) in edges if d.endswith(".format")]
+
+
+def test_a_value_of_one_of_several_specializations_makes_no_edge(resolved):
+    edges = resolved(
+        "cpp",
+        {
+            "include/fmt/ranges.h": """
+            namespace fmt {
+            template <typename Char> struct formatter<tuple, Char> {
+              auto format(const tuple& value, context& ctx) const -> int { return 0; }
+            };
+            template <typename Char> struct formatter<range, Char> {
+              auto format(const range& r, context& ctx) const -> int { return 1; }
+            };
+            template <typename T, typename Char> struct range_formatter {
+              formatter<T, Char> value_formatter_;
+              auto format(const T& x, context& ctx) const -> int {
+                return value_formatter_.format(x, ctx);
+              }
+            };
+            }
+            """
+        },
+    )
+    assert not [s for (s, d) in edges if s.endswith("range_formatter.format")]
+
+
+def test_a_class_templates_parameter_is_any_type_but_no_forwarding_reference(resolved):
+    edges = resolved(
+        "cpp",
+        {
+            "absl/container/chunked_queue.h": """
+            namespace absl {
+            struct T {};  // (a test's own class of the parameter's name)
+            template <typename T, size_t N = 64> class chunked_queue {
+             public:
+              void push_back(const T& val) {}
+              void push_back(T&& val) {}
+            };
+            void use(chunked_queue<int64_t>& q, int64_t v) {
+              q.push_back(1);
+            }
+            }
+            """
+        },
+    )
+    c = "absl.container.chunked_queue.absl"
+    assert {(d, r) for (s, d), r in edges.items() if s == f"{c}.use"} == {
+        (f"{c}.chunked_queue.push_back#2", "exact")
+    }

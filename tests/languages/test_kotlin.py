@@ -1394,3 +1394,96 @@ def test_arguments_typed_by_objects_values_and_members(resolved):
         f"{core}.respond": "exact",
         f"{core}.CloseReason.constructor": "exact",
     }
+
+
+def test_a_type_alias_or_factory_of_a_library_type_is_a_library_value(resolved):
+    # ktor: `typealias BytePacketBuilder = Sink` (kotlinx.io's), annotated over several lines;
+    # `BytePacketBuilder().writeByte(b)` is Sink's, never the repository's one
+    # `ByteWriteChannel.writeByte` by name; a factory returning a library type likewise
+    files = {
+        "ktor-io/common/src/io/ktor/utils/io/core/BytePacketBuilder.kt": """
+            package io.ktor.utils.io.core
+
+            import kotlinx.io.*
+
+            @Deprecated(
+                "Use Sink instead",
+                level = DeprecationLevel.WARNING
+            )
+            public typealias BytePacketBuilder = Sink
+
+            @Suppress("FunctionName")
+            public fun BytePacketBuilder(): Sink = kotlinx.io.Buffer()
+
+            public fun makeSink(): Sink = kotlinx.io.Buffer()
+        """,
+        "ktor-io/common/src/io/ktor/utils/io/ByteWriteChannelOperations.kt": """
+            package io.ktor.utils.io
+
+            public class ByteWriteChannel
+            public suspend fun ByteWriteChannel.writeByte(value: Byte) {}
+            public suspend fun ByteWriteChannel.flushAll() {}
+        """,
+        "ktor-http-cio/jvm/src/io/ktor/http/cio/RequestResponseBuilder.kt": """
+            package io.ktor.http.cio
+
+            import io.ktor.utils.io.*
+            import io.ktor.utils.io.core.*
+
+            public class RequestResponseBuilder {
+                private val packet = BytePacketBuilder()
+
+                public fun emptyLine(other: ByteWriteChannel) {
+                    packet.writeByte(13)
+                    val sink = makeSink()
+                    sink.flushAll()
+                }
+            }
+        """,
+    }
+    calls = resolved("kotlin", files)
+    src = "ktor-http-cio.jvm.src.io.ktor.http.cio.RequestResponseBuilder.RequestResponseBuilder"
+    core = "ktor-io.common.src.io.ktor.utils.io.core.BytePacketBuilder"
+    assert {dst for (s, dst) in calls if s == f"{src}.emptyLine"} == {f"{core}.makeSink"}
+
+
+def test_a_class_that_cannot_take_the_arguments_leaves_them_to_its_factories(resolved):
+    # ktor: `GMTDate()` is `expect fun GMTDate(timestamp: Long? = null)`, not the data class
+    # whose constructor needs every field; the `actual`s per platform are what each builds
+    files = {
+        "ktor-utils/common/src/io/ktor/util/date/Date.kt": """
+            package io.ktor.util.date
+
+            public data class GMTDate(val seconds: Int, val minutes: Int, val year: Int)
+            public expect fun GMTDate(timestamp: Long? = null): GMTDate
+        """,
+        "ktor-utils/jvm/src/io/ktor/util/date/DateJvm.kt": """
+            package io.ktor.util.date
+
+            public actual fun GMTDate(timestamp: Long?): GMTDate = TODO()
+        """,
+        "ktor-utils/posix/src/io/ktor/util/date/DateNative.kt": """
+            package io.ktor.util.date
+
+            public actual fun GMTDate(timestamp: Long?): GMTDate = TODO()
+        """,
+        "ktor-client-okhttp/jvm/src/io/ktor/client/engine/okhttp/OkHttpEngine.kt": """
+            package io.ktor.client.engine.okhttp
+
+            import io.ktor.util.date.*
+
+            class OkHttpEngine {
+                fun execute() {
+                    val requestTime = GMTDate()
+                    val copy = GMTDate(1, 2, 2024)
+                }
+            }
+        """,
+    }
+    calls = resolved("kotlin", files)
+    date = "ktor-utils.common.src.io.ktor.util.date.Date"
+    src = "ktor-client-okhttp.jvm.src.io.ktor.client.engine.okhttp.OkHttpEngine.OkHttpEngine"
+    assert {dst: r for (s, dst), r in calls.items() if s == f"{src}.execute"} == {
+        f"{date}.GMTDate#2": "exact",  # the expect declaration, not each actual
+        f"{date}.GMTDate": "exact",  # three arguments: the class
+    }

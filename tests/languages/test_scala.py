@@ -460,3 +460,34 @@ def test_types_of_one_name_in_several_blocks_make_no_guess(resolved):
     assert (m, f"{m}.Foo") not in calls and (m, f"{m}.Foo#2") not in calls
     # a name declared once still resolves
     assert calls[(m, f"{m}.Bar")] == "exact"
+
+
+def test_package_qualified_private_is_visible_in_its_package(resolved):
+    files = {
+        "core/src/main/scala/io/circe/SeqDecoder.scala": """
+            package io.circe
+
+            private[circe] abstract class SeqDecoder[A, C[_]](decodeA: Decoder[A]) {
+              def apply(c: Int): Int = c
+            }
+            private class Hidden { def run(): Int = 1 }
+            class Box { private def secret(): Int = 2 }
+        """,
+        "core/src/main/scala/io/circe/CollectionDecoders.scala": """
+            package io.circe
+
+            object CollectionDecoders {
+              def decodeSeq[A](d: Decoder[A]): SeqDecoder[A, Seq] = new SeqDecoder[A, Seq](d) {}
+              def hidden(): Int = new Hidden().run()
+              def peek(x: Any): Int = x.secret()
+            }
+        """,
+    }
+    calls = resolved("scala", files)
+    m = "core.src.main.scala.io.circe"
+    src = f"{m}.CollectionDecoders.CollectionDecoders"
+    # `private[circe]`, and a top-level `private`, are seen by the whole package
+    assert calls[(f"{src}.decodeSeq", f"{m}.SeqDecoder.SeqDecoder")] == "exact"
+    assert (f"{src}.hidden", f"{m}.SeqDecoder.Hidden") in calls
+    # a private member is its class's only: no guess reaches it from another file
+    assert (f"{src}.peek", f"{m}.SeqDecoder.Box.secret") not in calls

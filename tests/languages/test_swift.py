@@ -469,6 +469,10 @@ OVERLOADS = {
             func asURL() -> String
         }
 
+        extension String: URLConvertible {
+            public func asURL() -> String { self }
+        }
+
         struct Endpoint {
             static let `default` = Endpoint()
         }
@@ -1145,3 +1149,78 @@ def test_a_private_type_is_its_own_and_self_init_delegates_elsewhere(resolved):
     k = "Sources.Vapor.Utilities.BasicCodingKey.BasicCodingKey"
     assert (f"{k}.init#2", f"{k}.init#2") not in calls
     assert (f"{k}.init#2", f"{k}.init") in calls
+
+
+def test_a_variadic_parameter_is_an_array_inside_and_takes_no_array(resolved):
+    files = {
+        "Sources/Vapor/Routing/RoutesBuilder.swift": """
+            public protocol Middleware {}
+            public protocol RoutesBuilder {}
+            extension RoutesBuilder {
+                public func grouped(_ path: PathComponent...) -> any RoutesBuilder { self }
+                public func grouped(_ path: [PathComponent]) -> any RoutesBuilder { self }
+                public func grouped(_ middleware: any Middleware...) -> any RoutesBuilder {
+                    self.grouped(middleware)
+                }
+                public func grouped(_ middleware: [any Middleware]) -> any RoutesBuilder { self }
+            }
+        """,
+    }
+    calls = resolved("swift", files)
+    m = "Sources.Vapor.Routing.RoutesBuilder.RoutesBuilder"
+    # `middleware` is a `[any Middleware]` inside: the array member, not the variadic one
+    # (no array goes to a variadic parameter), nor the one of another element type
+    assert calls[(f"{m}.grouped#3", f"{m}.grouped#4")] == "exact"
+    assert (f"{m}.grouped#3", f"{m}.grouped#2") not in calls
+
+
+def test_an_override_edge_goes_to_the_member_of_the_declared_parameter_types(resolved):
+    files = {
+        "Sources/Vapor/Content/URLQueryCoders.swift": """
+            public protocol URLQueryDecoder {
+                func decode<D>(_ decodable: D.Type, from url: URI) throws -> D
+            }
+            public struct URLEncodedFormDecoder: URLQueryDecoder {
+                public func decode<D>(_ decodable: D.Type, from url: URI) throws -> D { fatalError() }
+                public func decode<D>(_ decodable: D.Type, from string: String) throws -> D { fatalError() }
+            }
+            func query<D>(decoder: URLQueryDecoder, url: URI) throws -> D {
+                try decoder.decode(D.self, from: url)
+            }
+        """,
+    }
+    calls = resolved("swift", files)
+    m = "Sources.Vapor.Content.URLQueryCoders"
+    assert calls[(f"{m}.query", f"{m}.URLQueryDecoder.decode")] == "exact"
+    assert calls[(f"{m}.query", f"{m}.URLEncodedFormDecoder.decode")] == "override"
+    assert (f"{m}.query", f"{m}.URLEncodedFormDecoder.decode#2") not in calls
+
+
+def test_a_string_is_no_repository_protocol_value_unless_declared(resolved):
+    files = {
+        "Sources/Vapor/Routing/RoutesBuilder.swift": """
+            public protocol Middleware {}
+            public final class CORSMiddleware: Middleware {}
+            public protocol RoutesBuilder {}
+            extension RoutesBuilder {
+                public func grouped(_ path: PathComponent...) -> any RoutesBuilder { self }
+                public func grouped(_ path: [PathComponent]) -> any RoutesBuilder { self }
+                public func grouped(_ middleware: any Middleware...) -> any RoutesBuilder { self }
+                public func grouped(_ middleware: [any Middleware]) -> any RoutesBuilder { self }
+            }
+            func routes(app: any RoutesBuilder) {
+                let sessions = app.grouped("sessions")
+            }
+            func cors(app: any RoutesBuilder) {
+                let group = app.grouped(CORSMiddleware())
+            }
+        """,
+    }
+    calls = resolved("swift", files)
+    m = "Sources.Vapor.Routing.RoutesBuilder"
+    # "sessions" is a PathComponent (a library type a literal may make), no Middleware
+    assert calls[(f"{m}.routes", f"{m}.RoutesBuilder.grouped")] == "exact"
+    assert (f"{m}.routes", f"{m}.RoutesBuilder.grouped#3") not in calls
+    # one argument fills a variadic parameter: the arrays' members are no better; four
+    # members fit as far as the text tells: no edge
+    assert not [d for s, d in calls if s == f"{m}.cors" and ".grouped" in d]

@@ -63,6 +63,7 @@ _STRINGISH = re.compile(r"(?i)(?:string|str|view)$")
 _CLOSED = re.compile(r"(?:std::)?(?:basic_)?(?:w?(?:i|o|io)stream|streambuf|FILE|locale)$")
 _QUALIFIERS = re.compile(r"\b(?:const|volatile|typename|struct|class|enum|constexpr)\b")
 _TEMPLATE = re.compile(r"template\s*<")
+_ATTRIBUTE = re.compile(r"\[\[.*?\]\]|\b(?:absl_nonnull|absl_nullable|_Nonnull|_Nullable)\b")
 
 
 @lru_cache(maxsize=8192)
@@ -125,7 +126,7 @@ def member_const(sym: Symbol) -> tuple[bool, bool]:
 def _parts(ptype: str) -> tuple[str, str, bool]:
     """``const std::string &`` -> ("std::string", "&", True): the base type, the reference
     (``&``, ``&&`` or ``""``) and whether the referred type is const."""
-    t = " ".join(ptype.split())
+    t = " ".join(_ATTRIBUTE.sub(" ", ptype).split())
     ref = ""
     if t.endswith("&&"):
         ref, t = "&&", t[:-2]
@@ -158,8 +159,16 @@ def type_name(ptype: str) -> str:
 ClassFits = Callable[[str, str], bool | None]
 
 
-def fits(token: str, param: Parameter, tparams: frozenset[str], class_fits: ClassFits) -> bool:
-    """Whether an argument written ``token`` may convert to ``param``."""
+def fits(
+    token: str,
+    param: Parameter,
+    tparams: frozenset[str],
+    class_fits: ClassFits,
+    cparams: frozenset[str] = frozenset(),
+) -> bool:
+    """Whether an argument written ``token`` may convert to ``param``. ``tparams``: the
+    function's own template parameters (`T&&` of one is a forwarding reference); ``cparams``:
+    its class's (`push_back(T&& v)` of `chunked_queue<T>` takes an rvalue only)."""
     if token == "?" or not param.type or param.name == "..." or "..." in param.type:
         return True
     base, ref, const = _parts(param.type)
@@ -172,7 +181,7 @@ def fits(token: str, param: Parameter, tparams: frozenset[str], class_fits: Clas
         return False  # a non-const lvalue reference binds no rvalue
     if ref == "&&" and not template and (token in ("lv", "n", "FILE*") or token[:1] == ":"):
         return False  # a name binds no rvalue reference of a written type
-    if template or token in ("lv", "&&"):
+    if template or token in ("lv", "&&") or core in cparams:
         return True
     if token == "it":  # an iterator: a class or a pointer, no number, no string
         return not _ARITHMETIC.fullmatch(base) and not _STRINGISH.search(_last_name(base))
@@ -205,7 +214,7 @@ def fits(token: str, param: Parameter, tparams: frozenset[str], class_fits: Clas
     if _CLOSED.fullmatch(base.split("<", 1)[0]) or name.lower().endswith("iterator"):
         return False
     if _STRINGISH.search(name):
-        return token in ('"', "0", "*")
+        return token in ('"', "*")  # (a literal 0 would be a null `const char*`: no)
     if token == "FILE*" and base.startswith(("std::", "::std::")):
         return False
     found = class_fits(name, token)
@@ -280,27 +289,35 @@ def _constraint_fits(token: str, ptype: str | None, sym: Symbol) -> bool:
     return True
 
 
-def by_arguments(members: list[Symbol], args: list[str], class_fits: ClassFits) -> list[Symbol]:
+def by_arguments(
+    members: list[Symbol],
+    args: list[str],
+    class_fits: ClassFits,
+    strict: bool = False,
+    class_params: Callable[[Symbol], frozenset[str]] | None = None,
+) -> list[Symbol]:
     """The members every argument may convert to, then, among members that differ only in a
-    reference, the one an rvalue binds best (`T&&`); all of them where none fits."""
+    reference, the one an rvalue binds best (`T&&`); all of them where none fits.
+    ``class_params``: a member's class's template parameters."""
     if not args or all(a == "?" for a in args):
         return members
     kept = []
     for sym in members:
         tparams = template_parameters(sym.signature)
+        cparams = class_params(sym) if class_params is not None else frozenset()
         params = sym.parameters
         ok = True
         for i, tok in enumerate(args):
             p = params[i] if i < len(params) else (params[-1] if params else None)
             if p is not None and not (
-                fits(tok, p, tparams, class_fits) and _constraint_fits(tok, p.type, sym)
+                fits(tok, p, tparams, class_fits, cparams) and _constraint_fits(tok, p.type, sym)
             ):
                 ok = False
                 break
         if ok:
             kept.append(sym)
     if not kept:
-        return members
+        return [] if strict else members
     if len(kept) > 1 and any(a in _RVALUES or a[:1] == "=" for a in args):
         kept = _rvalue_preferred(kept, args)
     return kept

@@ -750,7 +750,7 @@ class JvmResolver(OverloadChooser, Resolver):
         parameter, a name from a wildcard import of a library: unknown)."""
         t = self._type(ctx.file, text)
         if t is not None:
-            return (DECL, t)
+            return self._unalias((DECL, t))
         name = text.split("<", 1)[0].split("[", 1)[0].strip().rstrip("?")
         if name in _PRIMITIVES:
             return EXTERNAL
@@ -766,6 +766,14 @@ class JvmResolver(OverloadChooser, Resolver):
         """Also: Kotlin ``launch()``, a function the repository defines nowhere and the caller
         does not bind: a library's value."""
         found = super().value_of(ctx, text)
+        if (
+            found is not None
+            and found[0] == INST
+            and not self.index.is_type(found[1])
+            and self.index.is_callable(found[1])
+        ):
+            found = self.returns(found[1])  # `BytePacketBuilder()`: a factory function's value
+        found = self._unalias(found)
         if found is None and ctx.sym.language == "kotlin" and _CALLED_NAME.fullmatch(text):
             name = text[:-2]
             if not self.index.names.get((self.family, name)) and self.local(ctx, name) is NOT_LOCAL:
@@ -804,6 +812,11 @@ class JvmResolver(OverloadChooser, Resolver):
         own nested types too), a library's value, or None (none declared, a type parameter)."""
         sym = self.index.by_id[sym_id]
         text = sym.return_type
+        if not text and sym.language == "kotlin" and sym.kind in FUNCTION_KINDS:
+            # `fun BytePacketBuilder(): Sink = kotlinx.io.Buffer()`: written after the
+            # parameters, before the expression body
+            m = _RETURNS.search(sym.signature)
+            text = m[1] if m else None
         if not text or sym.language == "scala":
             return None
         file = self.index.file_of[sym_id]
@@ -825,7 +838,41 @@ class JvmResolver(OverloadChooser, Resolver):
         head = name.split(".", 1)[0]
         if head.isidentifier() and len(head) > 2 and self._scoped(file, head) == EXTERNAL:
             return EXTERNAL
+        if head == name and self._library_type_name(sym, name):
+            return EXTERNAL  # `fun BytePacketBuilder(): Sink` (kotlinx.io's, a wildcard import)
         return None
+
+    def _unalias(self, target: Target | None) -> Target | None:
+        """A value of a type alias is a value of what it stands for: a repository type, or a
+        library's (`typealias BytePacketBuilder = Sink`, kotlinx.io's: its methods are the
+        library's); a function type or one not known: None."""
+        if target is None or target[0] not in (INST, DECL) or target[1] not in self.aliases:
+            return target
+        written = self.aliases[target[1]]
+        if "->" in written:
+            return None
+        file = self.index.file_of[target[1]]
+        t = self._type(file, written)
+        if t is not None:
+            return (target[0], t) if t not in self.aliases else None
+        name = written.split("<", 1)[0].strip().rstrip("?")
+        if name in _PRIMITIVES or self._scoped(file, name.split(".", 1)[0]) == EXTERNAL:
+            return EXTERNAL
+        if "." in name or self._library_type_name(self.index.by_id[target[1]], name):
+            return EXTERNAL  # `= kotlinx.io.Sink`, or a name no repository type has
+        return None
+
+    def _library_type_name(self, sym: Symbol, name: str) -> bool:
+        """Whether a declared type's name is no type of the repository at all (nor a type
+        parameter of the function or its class): a library's, whatever import brings it."""
+        if len(name) <= 2 or not name[:1].isupper() or not name.isidentifier():
+            return False
+        if any(self.index.is_type(i) for i in self.index.names.get((self.family, name), ())):
+            return False
+        for s in (sym, self.index.by_id.get(sym.parent or "")):
+            if s is not None and re.search(rf"<[^()]*\b{name}\b", s.signature.split("(", 1)[0]):
+                return False  # `fun <Sink> f(): Sink`: a type parameter
+        return True
 
     # --- calls ----------------------------------------------------------------------------------
 
@@ -917,6 +964,10 @@ class JvmResolver(OverloadChooser, Resolver):
         chosen = self.choose(ctx, out, args)
         if not chosen:
             return Undecided(self.undecided)  # overloads the arguments cannot decide between
+        if ctx.sym.language == "kotlin" and len(chosen) == 1:
+            factory = self._factory_instead(ctx, next(iter(chosen)), args)
+            if factory is not None:
+                return factory
         if self.fits_none(ctx, chosen, args):
             # no definition the name reached can take these arguments: not the callee
             # (`routing { }` next to a test's own `fun routing(rootPath: String)`)
@@ -1334,7 +1385,41 @@ class JvmResolver(OverloadChooser, Resolver):
             return None
         if len(picked) > 1 and not self.one_parameter_list(picked):
             return Undecided(picked)  # extensions the arguments cannot decide between
-        return [(p, EXACT if len(picked) == 1 else OVERLOAD) for p in picked]
+        return [(picked[0], EXACT)] if len(picked) == 1 else self.variants(picked)
+
+    def _factory_instead(self, ctx: Ctx, dst: str, args: list[str]) -> Outcome | None:
+        """``GMTDate()``: a Kotlin class whose primary constructor cannot take the arguments,
+        next to top-level functions of its name in its package (`fun GMTDate(timestamp: Long?
+        = null)`): the function the arguments fit (several: not known which); None when the
+        class takes them or no such function is there."""
+        index = self.index
+        sym = index.by_id[dst]
+        if not index.is_type(dst) or sym.language != "kotlin" or "(" not in sym.signature:
+            return None
+        if _primary_parameters(sym.name, sym.signature) is None:
+            return None  # no primary constructor read: nothing to compare
+        if self._overload_takes(ctx, dst, args):
+            return None
+        where = _dir(index.file_of[dst])
+        fns = [
+            f
+            for f in index.names.get((self.family, sym.name), ())
+            if index.by_id[f].parent is None
+            and index.by_id[f].kind in FUNCTION_KINDS
+            and not index.by_id[f].class_name
+            and _dir(index.file_of[f]) == where
+        ]
+        if not fns:
+            return None
+        group = list(dict.fromkeys(m for f in fns for m in self.overloads.get(f, (f,))))
+        picked = self._overload_pick(ctx, group, args)
+        if picked and len(picked) == 1 and self._overload_takes(ctx, picked[0], args):
+            return [(picked[0], EXACT)]
+        if picked and len(picked) > 1:
+            if self.one_parameter_list(picked):
+                return self.variants(picked)
+            return Undecided(picked)
+        return UNRESOLVED
 
     def _needs_type_arguments(self, sid: str, head: str) -> bool:
         """Whether a call must write a function's type arguments: a ``reified`` type parameter
@@ -1370,7 +1455,7 @@ class JvmResolver(OverloadChooser, Resolver):
             return None  # Java writes `x.check(...)` as `check` when `x` is an expression
         if len(picked) > 1 and not self.one_parameter_list(picked):
             return Undecided(picked)  # overloads the arguments cannot decide between
-        return [(p, UNIQUE if len(picked) == 1 else OVERLOAD) for p in picked]
+        return [(picked[0], UNIQUE)] if len(picked) == 1 else self.variants(picked, UNIQUE)
 
     def _overload_params(self, sid: str) -> tuple[Parameter, ...]:
         """A member's parameters; for a Kotlin class, its primary constructor's."""
@@ -1577,10 +1662,19 @@ class JvmResolver(OverloadChooser, Resolver):
         return out
 
 
+# `fun f(a: A): Sink = ...`: the return type written after the parameters
+_RETURNS = re.compile(r"\)\s*:\s*([A-Za-z_][\w.]*(?:<[^=(){}]*>)?\??)\s*(?:=|\{|$|where\b)")
+
+
 def _private(sym: Symbol) -> bool:
-    """Whether a definition is declared ``private`` (its modifiers, before its keyword)."""
+    """Whether a definition is declared ``private`` to its file or type (its modifiers, before
+    its keyword). Scala's ``private[circe]`` is visible in the whole package it names, and a
+    top-level ``private`` Scala definition in its own package: neither is its file's only."""
     head = re.split(r"\b(?:fun|class|object|interface|val|var)\b|\(", sym.signature, maxsplit=1)
-    return re.search(r"\bprivate\b", head[0]) is not None
+    found = re.search(r"\bprivate\b(\s*\[)?", head[0])
+    if found is None or found.group(1):
+        return False
+    return not (sym.language == "scala" and sym.parent is None)
 
 
 def _candidates(out: Outcome) -> Outcome:

@@ -1507,6 +1507,7 @@ class CResolver(NamespacedResolver):
         self._fits_memo: dict[tuple[str, str], bool | None | object] = {}
         self._call_tokens: dict[tuple[str, str, str], str] = {}
         self._folders: set[str] | None = None
+        self._known_types: dict[str, bool] = {}
         self._caller_file: FileResult | None = None  # (the file whose call is resolved)
 
     def _includes(self, file: FileResult) -> list[FileResult]:
@@ -1593,6 +1594,20 @@ class CResolver(NamespacedResolver):
             near = [i for i in ids if self.index.file_of[i].path in closure]
             if near:
                 ids = near
+        if ids and file.language == "cpp":
+            # a free function of a header the caller's file does not include (directly or
+            # through its includes) is not one it can call: `swap(s1, s2)` in a btree test is
+            # no `absl::swap` of `inlined_vector.h`
+            by_id, file_of = self.index.by_id, self.index.file_of
+            closure = self._closure(file)
+            ids = [
+                i
+                for i in ids
+                if by_id[i].kind != "function"
+                or by_id[i].signature.startswith("#")
+                or file_of[i].path in closure
+                or not file_of[i].path.endswith(_HEADERS)
+            ]
         return super()._pick(ids, file)
 
     def _included(self, file: FileResult, sid: str) -> bool:
@@ -1631,6 +1646,7 @@ class CResolver(NamespacedResolver):
         n = len(args)
         if any(a[:1] == "@" for a in args) and any(sid in self._overloads for sid, _ in out):
             args = [self._call_token(ctx, a[1:]) if a[:1] == "@" else a for a in args]
+        args = [self._known(a) for a in args]
         by_id = self.index.by_id
         const: bool | None | object = _UNSET
         chosen: list[tuple[str, str]] = []
@@ -1645,7 +1661,7 @@ class CResolver(NamespacedResolver):
                 members = self._paired[sid]
                 fit = [by_id[i] for i in members if _takes_count(by_id[i], n)]
             if len(fit) > 1:
-                fit = by_arguments(fit, args, self._class_fits)
+                fit = by_arguments(fit, args, self._class_fits, class_params=self._class_params)
             if len(fit) > 1:
                 if const is _UNSET:
                     const = self.receiver_const(ctx, callee)
@@ -1667,11 +1683,52 @@ class CResolver(NamespacedResolver):
                 # (one definition: in a source file, its declaration in a header may give
                 # defaults, so only more arguments than it takes rule it out: `int128(x)`
                 # against `int128() = default`; `IsEmpty()` is no `IsEmpty(ctrl_t c)` of a
-                # header)
+                # header); and the arguments may convert to its parameters (`ToFloat(0x0)`
+                # is no `ToFloat(absl::string_view s)`)
+                if (
+                    by_id[sid].kind in FUNCTION_KINDS
+                    and not by_id[sid].signature.startswith("#")
+                    and any(a in _LITERALS for a in args)
+                    and not by_arguments(
+                        [by_id[sid]],
+                        [a if a in _LITERALS else "?" for a in args],
+                        self._class_fits,
+                        strict=True,
+                        class_params=self._class_params,
+                    )
+                ):
+                    continue
                 chosen.append((sid, res))
             # else: no member of the set takes that many arguments (`Eq(x)` where the one
             # `Eq` of that file takes none, `int128(x)` against its defaulted `int128()`)
         return list(dict.fromkeys(chosen)) or UNRESOLVED
+
+    def _class_params(self, sym: Symbol) -> frozenset[str]:
+        """The template parameters of a member's class (`template <typename T> class
+        chunked_queue`), or of the class an out-of-line member names (`template <typename T>
+        StatusOr<T>::StatusOr`)."""
+        owner = sym.parent if self.index.is_type(sym.parent) else self.attached.get(sym.id)
+        out = template_parameters(self.index.by_id[owner].signature) if owner else frozenset()
+        if sym.signature.startswith("template") and not template_parameters(sym.signature):
+            out |= _header_names(sym.signature)  # (the out-of-line member's first header)
+        return out
+
+    def _known(self, token: str) -> str:
+        """A value's type as an argument token: ``:T``/``=T`` where the repository defines
+        ``T`` or the standard library does (`std::string`), or a pointer; else (an alias,
+        `using memory_buffer = basic_memory_buffer<char>`; a type the parser could not tell
+        from a template's parameter) a value of any type, ``lv``."""
+        if token[:1] not in (":", "=") or token.endswith("*"):
+            return token
+        name = token[1:].lstrip(":")
+        if name.startswith("std::"):
+            return token
+        last = name.rsplit("::", 1)[-1]
+        found = self._known_types.get(last)
+        if found is None:
+            ids = self.index.names.get((self.family, last), ())
+            found = self._known_types[last] = any(self.index.is_type(i) for i in ids)
+        return token if found else "lv"
 
     def _call_token(self, ctx: Ctx, name: str) -> str:
         """An argument `f(..)`: ``=T`` for the type ``T`` it gives (a class's constructor, a
@@ -1778,6 +1835,14 @@ class CResolver(NamespacedResolver):
         return head not in self._folders
 
     def _resolve_cpp(self, ctx: Ctx, text: str) -> Outcome:
+        m = _SPECIALIZED.match(text)
+        if m is not None and ctx.file.language == "cpp" and not text.startswith(("std::", "::")):
+            index = self.index
+            types = [i for i in index.names.get((self.family, m[1]), ()) if index.is_type(i)]
+            if types and self._specializations(types[0]):
+                # `formatter<std::tm, Char>::format(..)`: one of the specializations of
+                # `formatter`, which its arguments choose: not told here
+                return UNRESOLVED
         out = super().resolve_call(ctx, text)
         if (
             out in (UNRESOLVED, AMBIGUOUS)
@@ -1893,7 +1958,32 @@ class CResolver(NamespacedResolver):
         if t.startswith(("std::", "::std::")):
             return EXTERNAL
         found = self.param_type(ctx, ctx.sym, t)
+        if found is not None and "<" in t and self._specializations(found):
+            return None  # `formatter<T, Char> value_formatter_`: which one, its arguments say
         return (DECL, found) if found is not None else None
+
+    def _specializations(self, type_id: str) -> bool:
+        """Whether a class has several definitions of its name (`formatter<weekday, Char>`,
+        `formatter<std::tm, Char>`): specializations, one of which template arguments
+        choose."""
+        index = self.index
+        q = strip_duplicate(index.local_name[type_id])
+        if sum(1 for i in self.qnames.get(q, ()) if index.is_type(i)) > 1:
+            return True  # (of one qualified name, in several files)
+        table = index.local.get(index.file_of[type_id].module, {})
+        return index.is_type(table.get(q + "#2"))
+
+
+def _header_names(signature: str) -> frozenset[str]:
+    """The names of a signature's first `template <..>` header, whoever's it is."""
+    m = re.match(r"template\s*<([^<>]*(?:<[^<>]*>[^<>]*)*)>", signature)
+    if m is None:
+        return frozenset()
+    return frozenset(
+        n[1]
+        for p in m[1].split(",")
+        if (n := re.search(r"(?:typename|class)\s*(?:\.\.\.)?\s*([A-Za-z_]\w*)", p))
+    )
 
 
 def _params_key(sym: Symbol) -> tuple[str, ...]:
@@ -1944,6 +2034,7 @@ def _takes_count(sym: Symbol, n: int) -> bool:
 
 
 _UNSET = object()
+_SPECIALIZED = re.compile(r"(?:[A-Za-z_]\w*::)*([A-Za-z_]\w*)\s*<[^()]*>::")
 # The standard library's types an argument may be made as (`std::string(s)`): a value of that type.
 _STD_TYPES = frozenset(
     """string wstring string_view wstring_view u8string u16string u32string vector list deque
@@ -1955,6 +2046,8 @@ _VIRTUAL = re.compile(r"\bvirtual\b|\)\s*(?:const\s*)?(?:noexcept\s*)?(?:overrid
 # than this makes no edge (``ambiguous``), unless its members are alike (the preprocessor's
 # alternatives: `GetThreadCount()` once per platform).
 _MAX_UNDECIDED_CPP = 3
+_HEADERS = (".h", ".hpp", ".hh", ".hxx", ".inc", ".ipp", ".inl")
+_LITERALS = frozenset(('"', "'", "0", "1", "1.", "b", "nullptr"))
 _SIMPLE_MEMBER = re.compile(r"[A-Za-z_]\w*(?:<[^()]*>)?")
 _THIS_MEMBER = re.compile(r"this(?:->|\.)[A-Za-z_]\w*")
 _CPP_PATH = re.compile(r"((?:[A-Za-z_]\w*(?:<[^()]*>)?::)+[A-Za-z_]\w*(?:<[^()]*>)?)")
@@ -2236,6 +2329,7 @@ class SwiftResolver(NamespacedResolver):
         self._type_names: dict[tuple[str, str, str], str | None] = {}
         self._extended: dict[str, bool] = {}  # name -> may be a library type extended here
         self._closure_params: dict[tuple[str, str], Target | None] = {}
+        self._scalar_protocols: set[tuple[str, str]] | None = None
         self._shapes: dict[tuple[str, str], bool] = {}
         self._chosen: dict[tuple, Outcome] = {}  # (file, arguments, *targets) -> outcome
 
@@ -2613,6 +2707,11 @@ class SwiftResolver(NamespacedResolver):
                 # an override implements the declared member: its labels and its `async`
                 # (`respond(to:) async` does not implement `Responder.respond(to:)`)
                 fits = [g for g in fits if any(self._same_shape(g, d) for d in declared)]
+                if len(fits) > 1:
+                    # the one implementing it takes its parameter types (`decode(_:from: URI)`,
+                    # not `decode(_:from: String)`)
+                    typed = [g for g in fits if any(self._same_types(g, d) for d in declared)]
+                    fits = typed or fits
             if len(fits) > 1:
                 fits = self._preferred(fits, labels, awaited)
             if not group:
@@ -2750,6 +2849,13 @@ class SwiftResolver(NamespacedResolver):
             found = self._shapes[(a, b)] = self._shape_of(a, b)
         return found
 
+    def _same_types(self, a: str, b: str) -> bool:
+        """Whether two functions' parameters are of the same written types (plain names)."""
+        pa, pb = self.index.by_id[a].parameters, self.index.by_id[b].parameters
+        return len(pa) == len(pb) and all(
+            _plain_type(p.type or "") == _plain_type(q.type or "") for p, q in zip(pa, pb)
+        )
+
     def _shape_of(self, a: str, b: str) -> bool:
         sa, sb = self.index.by_id[a], self.index.by_id[b]
         if _is_async(sa) != _is_async(sb) or len(sa.parameters) != len(sb.parameters):
@@ -2767,14 +2873,15 @@ class SwiftResolver(NamespacedResolver):
         by_id = self.index.by_id
         favoured = [g for g in fits if "_disfavoredOverload" not in by_id[g].decorators]
         fits = favoured or fits
-        # a member without a variadic parameter over one with (`HTTPCookies()`: `init()`, not
+        # called without arguments, a member without a variadic parameter over one whose
+        # variadic parameter is left empty (`HTTPCookies()`: `init()`, not
         # `init(dictionaryLiteral: (String, Value)...)`)
         fixed = [
             g
             for g in fits
             if not any((p.type or "").rstrip().endswith("...") for p in by_id[g].parameters)
         ]
-        fits = fixed or fits
+        fits = (fixed or fits) if not labels else fits
         if any(":" in a for a in labels):
             # `File(data: "..")`: the member whose parameter is of the argument's very type
             # (`init(data: String)`) over one it may convert to (`init(data: ByteBuffer)`)
@@ -2832,10 +2939,16 @@ class SwiftResolver(NamespacedResolver):
             """A value of type ``arg`` for a parameter of a repository's struct, class or enum
             type: that type or one of its subclasses (`String` is no `Endpoint`)."""
             name = (type_text or "").replace("any ", "").replace("some ", "").strip()
-            name = name.split("<", 1)[0].rstrip("?!").strip()
+            name = name.split("<", 1)[0].rstrip("?!").strip().removesuffix("...").strip()
             if not _fits_scalar(type_text, arg):
                 return False  # `"a"` for an `Int` or a `[PathComponent]`
+            if arg[:1] == "[":
+                return self._takes_array(sym, file, type_text or "", arg[1:-1])
             t = self._type_name(file, self._nest(sym), name) if name.isidentifier() else None
+            if t is not None and arg in _SCALARS and self.index.by_id[t].kind == "interface":
+                # `grouped("sessions")`: a String is no `any Middleware` unless the repository
+                # declares the conformance (`extension String: Middleware`)
+                return (arg, self.index.by_id[t].name) in self._scalar_conformances()
             if t is None or self.index.by_id[t].kind == "interface" or arg == name:
                 return True
             a = self._type_name(file, self._nest(sym), arg)
@@ -2847,6 +2960,48 @@ class SwiftResolver(NamespacedResolver):
             return name.isidentifier() and self._type_name(file, self._nest(sym), name) is not None
 
         return _takes(sym.parameters, labels, has, takes, repo_type)
+
+    def _scalar_conformances(self) -> set[tuple[str, str]]:
+        """(standard type, protocol) the repository declares on extensions of the standard
+        types (recorded on their functions' bases)."""
+        found = self._scalar_protocols
+        if found is None:
+            found = self._scalar_protocols = {
+                (s.class_name, _plain_type(b))
+                for f in self.files
+                for s in f.symbols
+                if s.class_name in _SCALARS and s.bases
+                for b in s.bases
+            }
+        return found
+
+    def _takes_array(self, sym: Symbol, file: FileResult, param: str, element: str) -> bool:
+        """Whether a parameter written ``param`` takes an array of ``element``: never a
+        variadic one (Swift passes no array to ``T...``); ``[T]`` when the element fits ``T``
+        (the same type, a repository type's base; a library's ``T`` may be a protocol it
+        conforms to); a repository struct, class or enum is no array."""
+        p = param.replace("inout ", "").replace("any ", "").replace("some ", "").strip()
+        p = p.rstrip("?!").strip()
+        if p.endswith("..."):
+            return False
+        nest = self._nest(sym)
+        if p[:1] == "[" and p[-1:] == "]" and ":" not in p:
+            want = p[1:-1].strip()
+            if want == element:
+                return True
+            w = self._type_name(file, nest, want) if want.isidentifier() else None
+            a = self._type_name(file, nest, element)
+            if w is None:
+                if a is None or not want.isidentifier():
+                    return True  # two library types, or one not written plainly: not known
+                # a repository type's values are of a library type it is declared to conform to
+                return any(
+                    want in (_plain_type(b) for b in self.index.by_id[t].bases)
+                    for t in self.index.mro(a)
+                )
+            return a is not None and w in self.index.mro(a)
+        t = self._type_name(file, nest, p) if p.isidentifier() else None
+        return t is None or self.index.by_id[t].kind == "interface"
 
     def _resolve_swift(self, ctx: Ctx, text: str) -> Outcome:
         out = super().resolve_call(ctx, text)

@@ -14,7 +14,7 @@ import re
 from functools import lru_cache
 
 from codebot.core.model import FileResult, Parameter, Symbol
-from codebot.graph.resolvers.base import AMBIGUOUS, OVERLOAD, Ctx, is_extension
+from codebot.graph.resolvers.base import AMBIGUOUS, EXACT, OVERLOAD, Ctx, is_extension
 from codebot.graph.resolvers.names import NameTable
 
 __all__ = [
@@ -100,6 +100,7 @@ _KOTLIN_IN_JAVA = {
 # `get/(Class, ?)`: the argument types the parser read (java.py), after the callee's text.
 ARGS = re.compile(r"/\(([^()]*)\)$")
 _TYPE_VARIABLE = re.compile(r"[A-Z][A-Z0-9]?")
+_EXPECT = re.compile(r"\bexpect\b")
 
 
 @lru_cache(maxsize=4096)
@@ -181,9 +182,12 @@ class OverloadChooser:
                 chosen.setdefault(dst, res)
             elif len(picked) == 1:
                 chosen.setdefault(picked[0], res)
-            elif self.undecided_edges or self.one_parameter_list(picked):
+            elif self.undecided_edges:
                 for p in picked:
                     chosen.setdefault(p, OVERLOAD)
+            elif self.one_parameter_list(picked):
+                for p, r in self.variants(picked, res):
+                    chosen.setdefault(p, r)
             else:
                 self.undecided += picked
         if len(chosen) > 1:
@@ -245,6 +249,17 @@ class OverloadChooser:
             ):
                 return child
         return None
+
+    def variants(self, picked: list[str], res: str = EXACT) -> list[tuple[str, str]]:
+        """The edges to members sharing one parameter list: Kotlin's ``expect`` declaration
+        when one is among them (the function the code names; its ``actual``s are what each
+        platform builds), else each, ``overload``."""
+        expect = [
+            p for p in picked if _EXPECT.search(self.index.by_id[p].signature.split("(", 1)[0])
+        ]
+        if len(expect) == 1:
+            return [(expect[0], res)]
+        return [(p, OVERLOAD) for p in picked]
 
     def fits_none(self, ctx: Ctx, chosen: dict[str, str], args: list[str]) -> bool:
         """Whether no function the name reached can take these arguments: not the callee."""

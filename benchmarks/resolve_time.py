@@ -1,0 +1,124 @@
+"""Call-resolution time of two code versions on one tree: does resolving stay fast?
+
+    python benchmarks/resolve_time.py [ROOT] [--old REV] [--rounds 2] [--repeat 2] [--json]
+
+ROOT defaults to the Python standard library of the running interpreter. "new" is the working
+tree's ``codebot``; "old" is ``codebot`` at git revision ``--old`` (default cdc884a, main before
+issue 21), unpacked with ``git archive`` into a temporary directory. Each run is a fresh
+subprocess with PYTHONPATH set to its version: it parses ROOT (untimed; each version with its own
+parser, so the new one resolves the calls it records), then times ``resolve`` ``--repeat``
+times in CPU seconds with gc paused and keeps the fastest. Rounds alternate old and new, so load
+from other work on a shared machine falls on both; the ratio is of the medians over rounds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import sysconfig
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BEFORE = "cdc884a"  # main before issue 21
+
+
+def _worker(root: Path, repeat: int, out: Path) -> None:
+    """Runs in the subprocess, with the version under test first on sys.path."""
+    import gc
+    import time
+
+    import codebot
+    from codebot.core.config import Config
+    from codebot.graph.resolve import resolve
+    from codebot.parse.extract import parse_path
+
+    files = parse_path(root, Config()).files
+    times, edges = [], 0
+    for _ in range(repeat):
+        gc.collect()
+        gc.disable()
+        start = time.process_time()
+        edges = len(resolve(files).edges)
+        times.append(time.process_time() - start)
+        gc.enable()
+    out.write_text(
+        json.dumps(
+            {
+                "code": str(Path(codebot.__file__).parent),
+                "cpu_s": min(times),
+                "symbols": sum(len(f.symbols) for f in files),
+                "edges": edges,
+            }
+        )
+    )
+
+
+def _unpack(rev: str, into: Path) -> Path:
+    """``codebot/`` as it was at ``rev``, in a directory of its own."""
+    into.mkdir(parents=True)
+    archive = subprocess.run(
+        ["git", "-C", str(ROOT), "archive", rev, "codebot"], check=True, capture_output=True
+    ).stdout
+    subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
+    return into
+
+
+def _run(code: Path, root: Path, repeat: int, tmp: Path) -> dict:
+    out = tmp / "out.json"
+    cmd = [sys.executable, __file__, str(root), "--worker", "--repeat", str(repeat)]
+    env = dict(os.environ, PYTHONPATH=str(code))
+    subprocess.run([*cmd, "--out", str(out)], check=True, env=env, cwd=tmp)
+    result = json.loads(out.read_text())
+    if Path(result["code"]).resolve() != (code / "codebot").resolve():
+        raise SystemExit(f"the worker loaded {result['code']}, not {code}/codebot")
+    return result
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("root", nargs="?", type=Path)
+    ap.add_argument("--old", default=BEFORE, help="git revision timed against the working tree")
+    ap.add_argument("--rounds", type=int, default=2)
+    ap.add_argument("--repeat", type=int, default=2, help="resolves per run (the fastest counts)")
+    ap.add_argument("--json", action="store_true")
+    ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--out", type=Path, help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    root = (args.root or Path(sysconfig.get_paths()["stdlib"])).resolve()
+    if args.worker:
+        _worker(root, args.repeat, args.out)
+        return
+    runs: dict[str, list[dict]] = {"old": [], "new": []}
+    with tempfile.TemporaryDirectory() as tmp_name:
+        tmp = Path(tmp_name)
+        old = _unpack(args.old, tmp / "old")
+        for _ in range(args.rounds):
+            runs["old"].append(_run(old, root, args.repeat, tmp))
+            runs["new"].append(_run(ROOT, root, args.repeat, tmp))
+    old_s = statistics.median(r["cpu_s"] for r in runs["old"])
+    new_s = statistics.median(r["cpu_s"] for r in runs["new"])
+    report = {
+        "root": str(root),
+        "old": args.old,
+        "runs": runs,
+        "old_cpu_s": old_s,
+        "new_cpu_s": new_s,
+        "ratio": new_s / old_s,
+    }
+    if args.json:
+        print(json.dumps(report, indent=1))
+        return
+    for name in ("old", "new"):
+        last = runs[name][-1]
+        cpu = ", ".join(f"{r['cpu_s']:.2f}" for r in runs[name])
+        print(f"{name}: {last['symbols']} symbols, {last['edges']} edges; resolve CPU s {cpu}")
+    print(f"ratio new/old (medians): {report['ratio']:.2f}")
+
+
+if __name__ == "__main__":
+    main()
