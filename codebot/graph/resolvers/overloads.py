@@ -131,6 +131,13 @@ def is_vararg(type_text: str | None) -> bool:
     )
 
 
+def _named(arg: str) -> tuple[str, str]:
+    """``named:status=HttpStatusCode`` -> (status, HttpStatusCode); the type ``named`` when
+    not written."""
+    name, _, written = arg[6:].partition("=")
+    return name, written or "named"
+
+
 class Undecided(str):
     """``ambiguous``, for a call whose arguments cannot decide among overloads, holding the
     members it may reach: no edge, but what they agree on (the receiver of the lambda they
@@ -323,7 +330,7 @@ class OverloadChooser:
                 if a == "trailing":
                     given.add(len(ps) - 1)
                 elif a.startswith("named:"):
-                    given.add(names.get(a[6:], -1))
+                    given.add(names.get(_named(a)[0], -1))
                 else:
                     given.add(min(j, vararg))
             return all(
@@ -365,7 +372,9 @@ class OverloadChooser:
             scores = {g: sc for g, sc in scores.items() if len(self._overload_params(g)) == least}
         if len(scores) == 1:
             return list(scores)
-        if "?" not in args:  # every argument's type known: the most specific member
+        if "?" not in args or (not self.undecided_edges and self._unknown_agree(scores, args)):
+            # every argument's type known (or those not known taken as one type by every
+            # member): the most specific member
             best = max(scores.values())
             top = [g for g, sc in scores.items() if sc == best]
             if len(top) == 1:
@@ -391,15 +400,19 @@ class OverloadChooser:
         params = self._overload_params(sid)
         if not params:
             return 0.0 if not args else None
-        names = {p.name for p in params}
-        if any(a.startswith("named:") and a[6:] not in names for a in args):
+        names = {p.name: i for i, p in enumerate(params)}
+        if any(a.startswith("named:") and _named(a)[0] not in names for a in args):
             return None  # Kotlin `f(name = x)`: no parameter of that name
         total = 0.0
         last = len(params) - 1
         java_to_kotlin = ctx.sym.language == "java" and self.index.by_id[sid].language == "kotlin"
         for i, arg in enumerate(args):
-            # a trailing lambda (Kotlin) goes to the last parameter; the others in order
+            # a trailing lambda (Kotlin) goes to the last parameter, a named argument with its
+            # type written (`named:status=HttpStatusCode`) to its parameter; the others in order
             at = last if arg == "trailing" else min(i, last)
+            if arg.startswith("named:") and "=" in arg:
+                name, arg = _named(arg)
+                at = names[name]
             written = params[at].type
             p = simple_type(written)
             if is_vararg(written) and not (at == i == len(args) - 1 and arg.endswith("[]")):
