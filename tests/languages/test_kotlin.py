@@ -1535,3 +1535,41 @@ def test_known_arguments_decide_when_the_unknown_ones_fit_every_member_alike(res
         f"{m}.JsonAdapter.respond",
         f"{m}.JsonAdapter.label",
     }
+
+
+def test_library_types_through_wildcard_imports_and_calls_by_full_name(resolved):
+    # ktor: `input: Source` (kotlinx.io's, `import kotlinx.io.*`) takes kotlinx.io's
+    # readByteArray, not the repository's one `ByteReadChannel.readByteArray` by name; and
+    # `kotlin.time.Clock.System.now()` is the standard library's, not a repository `Clock.now`
+    files = {
+        "ktor-io/common/src/io/ktor/utils/io/ByteReadChannelOperations.kt": """
+            package io.ktor.utils.io
+
+            public class ByteReadChannel
+            public suspend fun ByteReadChannel.readByteArray(count: Int): ByteArray = TODO()
+        """,
+        "ktor-server-default-headers/common/src/io/ktor/server/plugins/defaultheaders/DefaultHeaders.kt": """
+            package io.ktor.server.plugins.defaultheaders
+
+            public class DefaultHeadersConfig {
+                public fun interface Clock {
+                    public fun now(): Long
+                }
+            }
+        """,
+        "ktor-io/js/src/io/ktor/utils/io/charsets/Charset.js.kt": """
+            package io.ktor.utils.io.charsets
+
+            import io.ktor.utils.io.*
+            import io.ktor.server.plugins.defaultheaders.*
+            import kotlinx.io.*
+
+            public fun <T> decode(input: Source, count: Int, item: T): String {
+                val array = input.readByteArray(count)
+                val started = kotlin.time.Clock.System.now()
+                return ""
+            }
+        """,
+    }
+    calls = resolved("kotlin", files)
+    assert not [d for (s, d) in calls if s.endswith("Charset.js.decode")]
