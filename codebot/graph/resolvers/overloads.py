@@ -86,6 +86,22 @@ _BOUNDS = frozenset(
     "MIN_VALUE MAX_VALUE POSITIVE_INFINITY NEGATIVE_INFINITY MIN_NORMAL MIN_EXPONENT".split()
 )
 _SIZES = frozenset("SIZE_BYTES SIZE_BITS BYTES SIZE".split())
+# Java's boxed values: a supertype (no unboxing) before their primitive (JLS 15.12.2: phase
+# one takes no boxing or unboxing; `writer.value(aDouble)` is `value(Number)`, not
+# `value(double)`)
+_JAVA_BOXED: dict[str, tuple[str, ...]] = {
+    k: (k, *(("Number",) if k not in ("Boolean", "Character") else ()), *_COMMON, *v.split())
+    for k, v in {
+        "Byte": "byte short int long float double",
+        "Short": "short int long float double",
+        "Integer": "int long float double",
+        "Long": "long float double",
+        "Float": "float double",
+        "Double": "double",
+        "Boolean": "boolean",
+        "Character": "char int long float double",
+    }.items()
+}
 # Java's boxed types' primitives (`Long.MAX_VALUE` is a `long`)
 _UNBOXED = {
     "Integer": "int", "Long": "long", "Short": "short", "Byte": "byte", "Character": "char",
@@ -513,6 +529,8 @@ class OverloadChooser:
         if arg == "null":
             return None if param in _PRIMITIVE_TYPES else 2
         fits = _FITS.get(arg) or self.closed_types.get(arg)
+        if arg in _JAVA_BOXED and ctx.sym.language == "java":
+            fits = _JAVA_BOXED[arg]  # a boxed value takes a supertype before it is unboxed
         if fits is not None:  # `int` fits `long` before `double`, `Integer`, `Object`
             return 2.9 - 0.05 * fits.index(param) if param in fits else None
         if param in _ANY:
