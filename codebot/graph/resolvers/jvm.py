@@ -17,9 +17,11 @@ Overloads (Java, Kotlin): the parser appends the arguments' types (``get/(Class,
 trailing lambda as ``trailing``, a named argument as ``named``). The definitions of one qualified
 name (``get``, ``get#2``; a Kotlin class's primary constructor with its ``constructor``s;
 Kotlin's top-level functions over the files of a package) form a set; a call reaches the member
-its arguments fit by number, then by type (most specific first when every type is known), or the
-members of that arity as ``overload`` when it cannot tell. A definition that cannot take the
-arguments is not the callee.
+its arguments fit by number, then by type (most specific first when every type is known); when
+they cannot tell, no edge (``ambiguous``: all but one would be wrong), except to the variants of
+one function per platform (its ``expect`` declaration). A definition that cannot take the
+arguments is not the callee, and a value of a library type never reaches a repository method by
+its name.
 """
 
 from __future__ import annotations

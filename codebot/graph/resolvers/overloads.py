@@ -5,7 +5,9 @@ a Kotlin trailing lambda as ``trailing``, a named argument as ``named:<name>``, 
 glance as ``?``). The definitions of one qualified name form a set (``get``, ``get#2``...), and a
 call reaches the member its arguments fit: by number (defaults, varargs), then by type (a closed
 platform type's conversions, a repository type's hierarchy; with every type known, the most
-specific member). When the arguments cannot tell, the members of that arity (``overload``).
+specific member). When the arguments cannot tell, the members of that arity (``overload``), or,
+where ``undecided_edges`` is off (Java, Kotlin), no edge: an ``Undecided`` ``ambiguous`` that
+still holds the members for what they agree on.
 """
 
 from __future__ import annotations
