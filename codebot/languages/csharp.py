@@ -149,6 +149,10 @@ def _declarators(decl: Node | None, out: Bindings) -> None:
             continue
         what = typed
         value = d.named_children[-1] if d.named_child_count > 1 else None
+        while (
+            value is not None and value.type == "postfix_unary_expression" and value.named_children
+        ):
+            value = value.named_children[0]  # `Factory.CreateConnection()!`: the call's value
         if what is None and value is not None:
             if value.type == "object_creation_expression":
                 type_text = text(value.child_by_field_name("type"))
@@ -266,6 +270,11 @@ def _argument_type(node: Node, bound) -> str:
     if kind == "array_creation_expression":
         t = _written_type((field_text(node, "type") or "").split("[", 1)[0])
         return f"{t}[]" if t != "?" else "?"
+    if kind == "implicit_array_creation_expression":  # `new[] { tableType }`: its first item's
+        init = next((c for c in node.named_children if c.type == "initializer_expression"), None)
+        items = init.named_children if init is not None else []
+        t = _argument_type(items[0], bound) if items else "?"
+        return f"{t}[]" if t not in ("?", "null") and not t.startswith("lambda") else "?"
     if kind == "parenthesized_expression" and node.named_child_count == 1:
         return _argument_type(node.named_children[0], bound)
     if kind == "binary_expression" and field_text(node, "operator") == "+":
@@ -440,6 +449,20 @@ _RECEIVERS = _Receivers(
     arguments=_arguments,
 )
 
+_CONDITIONAL = re.compile(rb"^[ \t]*#[ \t]*(?:if|elif|else|endif)\b[^\r\n]*", re.MULTILINE)
+
+
+def _blank_conditionals(data: bytes) -> bytes:
+    """The file with its `#if`/`#elif`/`#else`/`#endif` lines blanked (spaces of their length:
+    every offset and line stays the file's), the code of every branch kept. tree-sitter-c-sharp
+    cannot parse a directive inside an enum's members or a type's modifiers (newtonsoft-json's
+    JsonTextReader.cs: `#if HAVE_DATE_TIME_OFFSET` among ReadType's members), and the rest of
+    the file was misread: JsonTextReader's methods became functions outside the class."""
+    if b"#" not in data:
+        return data
+    return _CONDITIONAL.sub(lambda m: b" " * len(m[0]), data)
+
+
 SPEC = LanguageSpec(
     name="csharp",
     grammar="csharp",
@@ -453,4 +476,5 @@ SPEC = LanguageSpec(
     imports=_imports,
     signature_end=_signature_end,
     receivers=_RECEIVERS,
+    preprocess=_blank_conditionals,
 )

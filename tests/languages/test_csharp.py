@@ -1331,3 +1331,188 @@ def test_a_string_concatenation_is_a_string_argument(parse):
     assert calls[0] == "(connection: IDbConnection).Query<T>/(string)"
     # the `string sql` member, not the one taking a CommandDefinition (which needs no default)
     assert _edges_of(_resolution(files), "TypeHandlerTests.Generic") == {"SqlMapper.Query": "exact"}
+
+
+def test_conditional_directives_are_blanked_and_every_branch_kept(parse):
+    # newtonsoft-json's JsonTextReader.cs: `#if` among an enum's members and between an `if`
+    # block and its `else` broke the grammar's parse (an `if` read as a function, and in the
+    # whole file JsonTextReader's methods read as functions outside the class, so a call on a
+    # JsonTextReader reached the abstract JsonReader.Read); the directive lines are blanked
+    code = """
+namespace Newtonsoft.Json
+{
+    internal enum ReadType
+    {
+        Read,
+        ReadAsDateTime,
+#if HAVE_DATE_TIME_OFFSET
+        ReadAsDateTimeOffset,
+#endif
+        ReadAsDouble
+    }
+
+    public partial class JsonTextReader : JsonReader
+    {
+#if DEBUG
+        internal int LargeBufferLength { get; set; } = int.MaxValue / 2;
+#else
+        private const int LargeBufferLength = int.MaxValue / 2;
+#endif
+
+        public JsonTextReader(TextReader reader)
+        {
+            _reader = reader;
+        }
+
+        private void ParseString(ReadType readType)
+        {
+            if (readType == ReadType.ReadAsDateTime)
+            {
+                dateParseHandling = DateParseHandling.DateTime;
+            }
+#if HAVE_DATE_TIME_OFFSET
+            else if (readType == ReadType.ReadAsDateTimeOffset)
+            {
+                dateParseHandling = DateParseHandling.DateTimeOffset;
+            }
+#endif
+            else
+            {
+                dateParseHandling = DateParseHandling.None;
+            }
+        }
+
+        public override bool Read() => true;
+    }
+}
+"""
+    p = parse("csharp", "Src/JsonTextReader.cs", code)
+    kinds = [(s.kind, s.name) for s in p.result.symbols if s.kind in ("function", "method")]
+    assert kinds == [("method", "JsonTextReader"), ("method", "ParseString"), ("method", "Read")]
+    # the lines and offsets are the file's: Read is where it is written
+    read = next(s for s in p.result.symbols if s.name == "Read")
+    assert (
+        read.start_line
+        == code.lstrip("\n").splitlines().index("        public override bool Read() => true;") + 1
+    )
+
+
+def test_a_private_member_is_chosen_only_inside_its_type_and_an_array_fills_params():
+    files = {
+        "Dapper/CommandDefinition.cs": """
+            namespace Dapper;
+            public readonly struct CommandDefinition
+            {
+                public CommandDefinition(string commandText, object? parameters = null, CommandFlags flags = CommandFlags.Buffered) { }
+                private CommandDefinition(object? parameters, CommandFlags flags) : this() { }
+                internal static CommandDefinition ForCallback(object? parameters, CommandFlags flags) => new CommandDefinition(parameters, flags);
+            }
+        """,
+        "Dapper.Rainbow/Database.cs": """
+            namespace Dapper;
+            public abstract partial class Database<TDatabase>
+            {
+                protected Action<TDatabase> CreateTableConstructor(Type tableType)
+                {
+                    return CreateTableConstructor(new[] { tableType });
+                }
+                protected Action<TDatabase> CreateTableConstructor(params Type[] tableTypes) => null;
+            }
+        """,
+        "benchmarks/DapperCacheImpact.cs": """
+            namespace Dapper.Tests.Performance;
+            public class DapperCacheImpact
+            {
+                public void Cache() => _connection.Execute(new CommandDefinition("select 42", flags: CommandFlags.NoCache));
+            }
+        """,
+    }
+    res = _resolution(files)
+    # outside the struct only the public constructor can be called; inside, the private one
+    assert _edges_of(res, "DapperCacheImpact.Cache") == {
+        "CommandDefinition.CommandDefinition": "exact"
+    }
+    assert _edges_of(res, "CommandDefinition.ForCallback") == {
+        "CommandDefinition.CommandDefinition#2": "exact"
+    }
+    # `new[] { tableType }` is a Type[]: the `params Type[]` member, not the method itself
+    assert _edges_of(res, "Database.CreateTableConstructor") == {
+        "Database.CreateTableConstructor#2": "exact"
+    }
+
+
+def test_a_plain_type_beside_a_generic_one_of_its_name_is_found_by_arity():
+    files = {
+        "Dapper/SqlMapper.Identity.cs": """
+            namespace Dapper;
+            public static partial class SqlMapper
+            {
+                internal sealed class Identity<TFirst, TSecond> : Identity
+                {
+                    internal Identity(string sql, CommandType? commandType, IDbConnection connection, Type type, Type? parametersType, int gridIndex = 0)
+                        : base(sql, commandType, connection.ConnectionString, type, parametersType, 0, gridIndex)
+                    { }
+                }
+                public class Identity
+                {
+                    internal Identity(string sql, CommandType? commandType, IDbConnection connection, Type? type, Type? parametersType) { }
+                    private protected Identity(string sql, CommandType? commandType, string connectionString, Type? type, Type? parametersType, int otherTypesHash, int gridIndex) { }
+                }
+            }
+        """,
+        "Dapper/SqlMapper.cs": """
+            namespace Dapper;
+            public static partial class SqlMapper
+            {
+                private static void QueryMultipleImpl(IDbConnection cnn, CommandDefinition command)
+                {
+                    var identity = new Identity(command.CommandText, command.CommandTypeDirect, cnn, typeof(GridReader), null);
+                }
+            }
+        """,
+    }
+    res = _resolution(files)
+    # `new Identity(..)` names the plain class (its id `Identity#2`: the generic one came first)
+    assert _edges_of(res, "SqlMapper.QueryMultipleImpl") == {"Identity#2.Identity": "exact"}
+    # and the generic one's `: base(..)` is the plain class's seven-parameter constructor
+    assert _edges_of(res, "Identity.Identity") == {"Identity#2.Identity#2": "exact"}
+
+
+def test_a_null_forgiving_value_keeps_what_it_was_made_by():
+    files = {
+        "tests/TestBase.cs": """
+            namespace Dapper.Tests;
+            public static class DatabaseProvider<TProvider> where TProvider : DatabaseProvider
+            {
+                public static TProvider Instance { get; } = new();
+            }
+            public abstract class DatabaseProvider
+            {
+                public abstract DbProviderFactory Factory { get; }
+                public DbConnection GetOpenConnection()
+                {
+                    var conn = Factory.CreateConnection()!;
+                    conn.Open();
+                    return conn;
+                }
+            }
+            public sealed class SystemSqlClientProvider : DatabaseProvider
+            {
+                public override DbProviderFactory Factory => System.Data.SqlClient.SqlClientFactory.Instance;
+            }
+        """,
+        "tests/Helpers/TransactedConnection.cs": """
+            namespace Dapper.Tests;
+            internal class TransactedConnection : IDbConnection
+            {
+                private readonly IDbConnection _conn;
+                public void Open() => _conn.Open();
+            }
+        """,
+    }
+    res = _resolution(files)
+    # `conn` is what a library's CreateConnection() returns (`Factory`, an abstract property,
+    # has the type its override declares): its Open() is the library's, not the repository's
+    # only Open (a guess by name)
+    assert _edges_of(res, "DatabaseProvider#2.GetOpenConnection") == {}
+    assert res.external["tests.TestBase.Dapper.Tests.DatabaseProvider#2.GetOpenConnection"] == 2

@@ -370,6 +370,14 @@ class CSharpResolver(OverloadChooser, NamespacedResolver):
         self._picked: dict[tuple, list[str] | None] = {}
         self._ext_results: dict[tuple[str, str, str], tuple[str, str] | None] = {}
         self._nullable_params: dict[str, tuple[Parameter, ...]] = {}
+        # Types whose qualified name repeats another's in one file (a generic `Identity<T..>`
+        # beside the plain `Identity`): their ids are `Name#2`.., reached here by generic arity
+        self._same_name_types: dict[str, list[str]] = {}
+        for f in self.files:
+            for s in f.symbols:
+                local = self.index.local_name.get(s.id, "")
+                if s.kind in TYPES and "#" in local:
+                    self._same_name_types.setdefault(strip_duplicate(local), []).append(s.id)
         super().prepare()
         self._partial_bases()
         # Overloads: the methods and constructors sharing one qualified name (`Save`, `Save#2`)
@@ -419,7 +427,7 @@ class CSharpResolver(OverloadChooser, NamespacedResolver):
         named = [e for e in out if e[1] != OVERRIDE]
         through = [e for e in out if e[1] == OVERRIDE]
         full = self.overloads
-        self.overloads = self._class_overloads
+        self.overloads = _Accessible(self, ctx)
         try:
             chosen = super().choose(ctx, named, args) if named else {}
         finally:
@@ -435,6 +443,25 @@ class CSharpResolver(OverloadChooser, NamespacedResolver):
 
     def fallback_candidate(self, sid: str) -> bool:
         return super().fallback_candidate(sid) and sid not in self._explicit
+
+    def _visible_member(self, ctx: Ctx, sid: str) -> bool:
+        """Whether the caller may call a member: a `private` one only from inside its type
+        (or a type nested in it; `private protected` counts as protected)."""
+        sym = self.index.by_id[sid]
+        words = sym.signature.split("(", 1)[0].split()
+        if "private" not in words or "protected" in words:
+            return True
+        owner = self.owner_type(sid)
+        if owner is None:
+            return True
+        owner = self.canonical.get(owner, owner)
+        cls = ctx.cls
+        while cls is not None:
+            if self.canonical.get(cls, cls) == owner:
+                return True
+            parent = self.index.by_id[cls].parent
+            cls = parent if parent is not None and self.index.is_type(parent) else None
+        return False
 
     def _partial_bases(self) -> None:
         """A partial class's bases may be written on any of its parts (`partial class
@@ -518,6 +545,8 @@ class CSharpResolver(OverloadChooser, NamespacedResolver):
             ids = self.qnames.get(q)
             if not ids:
                 continue
+            # (`Identity<TFirst, ..>` and `Identity` in one class: the second is `Identity#2`)
+            ids = [*ids, *self._same_name_types.get(q, ())]
             types = [i for i in ids if is_type(i)]
             if not types and types_only:
                 continue
@@ -752,6 +781,11 @@ class CSharpResolver(OverloadChooser, NamespacedResolver):
             hit = self.index.find_member(ctx.cls, name)[0]
             if hit is not None:
                 return self._property_value(hit)
+            # an abstract property (`public abstract DbProviderFactory Factory { get; }` is no
+            # symbol): the type its overrides declare, when they agree
+            found = {self._property_value(o) for o in self.index.overrides(ctx.cls, name)}
+            if len(found) == 1:
+                return found.pop()
         return None
 
     def _member_value(
@@ -986,6 +1020,25 @@ class CSharpResolver(OverloadChooser, NamespacedResolver):
             arg = "lambda"
         if "`" in arg and "`" in param and arg != param:
             return None  # `Func<A, B, R>` for a `Func<A, R>`
+        if arg.endswith("[]") and param.endswith("[]") and arg != param:
+            # element by element: `int[]` for a `T[]`; a reference type's array for its base's
+            # (covariance), never a value type's for `object[]`
+            a, p = arg[:-2], param[:-2]
+            if _type_parameter(p, self.index.by_id[sid], self.index):
+                return 2
+            if a == "?" or p == "?":
+                return 1
+            if self._is_value_type(a) or a in _CSHARP_PREDEFINED and a not in ("string", "object"):
+                return None
+            fit = self._overload_fit(ctx, sid, a, p)
+            return None if fit is None else min(fit, 2)
+        if arg.endswith("[]") and not param.endswith("[]") and param != "?":
+            # `new[] { tableType }` (a Type[]) is no `Type`: an array converts only to object,
+            # Array, the collection interfaces, spans, or a type parameter
+            if param.split("`", 1)[0] not in _ARRAY_TAKERS and not _type_parameter(
+                param, self.index.by_id[sid], self.index
+            ):
+                return None
         fit = super()._overload_fit(ctx, sid, arg, param)
         if fit == 1 and arg != "?" and param != "?" and arg.endswith(param) and arg != param:
             return 1.5  # two library types: `MemoryStream` for a `Stream` before a `BinaryWriter`
@@ -1015,7 +1068,26 @@ class CSharpResolver(OverloadChooser, NamespacedResolver):
         if generic and len(generic) < len(group):
             beaten = {o for o in group if any(self._object_for_t(g, o, args) for g in generic)}
             group = [g for g in group if g not in beaten]
-        return self._overload_pick_named(ctx, group, args)
+        picked = self._overload_pick_named(ctx, group, args)
+        if (
+            picked
+            and len(group) > 1
+            and all(self._overload_score(ctx, g, args) is None for g in picked)
+        ):
+            # no member of that arity takes these arguments' types: a `params` array in its
+            # normal form (`CreateTableConstructor(new[] { t })` is `(params Type[] tableTypes)`)
+            spread = [
+                g
+                for g in group
+                if g not in picked
+                and (ps := self._overload_params(g))
+                and is_vararg(ps[-1].type)
+                and len(args) >= len(ps) - 1
+                and self._overload_score(ctx, g, args) is not None
+            ]
+            if spread:
+                return spread
+        return picked
 
     def _object_for_t(self, generic: str, other: str, args: list[str]) -> bool:
         mine, theirs = self._overload_params(generic), self._overload_params(other)
@@ -1211,6 +1283,31 @@ def _last_word(name: str | None) -> str:
     """``NpgsqlConnection`` -> ``Connection``: the last word of a camel-case name."""
     words = re.findall(r"[A-Z][a-z0-9]+", name or "")
     return words[-1] if words else ""
+
+
+# What a C# array converts to (besides an array type and a type parameter)
+_ARRAY_TAKERS = frozenset(
+    """object Object Array ICloneable IEnumerable ICollection IList IReadOnlyCollection
+    IReadOnlyList IStructuralComparable IStructuralEquatable Span ReadOnlySpan Memory
+    ReadOnlyMemory ArraySegment""".split()
+)
+
+
+class _Accessible:
+    """A named call's overload sets as the caller sees them: without explicit interface
+    implementations, and without `private` members of a type the caller is not inside
+    (`new CommandDefinition("..", flags: ..)` in a benchmark cannot call CommandDefinition's
+    private `(object? parameters, CommandFlags flags)`)."""
+
+    def __init__(self, resolver: CSharpResolver, ctx: Ctx) -> None:
+        self.resolver, self.ctx = resolver, ctx
+
+    def get(self, sid: str, default: list[str] | None = None) -> list[str] | None:
+        group = self.resolver._class_overloads.get(sid, default)
+        if not group:
+            return group
+        seen = [m for m in group if self.resolver._visible_member(self.ctx, m)]
+        return seen if seen and len(seen) < len(group) else group
 
 
 def _explicit_implementation(sym: Symbol) -> bool:
