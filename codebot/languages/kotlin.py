@@ -448,6 +448,23 @@ def _argument_type(node: Node, bound) -> str:
         return name if name.isidentifier() and name[:1].isupper() else "?"
     if kind == "postfix_expression" and text(node).endswith("!!") and node.named_children:
         return _argument_type(node.named_children[0], bound)  # `x!!`: what `x` is
+    if kind in ("elvis_expression", "if_expression"):
+        # `x ?: "a"`, `if (c) "a" else "b"`: the sides' type when both are known and agree
+        sides = [
+            c
+            for c in node.named_children
+            if c.type != "simple_identifier" or kind == "elvis_expression"
+        ]
+        if kind == "if_expression":
+            sides = [
+                c.named_children[-1]
+                for c in node.named_children
+                if c.type == "control_structure_body" and c.named_children
+            ]
+        types = {_argument_type(c, bound) for c in sides}
+        types.discard("null")
+        one = types.pop() if len(types) == 1 else "?"
+        return one if len(sides) == 2 and one[:1].isupper() and ":" not in one else "?"
     if kind in _LITERALS:
         return _LITERALS[kind]
     if kind == "real_literal":
@@ -519,7 +536,10 @@ def _arguments(node: Node, bound) -> str | None:
         if any(c.type == "=" for c in a.children):
             # `f(name = x)`: counted, matched by its name, not by position
             label = child_of_type(a, "simple_identifier")
-            types.append(f"named:{text(label)}" if label is not None else "named")
+            value = a.named_children[-1] if a.named_child_count > 1 else None
+            known = _argument_type(value, bound) if value is not None else "?"
+            typed = f"={known}" if known not in ("?", "trailing") else ""  # `status = OK`
+            types.append(f"named:{text(label)}{typed}" if label is not None else "named")
             continue
         value = a.named_children[-1] if a.named_children else None
         types.append(_argument_type(value, bound) if value is not None else "?")

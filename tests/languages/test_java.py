@@ -888,3 +888,31 @@ def test_unique_name_guess_never_reaches_an_override_of_a_library_method(resolve
     src = "gson.src.main.java.com.google.gson.JsonPrimitive.JsonPrimitive.getAsLong"
     lazily = "gson.src.main.java.com.google.gson.internal.LazilyParsedNumber.LazilyParsedNumber"
     assert {dst for (s, dst) in calls if s == src} == {f"{lazily}.describe"}
+
+
+def test_a_boxed_argument_takes_a_supertype_before_it_is_unboxed(resolved):
+    # moshi's JsonAdapterTest: `writer.value(value)` with `Double value` is `value(Number)`
+    # (Java's first phase: no unboxing), `writer.value(1.5)` is `value(double)`
+    calls = resolved(
+        "java",
+        {
+            "src/a/JsonWriter.java": """
+                package a;
+                public abstract class JsonWriter {
+                    public abstract JsonWriter value(double value);
+                    public abstract JsonWriter value(Number value);
+                    public abstract JsonWriter value(String value);
+                }
+            """,
+            "src/a/Use.java": """
+                package a;
+                class Use {
+                    void boxed(JsonWriter writer, Double value) { writer.value(value); }
+                    void primitive(JsonWriter writer) { writer.value(1.5); }
+                }
+            """,
+        },
+    )
+    w = "src.a.JsonWriter.JsonWriter"
+    assert {d for (s, d) in calls if s == "src.a.Use.Use.boxed"} == {f"{w}.value#2"}
+    assert {d for (s, d) in calls if s == "src.a.Use.Use.primitive"} == {f"{w}.value"}

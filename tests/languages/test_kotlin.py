@@ -1487,3 +1487,89 @@ def test_a_class_that_cannot_take_the_arguments_leaves_them_to_its_factories(res
         f"{date}.GMTDate#2": "exact",  # the expect declaration, not each actual
         f"{date}.GMTDate": "exact",  # three arguments: the class
     }
+
+
+def test_known_arguments_decide_when_the_unknown_ones_fit_every_member_alike(resolved):
+    # moshi: `elementAdapter.toJson(writer, element)`: `element` is of no written type, but
+    # both members take it as a `T?`; the JsonWriter decides. ktor: a named argument's type
+    # (`status = HttpStatusCode.OK`) and an elvis or `if` whose sides agree are typed too
+    files = {
+        "moshi/src/main/java/com/squareup/moshi/JsonAdapter.kt": """
+            package com.squareup.moshi
+
+            public abstract class JsonWriter
+            public abstract class JsonAdapter<T> {
+                public abstract fun toJson(writer: JsonWriter, value: T?)
+                public fun toJson(sink: BufferedSink, value: T?) {}
+            }
+            public data class HttpStatusCode(val value: Int) {
+                public companion object {
+                    public val OK: HttpStatusCode = HttpStatusCode(200)
+                }
+            }
+            public fun respond(text: String, status: HttpStatusCode = HttpStatusCode.OK) {}
+            public fun respond(text: String, status: Int = 200) {}
+            public fun label(name: String) {}
+            public fun label(name: Int) {}
+        """,
+        "moshi/src/main/java/com/squareup/moshi/ListAdapter.kt": """
+            package com.squareup.moshi
+
+            class ListAdapter(private val elementAdapter: JsonAdapter<Any?>) {
+                fun write(writer: JsonWriter, values: List<Any?>, name: String?, flag: Boolean) {
+                    for (element in values) {
+                        elementAdapter.toJson(writer, element)
+                    }
+                    respond("a", status = HttpStatusCode.OK)
+                    label(name ?: "none")
+                    label(if (flag) "yes" else "no")
+                }
+            }
+        """,
+    }
+    calls = resolved("kotlin", files)
+    m = "moshi.src.main.java.com.squareup.moshi"
+    write = {dst for (s, dst) in calls if s == f"{m}.ListAdapter.ListAdapter.write"}
+    assert write == {
+        f"{m}.JsonAdapter.JsonAdapter.toJson",
+        f"{m}.JsonAdapter.respond",
+        f"{m}.JsonAdapter.label",
+    }
+
+
+def test_library_types_through_wildcard_imports_and_calls_by_full_name(resolved):
+    # ktor: `input: Source` (kotlinx.io's, `import kotlinx.io.*`) takes kotlinx.io's
+    # readByteArray, not the repository's one `ByteReadChannel.readByteArray` by name; and
+    # `kotlin.time.Clock.System.now()` is the standard library's, not a repository `Clock.now`
+    files = {
+        "ktor-io/common/src/io/ktor/utils/io/ByteReadChannelOperations.kt": """
+            package io.ktor.utils.io
+
+            public class ByteReadChannel
+            public suspend fun ByteReadChannel.readByteArray(count: Int): ByteArray = TODO()
+        """,
+        "ktor-server-default-headers/common/src/io/ktor/server/plugins/defaultheaders/DefaultHeaders.kt": """
+            package io.ktor.server.plugins.defaultheaders
+
+            public class DefaultHeadersConfig {
+                public fun interface Clock {
+                    public fun now(): Long
+                }
+            }
+        """,
+        "ktor-io/js/src/io/ktor/utils/io/charsets/Charset.js.kt": """
+            package io.ktor.utils.io.charsets
+
+            import io.ktor.utils.io.*
+            import io.ktor.server.plugins.defaultheaders.*
+            import kotlinx.io.*
+
+            public fun <T> decode(input: Source, count: Int, item: T): String {
+                val array = input.readByteArray(count)
+                val started = kotlin.time.Clock.System.now()
+                return ""
+            }
+        """,
+    }
+    calls = resolved("kotlin", files)
+    assert not [d for (s, d) in calls if s.endswith("Charset.js.decode")]

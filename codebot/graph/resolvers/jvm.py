@@ -17,9 +17,11 @@ Overloads (Java, Kotlin): the parser appends the arguments' types (``get/(Class,
 trailing lambda as ``trailing``, a named argument as ``named``). The definitions of one qualified
 name (``get``, ``get#2``; a Kotlin class's primary constructor with its ``constructor``s;
 Kotlin's top-level functions over the files of a package) form a set; a call reaches the member
-its arguments fit by number, then by type (most specific first when every type is known), or the
-members of that arity as ``overload`` when it cannot tell. A definition that cannot take the
-arguments is not the callee.
+its arguments fit by number, then by type (most specific first when every type is known); when
+they cannot tell, no edge (``ambiguous``: all but one would be wrong), except to the variants of
+one function per platform (its ``expect`` declaration). A definition that cannot take the
+arguments is not the callee, and a value of a library type never reaches a repository method by
+its name.
 """
 
 from __future__ import annotations
@@ -760,7 +762,23 @@ class JvmResolver(OverloadChooser, Resolver):
         found = self.lookup(ctx, head)
         if found is not None and found[0] == SYM and self.index.is_type(found[1]) and head == name:
             return (DECL, found[1])
+        if found is None and head == name and not self._type_parameter(ctx, name):
+            # `input: Source` (kotlinx.io's, through a wildcard import): no type of the
+            # repository has the name, and no type parameter around does
+            if self._library_type_name(ctx.sym, name):
+                return EXTERNAL
         return EXTERNAL if found == EXTERNAL else None
+
+    def _type_parameter(self, ctx: Ctx, name: str) -> bool:
+        """Whether a function around the caller or a class around it declares a type
+        parameter ``name`` (`fun <T> f(x: T)`, `class Box<T>`)."""
+        pattern = re.compile(rf"<[^()]*\b{re.escape(name)}\b")
+        around = [*ctx.chain, ctx.sym]
+        cls = ctx.cls
+        while cls is not None and cls in self.index.by_id:
+            around.append(self.index.by_id[cls])
+            cls = self.index.by_id[cls].parent
+        return any(pattern.search(s.signature.split("(", 1)[0]) for s in around)
 
     def value_of(self, ctx: Ctx, text: str) -> Target | None:
         """Also: Kotlin ``launch()``, a function the repository defines nowhere and the caller
@@ -889,6 +907,8 @@ class JvmResolver(OverloadChooser, Resolver):
     def _resolve_call(self, ctx: Ctx, text: str) -> Outcome:
         if text[:4] == "(=> ":
             return self._value_call(ctx, text)
+        if self._library_qualified(ctx, text):
+            return EXTERNAL_CALL
         typed = False
         if ">/(" in text and ctx.sym.language == "kotlin":
             # `get<User>/(trailing)`: type arguments choose a generic overload, and go
@@ -1387,6 +1407,24 @@ class JvmResolver(OverloadChooser, Resolver):
             return Undecided(picked)  # extensions the arguments cannot decide between
         return [(picked[0], EXACT)] if len(picked) == 1 else self.variants(picked)
 
+    def _library_qualified(self, ctx: Ctx, text: str) -> bool:
+        """``kotlin.time.Clock.System.now()``, ``java.util.Objects.hash(x)``: a call written
+        by a full name rooted in a platform or library package no scope binds and no package
+        of the repository has: the library's (not a repository method of the last name)."""
+        path = _implicit_split(text)[1] if text[:1] == "{" else text
+        head, _, rest = path.partition(".")
+        if head not in _LIBRARY_ROOTS or not rest[:1].islower():
+            return False
+        names = _SEPARATOR.split(path.split("/", 1)[0])
+        prefix = []
+        for n in names[:-1]:
+            if not n[:1].islower():
+                break
+            prefix.append(n)
+        if len(prefix) < 2 or self.dirs.get(".".join(prefix)):
+            return False  # a package of the repository (`io.ktor.util.x()`)
+        return self.local(ctx, head) is NOT_LOCAL
+
     def _factory_instead(self, ctx: Ctx, dst: str, args: list[str]) -> Outcome | None:
         """``GMTDate()``: a Kotlin class whose primary constructor cannot take the arguments,
         next to top-level functions of its name in its package (`fun GMTDate(timestamp: Long?
@@ -1732,6 +1770,10 @@ _ANY_EXTENSIONS = frozenset("apply let also run takeIf takeUnless to".split())
 _PARAM_CALL = re.compile(r"([a-z]\w*)\.(\w+)")  # Scala `eqW.eqv`: a call on a plain name
 _SUMMONED = re.compile(r"([A-Z]\w*)\[[^()]*\]\.(\w+)")  # Scala `Encoder[String].contramap`
 _SEPARATOR = re.compile(r"\?\.|!!\.|\.")
+# The roots of the platforms' and libraries' packages, written in a call by its full name
+_LIBRARY_ROOTS = frozenset(
+    "java javax jdk sun kotlin kotlinx android androidx org com io net okio okhttp3".split()
+)
 # `call.respond/(...)`: a call on a property of a name no scope binds (an implicit receiver's)
 _PATH_CALL = re.compile(r"[a-z_]\w*(?:(?:\?\.|!!\.|\.)[A-Za-z_]\w*)+/\(")
 _SAME: Target = ("same", "")  # a lambda without a receiver: `this` is the one around it

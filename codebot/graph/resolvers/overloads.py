@@ -5,7 +5,9 @@ a Kotlin trailing lambda as ``trailing``, a named argument as ``named:<name>``, 
 glance as ``?``). The definitions of one qualified name form a set (``get``, ``get#2``...), and a
 call reaches the member its arguments fit: by number (defaults, varargs), then by type (a closed
 platform type's conversions, a repository type's hierarchy; with every type known, the most
-specific member). When the arguments cannot tell, the members of that arity (``overload``).
+specific member). When the arguments cannot tell, the members of that arity (``overload``), or,
+where ``undecided_edges`` is off (Java, Kotlin), no edge: an ``Undecided`` ``ambiguous`` that
+still holds the members for what they agree on.
 """
 
 from __future__ import annotations
@@ -86,6 +88,22 @@ _BOUNDS = frozenset(
     "MIN_VALUE MAX_VALUE POSITIVE_INFINITY NEGATIVE_INFINITY MIN_NORMAL MIN_EXPONENT".split()
 )
 _SIZES = frozenset("SIZE_BYTES SIZE_BITS BYTES SIZE".split())
+# Java's boxed values: a supertype (no unboxing) before their primitive (JLS 15.12.2: phase
+# one takes no boxing or unboxing; `writer.value(aDouble)` is `value(Number)`, not
+# `value(double)`)
+_JAVA_BOXED: dict[str, tuple[str, ...]] = {
+    k: (k, *(("Number",) if k not in ("Boolean", "Character") else ()), *_COMMON, *v.split())
+    for k, v in {
+        "Byte": "byte short int long float double",
+        "Short": "short int long float double",
+        "Integer": "int long float double",
+        "Long": "long float double",
+        "Float": "float double",
+        "Double": "double",
+        "Boolean": "boolean",
+        "Character": "char int long float double",
+    }.items()
+}
 # Java's boxed types' primitives (`Long.MAX_VALUE` is a `long`)
 _UNBOXED = {
     "Integer": "int", "Long": "long", "Short": "short", "Byte": "byte", "Character": "char",
@@ -129,6 +147,13 @@ def is_vararg(type_text: str | None) -> bool:
     return bool(type_text) and (
         type_text.endswith("...") or type_text.startswith(("vararg ", "params "))
     )
+
+
+def _named(arg: str) -> tuple[str, str]:
+    """``named:status=HttpStatusCode`` -> (status, HttpStatusCode); the type ``named`` when
+    not written."""
+    name, _, written = arg[6:].partition("=")
+    return name, written or "named"
 
 
 class Undecided(str):
@@ -323,7 +348,7 @@ class OverloadChooser:
                 if a == "trailing":
                     given.add(len(ps) - 1)
                 elif a.startswith("named:"):
-                    given.add(names.get(a[6:], -1))
+                    given.add(names.get(_named(a)[0], -1))
                 else:
                     given.add(min(j, vararg))
             return all(
@@ -365,7 +390,9 @@ class OverloadChooser:
             scores = {g: sc for g, sc in scores.items() if len(self._overload_params(g)) == least}
         if len(scores) == 1:
             return list(scores)
-        if "?" not in args:  # every argument's type known: the most specific member
+        if "?" not in args or (not self.undecided_edges and self._unknown_agree(scores, args)):
+            # every argument's type known (or those not known taken as one type by every
+            # member): the most specific member
             best = max(scores.values())
             top = [g for g, sc in scores.items() if sc == best]
             if len(top) == 1:
@@ -391,15 +418,19 @@ class OverloadChooser:
         params = self._overload_params(sid)
         if not params:
             return 0.0 if not args else None
-        names = {p.name for p in params}
-        if any(a.startswith("named:") and a[6:] not in names for a in args):
+        names = {p.name: i for i, p in enumerate(params)}
+        if any(a.startswith("named:") and _named(a)[0] not in names for a in args):
             return None  # Kotlin `f(name = x)`: no parameter of that name
         total = 0.0
         last = len(params) - 1
         java_to_kotlin = ctx.sym.language == "java" and self.index.by_id[sid].language == "kotlin"
         for i, arg in enumerate(args):
-            # a trailing lambda (Kotlin) goes to the last parameter; the others in order
+            # a trailing lambda (Kotlin) goes to the last parameter, a named argument with its
+            # type written (`named:status=HttpStatusCode`) to its parameter; the others in order
             at = last if arg == "trailing" else min(i, last)
+            if arg.startswith("named:") and "=" in arg:
+                name, arg = _named(arg)
+                at = names[name]
             written = params[at].type
             p = simple_type(written)
             if is_vararg(written) and not (at == i == len(args) - 1 and arg.endswith("[]")):
@@ -500,6 +531,8 @@ class OverloadChooser:
         if arg == "null":
             return None if param in _PRIMITIVE_TYPES else 2
         fits = _FITS.get(arg) or self.closed_types.get(arg)
+        if arg in _JAVA_BOXED and ctx.sym.language == "java":
+            fits = _JAVA_BOXED[arg]  # a boxed value takes a supertype before it is unboxed
         if fits is not None:  # `int` fits `long` before `double`, `Integer`, `Object`
             return 2.9 - 0.05 * fits.index(param) if param in fits else None
         if param in _ANY:
