@@ -1068,3 +1068,27 @@ def test_a_class_templates_parameter_is_any_type_but_no_forwarding_reference(res
     assert {(d, r) for (s, d), r in edges.items() if s == f"{c}.use"} == {
         (f"{c}.chunked_queue.push_back#2", "exact")
     }
+
+
+def test_a_literal_takes_a_parameter_of_its_own_type_first(resolved):
+    edges = resolved(
+        "cpp",
+        {
+            "absl/numeric/int128.h": """
+            namespace absl {
+            class int128 {
+             public:
+              constexpr int128(int v) : lo_(v) {}
+              constexpr int128(unsigned int v) : lo_(v) {}
+              constexpr int128(double v) : lo_(v) {}
+            };
+            void use() { int128(0); int128(2.5); }
+            }
+            """
+        },
+    )
+    a = "absl.numeric.int128.absl.int128"
+    assert {(d, r) for (s, d), r in edges.items() if s == "absl.numeric.int128.absl.use"} == {
+        (f"{a}.int128", "exact"),
+        (f"{a}.int128#3", "exact"),
+    }

@@ -320,7 +320,31 @@ def by_arguments(
         return [] if strict else members
     if len(kept) > 1 and any(a in _RVALUES or a[:1] == "=" for a in args):
         kept = _rvalue_preferred(kept, args)
+    if len(kept) > 1 and any(a in _EXACT for a in args):
+        kept = _exact_preferred(kept, args)
     return kept
+
+
+# The type a literal is of: a parameter of exactly that type takes it before one it converts
+# to (`int128(0)`: `int128(int)`, not `int128(unsigned)` nor `int128(double)`).
+_EXACT = {"0": "int", "1": "int", "1.": "double", "'": "char", "b": "bool"}
+
+
+def _exact_preferred(members: list[Symbol], args: list[str]) -> list[Symbol]:
+    """Among members whose parameter at a literal's position is arithmetic, those of the
+    literal's own type, where one is (the other parameters alike)."""
+    for i, tok in enumerate(args):
+        want = _EXACT.get(tok)
+        if want is None:
+            continue
+        kinds = {}
+        for s in members:
+            base = _parts(s.parameters[i].type or "")[0] if i < len(s.parameters) else ""
+            kinds[s.id] = base if _ARITHMETIC.fullmatch(base) else None
+        exact = [s for s in members if kinds[s.id] == want]
+        if exact:
+            members = [s for s in members if kinds[s.id] is None or kinds[s.id] == want]
+    return members
 
 
 def _rvalue_preferred(members: list[Symbol], args: list[str]) -> list[Symbol]:
