@@ -118,13 +118,24 @@ def _pointer(decl: Node | None) -> str:
     return "*" if decl is not None and decl.type in pointer else ""
 
 
+_CONDITIONAL = frozenset(
+    ("preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif", "preproc_elifdef")
+)
+
+
 def _block(node: Node) -> Bindings:
+    """The names a block declares, those in its `#if` branches too (a local declared under
+    `#if FMT_USE_LOCALE` is one)."""
     out: Bindings = {}
-    for child in node.named_children:
+    todo = list(node.named_children)
+    while todo:
+        child = todo.pop(0)
         if child.type in ("declaration", "field_declaration"):
             type_node = child.child_by_field_name("type")
             for decl in child.children_by_field_name("declarator"):
                 _declared_names(type_node, decl, out)
+        elif child.type in _CONDITIONAL:
+            todo[:0] = child.named_children
     return out
 
 

@@ -1651,15 +1651,20 @@ class CResolver(NamespacedResolver):
         return head not in self._folders
 
     def _resolve_cpp(self, ctx: Ctx, text: str) -> Outcome:
-        m = _SPECIALIZED.match(text)
-        if m is not None and ctx.file.language == "cpp" and not text.startswith(("std::", "::")):
-            index = self.index
-            types = [i for i in index.names.get((self.family, m[1]), ()) if index.is_type(i)]
-            if types and self._specializations(types[0]):
-                # `formatter<std::tm, Char>::format(..)`: one of the specializations of
-                # `formatter`, which its arguments choose: not told here
-                return UNRESOLVED
         out = super().resolve_call(ctx, text)
+        m = _SPECIALIZED.match(text) if isinstance(out, list) else None
+        if m is not None and ctx.file.language == "cpp":
+            # `formatter<std::tm, Char>::format(..)`, `formatter<T, Char>()`: a member of one
+            # of the specializations of `formatter`, which its arguments choose: not told here
+            index = self.index
+            for sid, _ in out:
+                owner = sid if index.is_type(sid) else self.owner_type(sid)
+                if owner is None or index.by_id[owner].name != m[1]:
+                    break
+                if not self._specializations(owner, ctx.file):
+                    break
+            else:
+                return UNRESOLVED
         if (
             out in (UNRESOLVED, AMBIGUOUS)
             and "::" in text
@@ -1774,17 +1779,23 @@ class CResolver(NamespacedResolver):
         if t.startswith(("std::", "::std::")):
             return EXTERNAL
         found = self.param_type(ctx, ctx.sym, t)
-        if found is not None and "<" in t and self._specializations(found):
+        if found is not None and "<" in t and self._specializations(found, ctx.file):
             return None  # `formatter<T, Char> value_formatter_`: which one, its arguments say
         return (DECL, found) if found is not None else None
 
-    def _specializations(self, type_id: str) -> bool:
-        """Whether a class has several definitions of its name (`formatter<weekday, Char>`,
-        `formatter<std::tm, Char>`): specializations, one of which template arguments
-        choose."""
+    def _specializations(self, type_id: str, file: FileResult) -> bool:
+        """Whether a class has several definitions of its name that ``file`` sees
+        (`formatter<weekday, Char>`, `formatter<std::tm, Char>`): specializations, one of
+        which template arguments choose."""
         index = self.index
         q = strip_duplicate(index.local_name[type_id])
-        if sum(1 for i in self.qnames.get(q, ()) if index.is_type(i)) > 1:
+        closure = self._closure(file)
+        seen = [
+            i
+            for i in self.qnames.get(q, ())
+            if index.is_type(i) and index.file_of[i].path in closure
+        ]
+        if len(seen) > 1:
             return True  # (of one qualified name, in several files)
         table = index.local.get(index.file_of[type_id].module, {})
         return index.is_type(table.get(q + "#2"))
@@ -1850,7 +1861,7 @@ def _takes_count(sym: Symbol, n: int) -> bool:
 
 
 _UNSET = object()
-_SPECIALIZED = re.compile(r"(?:[A-Za-z_]\w*::)*([A-Za-z_]\w*)\s*<[^()]*>::")
+_SPECIALIZED = re.compile(r"(?:[A-Za-z_]\w*::)*([A-Za-z_]\w*)\s*<[^()]*>(?:::|$)")
 # The standard library's types an argument may be made as (`std::string(s)`): a value of that type.
 _STD_TYPES = frozenset(
     """string wstring string_view wstring_view u8string u16string u32string vector list deque
