@@ -1092,3 +1092,28 @@ def test_a_literal_takes_a_parameter_of_its_own_type_first(resolved):
         (f"{a}.int128", "exact"),
         (f"{a}.int128#3", "exact"),
     }
+
+
+def test_a_pointer_to_a_template_parameter_takes_no_value_of_a_class(resolved):
+    edges = resolved(
+        "cpp",
+        {
+            "include/fmt/base.h": """
+            namespace fmt {
+            template <typename Char> class basic_string_view {
+             public:
+              basic_string_view(const Char* s) {}
+              auto starts_with(basic_string_view sv) const -> bool { return true; }
+              auto starts_with(const Char* s) const -> bool {
+                return starts_with(basic_string_view(s));
+              }
+            };
+            }
+            """
+        },
+    )
+    v = "include.fmt.base.fmt.basic_string_view"
+    assert {d for (s, d) in edges if s == f"{v}.starts_with#2"} == {
+        f"{v}.basic_string_view",
+        f"{v}.starts_with",
+    }

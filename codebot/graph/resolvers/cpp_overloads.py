@@ -181,11 +181,18 @@ def fits(
         return False  # a non-const lvalue reference binds no rvalue
     if ref == "&&" and not template and (token in ("lv", "n", "FILE*") or token[:1] == ":"):
         return False  # a name binds no rvalue reference of a written type
+    pointer = base.endswith("*") or "(*)" in base or "[" in base
+    if (template or core in cparams) and pointer and "[" not in base:
+        # `const T* p`: a pointer to anything, no number, no value of a class
+        if token in ("1", "1.", "b", "'", "n") or (
+            token[:1] in (":", "=") and not token.endswith("*")
+        ):
+            return False
+        return True
     if template or token in ("lv", "&&") or core in cparams:
         return True
     if token == "it":  # an iterator: a class or a pointer, no number, no string
         return not _ARITHMETIC.fullmatch(base) and not _STRINGISH.search(_last_name(base))
-    pointer = base.endswith("*") or "(*)" in base or "[" in base
     if token[:1] in (":", "="):
         return _typed_fits(token[1:], base, pointer, class_fits, ":" + token[1:])
     if pointer:
