@@ -1117,3 +1117,24 @@ def test_a_pointer_to_a_template_parameter_takes_no_value_of_a_class(resolved):
         f"{v}.basic_string_view",
         f"{v}.starts_with",
     }
+
+
+def test_a_literal_no_member_takes_exactly_among_conversions_makes_no_edge(resolved):
+    edges = resolved(
+        "cpp",
+        {
+            "absl/numeric/int128.cc": """
+            namespace absl {
+            class uint128 {
+             public:
+              uint128(float v) {}
+              uint128(double v) {}
+              uint128(long double v) {}
+            };
+            void use() { uint128(1); uint128(2.5); }
+            }
+            """
+        },
+    )
+    # `uint128(1)`: all three are conversions, ambiguous in C++: its callee is not among them
+    assert {d for (s, d) in edges} == {"absl.numeric.int128.absl.uint128.uint128#2"}

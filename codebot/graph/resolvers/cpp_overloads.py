@@ -328,7 +328,7 @@ def by_arguments(
     if len(kept) > 1 and any(a in _RVALUES or a[:1] == "=" for a in args):
         kept = _rvalue_preferred(kept, args)
     if len(kept) > 1 and any(a in _EXACT for a in args):
-        kept = _exact_preferred(kept, args)
+        kept = _exact_preferred(kept, args)  # ([]: no member is the callee)
     return kept
 
 
@@ -351,6 +351,11 @@ def _exact_preferred(members: list[Symbol], args: list[str]) -> list[Symbol]:
         exact = [s for s in members if kinds[s.id] == want]
         if exact:
             members = [s for s in members if kinds[s.id] is None or kinds[s.id] == want]
+        elif len(members) > 1 and all(kinds[s.id] is not None for s in members):
+            # `int128(1)` against `int128(float)`, `int128(double)`, `int128(long double)`
+            # only: ambiguous in C++, so the callee is one not seen here (`int128(int)` of an
+            # `.inc` file)
+            return []
     return members
 
 

@@ -1468,14 +1468,14 @@ class CResolver(NamespacedResolver):
         chosen: list[tuple[str, str]] = []
         for sid, res in out:
             members = self._overloads.get(sid)
+            paired = self._paired.get(sid)
+            if paired and (members or not _takes_at_most(by_id[sid], n)):
+                # the set with its header's or implementation's members (`int128(int)` in
+                # `int128.h`, `int128(double)` in `int128.cc`), one of each parameter list
+                own = members or [sid]
+                keys = {_params_key(by_id[i]) for i in own}
+                members = own + [i for i in paired if _params_key(by_id[i]) not in keys]
             fit = [by_id[i] for i in members if _takes_count(by_id[i], n)] if members else []
-            if (
-                not fit
-                and sid in self._paired
-                and not (not members and _takes_at_most(by_id[sid], n))
-            ):
-                members = self._paired[sid]
-                fit = [by_id[i] for i in members if _takes_count(by_id[i], n)]
             if len(fit) > 1:
                 fit = by_arguments(fit, args, self._class_fits, class_params=self._class_params)
             if len(fit) > 1:
