@@ -123,6 +123,7 @@ def member_const(sym: Symbol) -> tuple[bool, bool]:
     return bool(m[1]), m[2] == "&&"
 
 
+@lru_cache(maxsize=16384)
 def _parts(ptype: str) -> tuple[str, str, bool]:
     """``const std::string &`` -> ("std::string", "&", True): the base type, the reference
     (``&``, ``&&`` or ``""``) and whether the referred type is const."""

@@ -1297,6 +1297,7 @@ class CResolver(NamespacedResolver):
         for f in self.files:
             self._by_base.setdefault(posixpath.basename(f.path), []).append(f)
         self._closures: dict[str, frozenset[str]] = {}
+        self._included_files: dict[str, list[FileResult]] = {}
         super().prepare()  # (bases are resolved there: through `_find`)
         sets: dict[tuple[str, str], list[str]] = {}  # C++ overloads: `f`, `f#2` of one file
         local = self.index.local_name
@@ -1324,11 +1325,18 @@ class CResolver(NamespacedResolver):
         self._call_tokens: dict[tuple[str, str, str], str] = {}
         self._folders: set[str] | None = None
         self._known_types: dict[str, bool] = {}
+        self._by_args: dict[tuple, tuple[str, ...]] = {}
         self._caller_file: FileResult | None = None  # (the file whose call is resolved)
 
     def _includes(self, file: FileResult) -> list[FileResult]:
         """The repository's files an `#include` names: the one next to the includer, else
         those whose path ends as written (`fmt/format.h`)."""
+        found = self._included_files.get(file.path)
+        if found is None:
+            found = self._included_files[file.path] = self._includes_uncached(file)
+        return found
+
+    def _includes_uncached(self, file: FileResult) -> list[FileResult]:
         out: list[FileResult] = []
         for imp in file.imports:
             if imp.name is not None or imp.alias is not None:
@@ -1477,7 +1485,14 @@ class CResolver(NamespacedResolver):
                 members = own + [i for i in paired if _params_key(by_id[i]) not in keys]
             fit = [by_id[i] for i in members if _takes_count(by_id[i], n)] if members else []
             if len(fit) > 1:
-                fit = by_arguments(fit, args, self._class_fits, class_params=self._class_params)
+                key = (tuple(f.id for f in fit), tuple(args))
+                chosen_ids = self._by_args.get(key)
+                if chosen_ids is None:
+                    picked = by_arguments(
+                        fit, args, self._class_fits, class_params=self._class_params
+                    )
+                    chosen_ids = self._by_args[key] = tuple(f.id for f in picked)
+                fit = [by_id[i] for i in chosen_ids]
             if len(fit) > 1:
                 if const is _UNSET:
                     const = self.receiver_const(ctx, callee)
