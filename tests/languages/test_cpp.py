@@ -1138,3 +1138,51 @@ def test_a_literal_no_member_takes_exactly_among_conversions_makes_no_edge(resol
     )
     # `uint128(1)`: all three are conversions, ambiguous in C++: its callee is not among them
     assert {d for (s, d) in edges} == {"absl.numeric.int128.absl.uint128.uint128#2"}
+
+
+def test_the_sets_of_several_included_headers_are_one_and_a_source_files_function_needs_its_header(
+    resolved,
+):
+    edges = resolved(
+        "cpp",
+        {
+            "include/fmt/format.h": """
+            FMT_BEGIN_NAMESPACE
+            template <typename... T> auto format(format_string<T...> fmt, T&&... args) -> int {
+              return write(fmt);
+            }
+            FMT_END_NAMESPACE
+            """,
+            "include/fmt/xchar.h": """
+            #include "format.h"
+            FMT_BEGIN_NAMESPACE
+            template <typename... T> auto format(wformat_string<T...> fmt, T&&... args) -> int {
+              return 0;
+            }
+            template <typename... T>
+            auto format(text_style ts, wformat_string<T...> fmt, T&&... args) -> int {
+              return 0;
+            }
+            FMT_END_NAMESPACE
+            """,
+            "include/fmt/color.h": """
+            #include "format.h"
+            FMT_BEGIN_NAMESPACE
+            class text_style { public: text_style(emphasis em = emphasis()) {} };
+            template <typename... T>
+            auto format(text_style ts, format_string<T...> fmt, T&&... args) -> int { return 0; }
+            FMT_END_NAMESPACE
+            """,
+            "test/printf-test.cc": """
+            #include "fmt/xchar.h"
+            #include "fmt/color.h"
+            using fmt::format;
+            void test(int big_num) { format("%{}$d", big_num); }
+            """,
+            "test/os-test.cc": """
+            void write(file& f, fmt::string_view s) {}
+            """,
+        },
+    )
+    assert {d for (s, d) in edges if s == "test.printf-test.test"} == {"include.fmt.format.format"}
+    assert not [d for (s, d) in edges if s.startswith("include.fmt.format")]

@@ -40,6 +40,7 @@ from codebot.core.model import Parameter, Symbol
 
 __all__ = [
     "by_arguments",
+    "is_pack",
     "by_receiver",
     "fits",
     "member_const",
@@ -57,7 +58,7 @@ _ARITHMETIC = re.compile(
     r"char32_t|(?:std::)?(?:s?size_t|ptrdiff_t|u?int(?:8|16|32|64|max|ptr)_t|"
     r"u?int_(?:fast|least)(?:8|16|32|64)_t)|size_type|difference_type)\s*)+"
 )
-_WIDE = re.compile(r"wchar_t|char16_t|char32_t|char8_t|\b(?:w|u8|u16|u32)string")
+_WIDE = re.compile(r"wchar_t|char16_t|char32_t|char8_t|\b(?:w|u8|u16|u32)[a-z_]*string")
 _STRINGISH = re.compile(r"(?i)(?:string|str|view)$")
 # Library types that take no literal, no number (streams, files, locales).
 _CLOSED = re.compile(r"(?:std::)?(?:basic_)?(?:w?(?:i|o|io)stream|streambuf|FILE|locale)$")
@@ -123,6 +124,11 @@ def member_const(sym: Symbol) -> tuple[bool, bool]:
     return bool(m[1]), m[2] == "&&"
 
 
+def is_pack(ptype: str) -> bool:
+    """`Args&&... args`: a pack (not `format_string<T...> fmt`)."""
+    return ptype.rstrip().endswith("...")
+
+
 @lru_cache(maxsize=16384)
 def _parts(ptype: str) -> tuple[str, str, bool]:
     """``const std::string &`` -> ("std::string", "&", True): the base type, the reference
@@ -170,7 +176,7 @@ def fits(
     """Whether an argument written ``token`` may convert to ``param``. ``tparams``: the
     function's own template parameters (`T&&` of one is a forwarding reference); ``cparams``:
     its class's (`push_back(T&& v)` of `chunked_queue<T>` takes an rvalue only)."""
-    if token == "?" or not param.type or param.name == "..." or "..." in param.type:
+    if token == "?" or not param.type or param.name == "..." or is_pack(param.type):
         return True
     base, ref, const = _parts(param.type)
     if not base:

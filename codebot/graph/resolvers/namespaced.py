@@ -55,6 +55,7 @@ from codebot.graph.resolvers.cpp_overloads import (
     by_arguments,
     by_receiver,
     fits,
+    is_pack,
     member_const,
     template_parameters,
     type_name,
@@ -1298,6 +1299,7 @@ class CResolver(NamespacedResolver):
             self._by_base.setdefault(posixpath.basename(f.path), []).append(f)
         self._closures: dict[str, frozenset[str]] = {}
         self._included_files: dict[str, list[FileResult]] = {}
+        self._stems: dict[str, frozenset[str]] = {}
         super().prepare()  # (bases are resolved there: through `_find`)
         sets: dict[tuple[str, str], list[str]] = {}  # C++ overloads: `f`, `f#2` of one file
         local = self.index.local_name
@@ -1350,6 +1352,14 @@ class CResolver(NamespacedResolver):
                 c for c in candidates if c.path == imp.module or c.path.endswith("/" + imp.module)
             ]
         return out
+
+    def _closure_stems(self, file: FileResult) -> frozenset[str]:
+        """The paths of the caller's include closure without their extensions: a source
+        file's functions are declared by its header (`os.h` for `os.cc`)."""
+        found = self._stems.get(file.path)
+        if found is None:
+            found = self._stems[file.path] = frozenset(_stem(p) for p in self._closure(file))
+        return found
 
     def _closure(self, file: FileResult) -> frozenset[str]:
         """The paths of the file and of every repository file it includes, transitively."""
@@ -1430,7 +1440,10 @@ class CResolver(NamespacedResolver):
                 if by_id[i].kind != "function"
                 or by_id[i].signature.startswith("#")
                 or file_of[i].path in closure
-                or not file_of[i].path.endswith(_HEADERS)
+                or (
+                    not file_of[i].path.endswith(_HEADERS)
+                    and _stem(file_of[i].path) in self._closure_stems(file)
+                )
             ]
         return super()._pick(ids, file)
 
@@ -1443,6 +1456,15 @@ class CResolver(NamespacedResolver):
         """C++: of the free functions of one name in several files, those the caller's file
         includes (transitively): one is the callee, several an overload set."""
         out = super().bare_fallback(ctx, name)
+        if isinstance(out, list) and ctx.file.language == "cpp":
+            # a function of another source file is called through a header declaring it:
+            # its own header (`os.h` for `os.cc`) among the caller's includes, or no edge
+            # (`write(..)` in `format.h` is no `write` of `test/os-test.cc`)
+            stems = self._closure_stems(ctx.file)
+            out = [
+                (d, r) for d, r in out if r != UNIQUE or _stem(self.index.file_of[d].path) in stems
+            ]
+            return out or UNRESOLVED
         if out not in (AMBIGUOUS, UNRESOLVED) or ctx.file.language != "cpp":
             return out
         funcs = self._global_functions.get(name)
@@ -1499,8 +1521,6 @@ class CResolver(NamespacedResolver):
                 fit = by_receiver(fit, const)  # type: ignore[arg-type]
             if len(fit) == 1:
                 chosen.append((fit[0].id, res))
-            elif len(fit) > _MAX_UNDECIDED_CPP and len({_params_key(f) for f in fit}) > 1:
-                return AMBIGUOUS  # the members named would nearly all be wrong
             elif fit:
                 chosen += [(i.id, OVERLOAD) for i in fit]
             elif not members and (
@@ -1532,7 +1552,22 @@ class CResolver(NamespacedResolver):
                 chosen.append((sid, res))
             # else: no member of the set takes that many arguments (`Eq(x)` where the one
             # `Eq` of that file takes none, `int128(x)` against its defaulted `int128()`)
-        return list(dict.fromkeys(chosen)) or UNRESOLVED
+        chosen = list(dict.fromkeys(chosen))
+        if len(out) > 1 and len(chosen) > 1 and any(a != "?" for a in args):
+            # the sets of several files (`format` of `format.h`, `xchar.h` and `color.h`, all
+            # included): one overload set
+            syms = [by_id[d] for d, _ in chosen]
+            if all(x.kind in FUNCTION_KINDS and not x.signature.startswith("#") for x in syms):
+                kept = {
+                    x.id
+                    for x in by_arguments(
+                        syms, args, self._class_fits, class_params=self._class_params
+                    )
+                }
+                chosen = [(d, r) for d, r in chosen if d in kept]
+        if len(chosen) > _MAX_UNDECIDED_CPP and len({_params_key(by_id[d]) for d, _ in chosen}) > 1:
+            return AMBIGUOUS  # the members named would nearly all be wrong
+        return chosen or UNRESOLVED
 
     def _class_params(self, sym: Symbol) -> frozenset[str]:
         """The template parameters of a member's class (`template <typename T> class
@@ -1849,14 +1884,17 @@ def _converts(ctor: Symbol, name: str, token: str) -> bool:
     literal = token[:1] not in (":", "=") or token.endswith("*")
     if literal and tparams and re.search(r"enable_if|ENABLE_IF|EnableIf|requires", ctor.signature):
         return False  # (a class's value may well meet the constraint: `locale_ref(loc)`)
-    return fits(token, params[0], tparams, lambda _n, _t: True)
+    # one user-defined conversion at most: no class through another's constructor (a string
+    # literal makes no `text_style` through `text_style(emphasis)`)
+    arg = token[1:].lstrip(":").rsplit("::", 1)[-1] if not literal else None
+    return fits(token, params[0], tparams, lambda n, _t: arg is not None and n == arg)
 
 
 def _variadic(sym: Symbol) -> list[Parameter]:
     """The parameters of a function that take any number (`...`, `Args&&... args`); a
     variadic macro's `...` (`#define LOG(severity, ...)`) is no parameter the parser lists."""
     params = sym.parameters
-    out = [p for p in params if p.name == "..." or "..." in (p.type or "")]
+    out = [p for p in params if p.name == "..." or is_pack(p.type or "")]
     if not out and sym.signature.startswith("#") and "..." in sym.signature.split(")", 1)[0]:
         out = [Parameter("...")]
     return out
