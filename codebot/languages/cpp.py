@@ -250,7 +250,8 @@ def _template_names(node: Node) -> set[str]:
 
 
 def _argument(value: Node, at: Node, bound) -> str:
-    """One argument as the resolver weighs it against a parameter: ``"`` a string literal,
+    """One argument as the resolver weighs it against a parameter: ``"`` a string literal
+    (``w"`` a wide one: `L"x"`, `u"x"`, `U"x"`),
     ``'`` a character, ``0`` the literal zero (also a null pointer), ``1`` another integer,
     ``1.`` a floating literal, ``b`` true/false, ``nullptr``, ``&&`` `std::move(x)` (an
     rvalue), ``*`` an address (`&x`), ``FILE*`` a standard stream, ``n`` a name declared of an
@@ -261,7 +262,10 @@ def _argument(value: Node, at: Node, bound) -> str:
     another name (an lvalue: it binds no `T&&` of a written type), ``?`` anything else."""
     kind = value.type
     if kind in ("string_literal", "raw_string_literal", "concatenated_string"):
-        return "?" if text(value)[:1] in "LuU" else '"'  # (a wide literal: not told apart)
+        head = text(value)[:2]
+        if head[:1] in ("L", "U") or head == 'u"':
+            return 'w"'  # `L"{}"`: a wide literal
+        return "?" if head == "u8" else '"'
     if kind == "char_literal":
         return "'"
     if kind == "unary_expression" and value.child_by_field_name("operator") is not None:

@@ -1186,3 +1186,29 @@ def test_the_sets_of_several_included_headers_are_one_and_a_source_files_functio
     )
     assert {d for (s, d) in edges if s == "test.printf-test.test"} == {"include.fmt.format.format"}
     assert not [d for (s, d) in edges if s.startswith("include.fmt.format")]
+
+
+def test_a_wide_literal_takes_the_wide_string_parameter(resolved, parse):
+    code = {
+        "include/fmt/xchar.h": """
+        namespace fmt {
+        template <typename... T> auto format(format_string<T...> fmt, T&&... args) -> int {
+          return 0;
+        }
+        template <typename... T> auto format(wformat_string<T...> fmt, T&&... args) -> int {
+          return 1;
+        }
+        void use() { format(L"{}", 42); format("{}", 42); }
+        }
+        """
+    }
+    edges = resolved("cpp", code)
+    x = "include.fmt.xchar.fmt"
+    assert {(d, r) for (s, d), r in edges.items() if s == f"{x}.use"} == {
+        (f"{x}.format", "exact"),
+        (f"{x}.format#2", "exact"),
+    }
+    assert parse("cpp", "include/fmt/xchar.h", code["include/fmt/xchar.h"]).calls(f"{x}.use") == [
+        'format/(w", 1)',
+        'format/(", 1)',
+    ]

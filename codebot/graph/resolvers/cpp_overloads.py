@@ -49,6 +49,7 @@ __all__ = [
 ]
 
 _RVALUES = frozenset(("0", "1", "1.", "b", "'", "nullptr", "&&", "*", "it"))
+_SURE = frozenset(('"', 'w"', "'", "0", "1", "1.", "b", "nullptr"))
 _NUMBERS = frozenset(("0", "1", "1.", "b", "'", "n"))
 _CHARS = r"(?:char|wchar_t|char8_t|char16_t|char32_t|Char|CharT|char_type|Char_T|TChar)"
 _CHAR_POINTER = re.compile(rf"(?:(?:const|volatile)\s+)*(?:std::)?{_CHARS}\s*(?:const\s*)?\*")
@@ -198,6 +199,15 @@ def fits(
         return True
     if template or token in ("lv", "&&") or core in cparams:
         return True
+    if token == 'w"':  # a wide literal: a wide string or character pointer, `bool`
+        if _WIDE.search(base):
+            return True
+        if pointer or _ARITHMETIC.fullmatch(base):
+            return base == "bool" or bool(_VOID_POINTER.fullmatch(base))
+        if _STRINGISH.search(_last_name(base)):
+            return False
+        found = class_fits(_last_name(base), token)
+        return True if found is None else found
     if token == "it":  # an iterator: a class or a pointer, no number, no string
         return not _ARITHMETIC.fullmatch(base) and not _STRINGISH.search(_last_name(base))
     if token[:1] in (":", "="):
@@ -331,7 +341,9 @@ def by_arguments(
         if ok:
             kept.append(sym)
     if not kept:
-        return [] if strict else members
+        # none fits: a literal is read surely, so the callee is elsewhere (`fmt::format(L"{}")`
+        # is `xchar.h`'s, not one of `format.h`'s); other kinds may be misread: all of them
+        return [] if strict or any(a in _SURE for a in args) else members
     if len(kept) > 1 and any(a in _RVALUES or a[:1] == "=" for a in args):
         kept = _rvalue_preferred(kept, args)
     if len(kept) > 1 and any(a in _EXACT for a in args):
