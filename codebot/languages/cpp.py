@@ -185,7 +185,28 @@ def _arguments(node: Node, bound=None) -> str | None:
         return None
     if args.type != "argument_list":  # `new Widget{1, 2}`: a braced list (aggregates, too)
         return "(" + ", ".join("?" * len(values)) + ")"
-    return "(" + ", ".join(_argument(v, node, bound) for v in values) + ")"
+    tokens = [_argument(v, node, bound) for v in values]
+    if values and _own_parameters(node, values):
+        tokens.append("~")  # `dup(fd)` in `dup(int fd)`: the caller's parameters, unchanged
+    return "(" + ", ".join(tokens) + ")"
+
+
+def _own_parameters(node: Node, values: list[Node]) -> bool:
+    """Whether a call passes exactly the parameters of the function around it, in order."""
+    fn = node.parent
+    while fn is not None and fn.type not in ("function_definition", "lambda_expression"):
+        fn = fn.parent
+    if fn is None or fn.type != "function_definition":
+        return False
+    decl = _cfamily.function_declarator(fn)
+    params = decl.child_by_field_name("parameters") if decl is not None else None
+    names = []
+    for p in params.named_children if params is not None else ():
+        name = _cfamily.declarator_name(p.child_by_field_name("declarator"))
+        names.append(text(name) if name is not None else None)
+    return len(names) == len(values) and all(
+        v.type == "identifier" and text(v) == n for v, n in zip(values, names)
+    )
 
 
 # The C library's standard streams: `fmt::print(stderr, ..)` passes a `FILE*`.

@@ -322,7 +322,7 @@ def test_macros_that_are_not_attributes_stay(parse):
     p = parse("cpp", "src/win.cpp", code)
     fn = p["src.win.create_thing"]
     assert (fn.return_type, fn.start_line) == ("HANDLE", 2)
-    assert p.calls(fn.id) == ['LOG_INFO/(")', "open/(n)"]
+    assert p.calls(fn.id) == ['LOG_INFO/(")', "open/(n, ~)"]  # (`~`: its own parameters)
 
 
 # --- receivers: the types of locals, parameters, fields ---------------------------------------------
@@ -990,7 +990,7 @@ def test_constraint_and_constructor_macros_are_blanked(parse):
     assert p["include.fmt.base.bit_cast"].signature.startswith(
         "template <typename To, typename From, FMT_ENABLE_IF(sizeof(To) > sizeof(From))>"
     )
-    assert p.calls("include.fmt.base.bit_cast") == ["convert/(lv)"]
+    assert p.calls("include.fmt.base.bit_cast") == ["convert/(lv, ~)"]
     assert p["include.fmt.base.basic_format_args.basic_format_args"].kind == "method"
     assert p["include.fmt.base.basic_format_args.basic_format_args#2"].kind == "method"
     assert p["include.fmt.base.runtime"].kind == "function"  # not inside the class
@@ -1212,3 +1212,25 @@ def test_a_wide_literal_takes_the_wide_string_parameter(resolved, parse):
         'format/(w", 1)',
         'format/(", 1)',
     ]
+
+
+def test_a_call_passing_the_callers_own_parameters_is_no_recursion(resolved, parse):
+    code = {
+        "test/posix-mock-test.cc": """
+        namespace test {
+        FILE* fdopen(int fildes, const char* mode) { return ::FMT_POSIX(fdopen(fildes, mode)); }
+        int fact(int n) { return n <= 1 ? 1 : n * fact(n - 1); }
+        void log(const std::wstring& v) { CopyToEncodedBuffer(v); }
+        void CopyToEncodedBuffer(absl::string_view str) {}
+        void CopyToEncodedBuffer(std::wstring_view str) {}
+        }
+        """
+    }
+    edges = resolved("cpp", code)
+    t = "test.posix-mock-test.test"
+    assert (f"{t}.fdopen", f"{t}.fdopen") not in edges
+    assert (f"{t}.fact", f"{t}.fact") in edges
+    # a wide string converts to a wide string view only
+    assert {d for (s, d) in edges if s == f"{t}.log"} == {f"{t}.CopyToEncodedBuffer#2"}
+    p = parse("cpp", "test/posix-mock-test.cc", code["test/posix-mock-test.cc"])
+    assert "fdopen/(n, :char*, ~)" in p.calls(f"{t}.fdopen")

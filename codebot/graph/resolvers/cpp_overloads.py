@@ -276,8 +276,12 @@ def _typed_fits(arg: str, base: str, pointer: bool, class_fits: ClassFits, token
     if name == "initializer_list":
         return False
     arg_name = arg_core.rsplit("::", 1)[-1]
-    if name == arg_name or (_STRINGISH.search(name) and _STRINGISH.search(arg_name)):
+    if name == arg_name:
         return True
+    if _STRINGISH.search(name) and _STRINGISH.search(arg_name):
+        # a string converts to another of its width (`std::wstring` to `std::wstring_view`,
+        # not to `absl::string_view`)
+        return bool(_WIDE.search(arg)) == bool(_WIDE.search(base))
     if _CLOSED.fullmatch(base.split("<", 1)[0]) or _STRINGISH.search(name):
         return False
     found = class_fits(name, token)

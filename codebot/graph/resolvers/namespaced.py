@@ -1489,6 +1489,14 @@ class CResolver(NamespacedResolver):
         if not isinstance(out, list):
             return out
         args = [a.strip() for a in m[1].split(",")] if m[1].strip() else []
+        own = args[-1:] == ["~"]  # the caller's own parameters, unchanged
+        if own:
+            args = args[:-1]
+            if isinstance(out, list) and all(d == ctx.sym.id for d, _ in out):
+                # `fdopen(fildes, mode)` in `test::fdopen(int fildes, const char* mode)`
+                # (through `::FMT_POSIX(..)`): a recursion passing its own parameters unchanged
+                # would never end; the callee is another function of that name
+                return UNRESOLVED
         n = len(args)
         if any(a[:1] == "@" for a in args) and any(sid in self._overloads for sid, _ in out):
             args = [self._call_token(ctx, a[1:]) if a[:1] == "@" else a for a in args]
