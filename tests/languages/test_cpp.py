@@ -1234,3 +1234,52 @@ def test_a_call_passing_the_callers_own_parameters_is_no_recursion(resolved, par
     assert {d for (s, d) in edges if s == f"{t}.log"} == {f"{t}.CopyToEncodedBuffer#2"}
     p = parse("cpp", "test/posix-mock-test.cc", code["test/posix-mock-test.cc"])
     assert "fdopen/(n, :char*, ~)" in p.calls(f"{t}.fdopen")
+
+
+def test_an_explicit_specialization_is_called_with_its_own_arguments_only(resolved):
+    edges = resolved(
+        "cpp",
+        {
+            "test/fuzzing/fuzzer-common.h": """
+            template <class Item> inline Item assign_from_buf(const std::uint8_t* data) {
+              return Item();
+            }
+            template <> inline bool assign_from_buf<bool>(const std::uint8_t* data) {
+              return data[0];
+            }
+            void use(const std::uint8_t* data) {
+              assign_from_buf<double>(data);
+              assign_from_buf<bool>(data);
+            }
+            """
+        },
+    )
+    f = "test.fuzzing.fuzzer-common"
+    assert {(d, r) for (s, d), r in edges.items() if s == f"{f}.use"} == {
+        (f"{f}.assign_from_buf", "exact"),
+        (f"{f}.assign_from_buf#2", "exact"),
+    }
+
+
+def test_a_pointers_pointee_is_not_const_in_a_const_method(resolved):
+    edges = resolved(
+        "cpp",
+        {
+            "test/gtest/gtest.cc": """
+            namespace testing {
+            class UnitTestImpl {
+             public:
+              TestInfo* current_test_info() { return info_; }
+              const TestInfo* current_test_info() const { return info_; }
+            };
+            const TestInfo* UnitTest::current_test_info() const {
+              return impl_->current_test_info();
+            }
+            }
+            """
+        },
+    )
+    g = "test.gtest.gtest.testing"
+    assert {d for (s, d) in edges if s == f"{g}.UnitTest.current_test_info"} == {
+        f"{g}.UnitTestImpl.current_test_info"
+    }

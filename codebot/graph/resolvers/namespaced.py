@@ -1434,17 +1434,25 @@ class CResolver(NamespacedResolver):
             # no `absl::swap` of `inlined_vector.h`
             by_id, file_of = self.index.by_id, self.index.file_of
             closure = self._closure(file)
-            ids = [
+            free = [
                 i
                 for i in ids
-                if by_id[i].kind != "function"
-                or by_id[i].signature.startswith("#")
-                or file_of[i].path in closure
-                or (
-                    not file_of[i].path.endswith(_HEADERS)
-                    and _stem(file_of[i].path) in self._closure_stems(file)
-                )
+                if by_id[i].kind == "function"
+                and not by_id[i].signature.startswith("#")
+                and file_of[i].path not in closure
             ]
+            if free:
+                stems = self._closure_stems(file)
+                seen = [
+                    i
+                    for i in free
+                    if not file_of[i].path.endswith(_HEADERS) and _stem(file_of[i].path) in stems
+                ]
+                # a source file's functions stay when one of them is declared by a header
+                # included (`time.cc` for `time.h`): another source file may implement that
+                # header too (`duration.cc`), so they do not choose among themselves
+                drop = {i for i in free if file_of[i].path.endswith(_HEADERS) or not seen}
+                ids = [i for i in ids if i not in drop]
         return super()._pick(ids, file)
 
     def _included(self, file: FileResult, sid: str) -> bool:
@@ -1514,6 +1522,8 @@ class CResolver(NamespacedResolver):
                 keys = {_params_key(by_id[i]) for i in own}
                 members = own + [i for i in paired if _params_key(by_id[i]) not in keys]
             fit = [by_id[i] for i in members if _takes_count(by_id[i], n)] if members else []
+            if len(fit) > 1 and callee.endswith(">"):
+                fit = _specialized_for(fit, callee)
             if len(fit) > 1:
                 key = (tuple(f.id for f in fit), tuple(args))
                 chosen_ids = self._by_args.get(key)
@@ -1662,6 +1672,11 @@ class CResolver(NamespacedResolver):
         if callee.isidentifier() or _THIS_MEMBER.fullmatch(callee):
             const = member_const(ctx.sym)[0]  # (only a member is `const`)
             return const if const or ctx.sym.kind == "method" or ctx.cls else None
+        if _ARROW_MEMBER.fullmatch(callee):
+            # `impl_->current_test_info()` (a field declared elsewhere): what a pointer
+            # points to is not const unless declared so (a const method's `impl_` is a
+            # `UnitTestImpl* const`, its pointee not const)
+            return False
         return None
 
     def _class_fits(self, name: str, token: str) -> bool | None:
@@ -1871,6 +1886,29 @@ def _header_names(signature: str) -> frozenset[str]:
     )
 
 
+def _specialized_for(members: list[Symbol], callee: str) -> list[Symbol]:
+    """`assign_from_buf<double>(data)`: no explicit specialization for other arguments
+    (`template <> bool assign_from_buf<bool>(..)`); the one for these arguments if any."""
+    depth = 0
+    for i in range(len(callee) - 1, -1, -1):
+        depth += callee[i] == ">"
+        depth -= callee[i] == "<"
+        if depth == 0:
+            break
+    written = "".join(callee[i + 1 : -1].split())
+    specs: dict[str, str] = {}
+    for m in members:
+        if not m.signature.startswith("template <>") and not m.signature.startswith("template<>"):
+            continue
+        found = re.search(rf"\b{re.escape(m.name)}\s*<([^()]*)>\s*\(", m.signature)
+        if found is not None:
+            specs[m.id] = "".join(found[1].split())
+    if not specs:
+        return members
+    same = [m for m in members if specs.get(m.id) == written]
+    return same or [m for m in members if m.id not in specs] or members
+
+
 def _params_key(sym: Symbol) -> tuple[str, ...]:
     """A function's parameter types: two definitions alike are alternatives of the
     preprocessor (`#ifdef _WIN32 .. #else ..`), one of which the build compiles."""
@@ -1937,6 +1975,7 @@ _MAX_UNDECIDED_CPP = 3
 _HEADERS = (".h", ".hpp", ".hh", ".hxx", ".inc", ".ipp", ".inl")
 _LITERALS = frozenset(('"', "'", "0", "1", "1.", "b", "nullptr"))
 _SIMPLE_MEMBER = re.compile(r"[A-Za-z_]\w*(?:<[^()]*>)?")
+_ARROW_MEMBER = re.compile(r"[A-Za-z_]\w*->[A-Za-z_]\w*")
 _THIS_MEMBER = re.compile(r"this(?:->|\.)[A-Za-z_]\w*")
 _CPP_PATH = re.compile(r"((?:[A-Za-z_]\w*(?:<[^()]*>)?::)+[A-Za-z_]\w*(?:<[^()]*>)?)")
 _CPP_QUALIFIERS = re.compile(r"\b(?:const|volatile|typename|struct|class|enum|constexpr|static)\b")
