@@ -1272,7 +1272,7 @@ def test_a_pointers_pointee_is_not_const_in_a_const_method(resolved):
               TestInfo* current_test_info() { return info_; }
               const TestInfo* current_test_info() const { return info_; }
             };
-            const TestInfo* UnitTest::current_test_info() const {
+            const TestInfo* UnitTest::running_test_info() const {
               return impl_->current_test_info();
             }
             }
@@ -1280,6 +1280,6 @@ def test_a_pointers_pointee_is_not_const_in_a_const_method(resolved):
         },
     )
     g = "test.gtest.gtest.testing"
-    assert {d for (s, d) in edges if s == f"{g}.UnitTest.current_test_info"} == {
+    assert {d for (s, d) in edges if s == f"{g}.UnitTest.running_test_info"} == {
         f"{g}.UnitTestImpl.current_test_info"
     }
