@@ -1283,3 +1283,22 @@ def test_a_pointers_pointee_is_not_const_in_a_const_method(resolved):
     assert {d for (s, d) in edges if s == f"{g}.UnitTest.running_test_info"} == {
         f"{g}.UnitTestImpl.current_test_info"
     }
+
+
+def test_a_deleted_function_is_never_called(resolved):
+    edges = resolved(
+        "cpp",
+        {
+            "absl/time/internal/cctz/src/time_zone_impl.h": """
+            namespace cctz {
+            class Impl {
+             public:
+              Impl(const Impl&) = delete;
+              Impl& operator=(const Impl&) = delete;
+              static const Impl* UTCImpl() { return new Impl(name()); }
+            };
+            }
+            """
+        },
+    )
+    assert not [d for (s, d) in edges if d.endswith("Impl.Impl")]

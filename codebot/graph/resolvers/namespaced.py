@@ -1496,6 +1496,7 @@ class CResolver(NamespacedResolver):
         out = self._resolve_cpp(ctx, callee)
         if not isinstance(out, list):
             return out
+        by_id = self.index.by_id
         args = [a.strip() for a in m[1].split(",")] if m[1].strip() else []
         own = args[-1:] == ["~"]  # the caller's own parameters, unchanged
         if own:
@@ -1522,6 +1523,10 @@ class CResolver(NamespacedResolver):
                 keys = {_params_key(by_id[i]) for i in own}
                 members = own + [i for i in paired if _params_key(by_id[i]) not in keys]
             fit = [by_id[i] for i in members if _takes_count(by_id[i], n)] if members else []
+            if any(_DELETED.search(f.signature) for f in fit):
+                fit = [f for f in fit if not _DELETED.search(f.signature)]  # never called
+                if not fit:
+                    continue
             if len(fit) > 1 and callee.endswith(">"):
                 fit = _specialized_for(fit, callee)
             if len(fit) > 1:
@@ -1541,6 +1546,8 @@ class CResolver(NamespacedResolver):
                 chosen.append((fit[0].id, res))
             elif fit:
                 chosen += [(i.id, OVERLOAD) for i in fit]
+            elif not members and _DELETED.search(by_id[sid].signature):
+                continue  # `Impl(const Impl&) = delete;`: no call reaches it
             elif not members and (
                 by_id[sid].kind not in FUNCTION_KINDS
                 or (
@@ -1975,6 +1982,7 @@ _MAX_UNDECIDED_CPP = 3
 _HEADERS = (".h", ".hpp", ".hh", ".hxx", ".inc", ".ipp", ".inl")
 _LITERALS = frozenset(('"', "'", "0", "1", "1.", "b", "nullptr"))
 _SIMPLE_MEMBER = re.compile(r"[A-Za-z_]\w*(?:<[^()]*>)?")
+_DELETED = re.compile(r"\)\s*(?:const\s*)?(?:&&?\s*)?=\s*delete\b")
 _ARROW_MEMBER = re.compile(r"[A-Za-z_]\w*->[A-Za-z_]\w*")
 _THIS_MEMBER = re.compile(r"this(?:->|\.)[A-Za-z_]\w*")
 _CPP_PATH = re.compile(r"((?:[A-Za-z_]\w*(?:<[^()]*>)?::)+[A-Za-z_]\w*(?:<[^()]*>)?)")
