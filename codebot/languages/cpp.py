@@ -217,6 +217,9 @@ _ARITHMETIC = re.compile(
 )
 
 
+_LIMITS = re.compile(
+    r"(?:::)?std::numeric_limits<\s*([\w: ]+?)\s*>::(?:max|min|lowest|epsilon|infinity|quiet_NaN)"
+)
 _ITERATORS = frozenset(("begin", "end", "cbegin", "cend", "rbegin", "rend"))
 _CALLEE = re.compile(r"(?:::)?[A-Za-z_]\w*(?:::[A-Za-z_]\w*)*")
 _CASTS = frozenset(
@@ -225,14 +228,14 @@ _CASTS = frozenset(
 
 
 def typed_token(type_text: str) -> str:
-    """``n`` for an arithmetic type; ``:T`` (``:std::string``, ``:char*``) for another, its
+    """``n`` for an integral type (``n.`` a floating-point one); ``:T`` (``:std::string``) for another, its
     template arguments and qualifiers dropped; ``?`` for one we cannot read."""
     t = " ".join(type_text.replace("const ", " ").replace("volatile ", " ").split())
     t = re.sub(r"\bconst\b", "", t).strip()
     pointer = t.endswith("*")
     t = t.rstrip("*& ").strip()
     if not pointer and _ARITHMETIC.fullmatch(t):
-        return "n"
+        return "n." if re.search(r"\b(?:float|double)\b", t) else "n"
     depth, out = 0, []
     for ch in t:
         if ch == "<":
@@ -276,7 +279,7 @@ def _argument(value: Node, at: Node, bound) -> str:
     ``'`` a character, ``0`` the literal zero (also a null pointer), ``1`` another integer,
     ``1.`` a floating literal, ``b`` true/false, ``nullptr``, ``&&`` `std::move(x)` (an
     rvalue), ``*`` an address (`&x`), ``FILE*`` a standard stream, ``n`` a name declared of an
-    arithmetic type, ``:T`` a name declared of type ``T`` (``:std::string``, ``:Widget*``),
+    integral type (``n.`` floating-point), ``:T`` a name declared of type ``T`` (``:std::string``, ``:Widget*``),
     ``=T`` a value of type ``T`` made there (`static_cast<T>(x)`), ``@f`` what calling ``f``
     gives (`runtime(s)`, `std::string(s)`: the resolver looks ``f`` up), ``it`` an iterator
     (`xs.begin()`, `std::end(xs)`), ``lv``
@@ -309,6 +312,9 @@ def _argument(value: Node, at: Node, bound) -> str:
         fn = value.child_by_field_name("function")
         if fn is not None and text(fn) in ("std::move", "move", "::std::move"):
             return "&&"
+        limits = _LIMITS.fullmatch(text(fn)) if fn is not None else None
+        if limits is not None:  # `std::numeric_limits<int64_t>::max()`: an `int64_t`
+            return _value(typed_token(limits[1]))
         if fn is not None and fn.type == "template_function":
             name = fn.child_by_field_name("name")
             targs = fn.child_by_field_name("arguments")
@@ -340,7 +346,7 @@ def _argument(value: Node, at: Node, bound) -> str:
             token = typed_token(what[2:])
             if token[:1] == ":" and token[1:].rstrip("*") in _template_names(at):
                 return "lv"  # `const From& from`: a template's parameter, any type
-            return "n" if token == "n" else token if token != "?" else "lv"
+            return token if token != "?" else "lv"
         return "lv"
     if kind in ("field_expression", "subscript_expression"):
         return "lv"

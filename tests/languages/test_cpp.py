@@ -1302,3 +1302,25 @@ def test_a_deleted_function_is_never_called(resolved):
         },
     )
     assert not [d for (s, d) in edges if d.endswith("Impl.Impl")]
+
+
+def test_numeric_limits_values_and_value_template_arguments(resolved, parse):
+    code = {
+        "absl/container/internal/layout.h": """
+        namespace absl {
+        template <size_t N> constexpr size_t Offset() { return N; }
+        template <class T> constexpr size_t Offset() { return 0; }
+        template <typename T, EnableIfIntegral<T> = 0> Duration Seconds(T n) { return {}; }
+        template <typename T, EnableIfFloat<T> = 0> Duration Seconds(T n) { return {}; }
+        template <size_t N> size_t Next() {
+          Seconds(std::numeric_limits<int64_t>::max());
+          return Offset<N - 1>();
+        }
+        }
+        """
+    }
+    edges = resolved("cpp", code)
+    a = "absl.container.internal.layout.absl"
+    assert {d for (s, d) in edges if s == f"{a}.Next"} == {f"{a}.Offset", f"{a}.Seconds"}
+    p = parse("cpp", "absl/container/internal/layout.h", code["absl/container/internal/layout.h"])
+    assert p.calls(f"{a}.Next")[0] == "Seconds/(n)"

@@ -3,7 +3,7 @@
 The C++ parser writes one token per argument after the callee (``languages/cpp.py``,
 ``_argument``): ``"`` a string literal, ``'`` a character, ``0`` the literal zero, ``1`` another
 integer, ``1.`` a floating literal, ``b`` a boolean, ``nullptr``, ``&&`` `std::move(x)`, ``*`` an
-address, ``FILE*`` a standard stream, ``n`` a name of arithmetic type, ``:T`` a name of type
+address, ``FILE*`` a standard stream, ``n`` a name of integral type (``n.`` floating-point), ``:T`` a name of type
 ``T``, ``=T`` a value of type ``T`` made there (a cast, a temporary, a call's result), ``it`` an
 iterator (`xs.begin()`), ``lv`` another name, ``?`` anything else. Of the members of a set taking that many arguments, a member is dropped when an
 argument cannot convert to its parameter as a reader sees it:
@@ -50,7 +50,7 @@ __all__ = [
 
 _RVALUES = frozenset(("0", "1", "1.", "b", "'", "nullptr", "&&", "*", "it"))
 _SURE = frozenset(('"', 'w"', "'", "0", "1", "1.", "b", "nullptr"))
-_NUMBERS = frozenset(("0", "1", "1.", "b", "'", "n"))
+_NUMBERS = frozenset(("0", "1", "1.", "b", "'", "n", "n."))
 _CHARS = r"(?:char|wchar_t|char8_t|char16_t|char32_t|Char|CharT|char_type|Char_T|TChar)"
 _CHAR_POINTER = re.compile(rf"(?:(?:const|volatile)\s+)*(?:std::)?{_CHARS}\s*(?:const\s*)?\*")
 _VOID_POINTER = re.compile(r"(?:(?:const|volatile)\s+)*void\s*(?:const\s*)?\*")
@@ -187,12 +187,12 @@ def fits(
     rvalue = token in _RVALUES or token[:1] == "="
     if ref == "&" and not const and rvalue and not (template and token == '"'):
         return False  # a non-const lvalue reference binds no rvalue
-    if ref == "&&" and not template and (token in ("lv", "n", "FILE*") or token[:1] == ":"):
+    if ref == "&&" and not template and (token in ("lv", "n", "n.", "FILE*") or token[:1] == ":"):
         return False  # a name binds no rvalue reference of a written type
     pointer = base.endswith("*") or "(*)" in base or "[" in base
     if (template or core in cparams) and pointer and "[" not in base:
         # `const T* p`: a pointer to anything, no number, no value of a class
-        if token in ("1", "1.", "b", "'", "n") or (
+        if token in ("1", "1.", "b", "'", "n", "n.") or (
             token[:1] in (":", "=") and not token.endswith("*")
         ):
             return False
@@ -300,7 +300,8 @@ def _constraint_fits(token: str, ptype: str | None, sym: Symbol) -> bool:
     std::is_floating_point<T>::value>`): an integer literal takes no floating-only one, a
     floating literal no integral-only one."""
     typed = token[:1] in (":", "=")  # a value of a written type that is no number
-    if (token not in ("0", "1", "1.") and not typed) or not ptype or "<" not in sym.signature:
+    numbers = ("0", "1", "1.", "n", "n.")
+    if (token not in numbers and not typed) or not ptype or "<" not in sym.signature:
         return True
     core = _parts(ptype)[0]
     for m in _KIND_CONSTRAINT.finditer(sym.signature):
@@ -312,7 +313,7 @@ def _constraint_fits(token: str, ptype: str | None, sym: Symbol) -> bool:
                 return False  # a class or a pointer is neither integral nor floating-point
             continue
         wants_integer = integral != bool(m[1])
-        if wants_integer != (token != "1."):
+        if wants_integer != (token not in ("1.", "n.")):
             return False
     return True
 

@@ -1654,7 +1654,7 @@ class CResolver(NamespacedResolver):
         if len(tokens) != 1:
             return "?"
         token = tokens.pop()
-        return token if token in ("n", "?") or token[:1] == "=" else "?"
+        return token if token in ("n", "n.", "?") or token[:1] == "=" else "?"
 
     def _declared_here(self, sym: Symbol) -> bool:
         """Whether a definition is its function's declaration too, so that its defaults are
@@ -1893,6 +1893,14 @@ def _header_names(signature: str) -> frozenset[str]:
     )
 
 
+def _first_template_kind(signature: str) -> str | None:
+    """``type`` for `template <class T, ..>`, ``value`` for `template <size_t N, ..>`."""
+    m = re.match(r"template\s*<\s*(\w+)", signature)
+    if m is None:
+        return None
+    return "type" if m[1] in ("class", "typename") else "value"
+
+
 def _specialized_for(members: list[Symbol], callee: str) -> list[Symbol]:
     """`assign_from_buf<double>(data)`: no explicit specialization for other arguments
     (`template <> bool assign_from_buf<bool>(..)`); the one for these arguments if any."""
@@ -1903,6 +1911,12 @@ def _specialized_for(members: list[Symbol], callee: str) -> list[Symbol]:
         if depth == 0:
             break
     written = "".join(callee[i + 1 : -1].split())
+    first = written.split(",", 1)[0]
+    if re.fullmatch(r"[\d(][\w+\-*/() ]*|\w+[-+*/]\w+", first) and not first.isidentifier():
+        # `Offset<N - 1>()`, `Get<0>()`: a value, no `template <class T>` member's argument
+        kinds = [_first_template_kind(m.signature) for m in members]
+        if "value" in kinds:
+            members = [m for m, k in zip(members, kinds) if k != "type"]
     specs: dict[str, str] = {}
     for m in members:
         if not m.signature.startswith("template <>") and not m.signature.startswith("template<>"):
