@@ -1324,3 +1324,25 @@ def test_numeric_limits_values_and_value_template_arguments(resolved, parse):
     assert {d for (s, d) in edges if s == f"{a}.Next"} == {f"{a}.Offset", f"{a}.Seconds"}
     p = parse("cpp", "absl/container/internal/layout.h", code["absl/container/internal/layout.h"])
     assert p.calls(f"{a}.Next")[0] == "Seconds/(n)"
+
+
+def test_a_class_of_a_source_file_is_that_files_own(resolved):
+    edges = resolved(
+        "cpp",
+        {
+            "absl/container/internal/raw_hash_set.h": """
+            namespace absl {
+            template <class Policy> size_t Apply(const Slot& s) { return Policy::apply(s); }
+            }
+            """,
+            "absl/container/internal/raw_hash_set_probe_benchmark.cc": """
+            namespace absl {
+            struct Policy { static size_t apply(const Slot& s) { return 0; } };
+            size_t Bench(const Slot& s) { return Policy::apply(s); }
+            }
+            """,
+        },
+    )
+    assert {s for (s, d) in edges if d.endswith("Policy.apply")} == {
+        "absl.container.internal.raw_hash_set_probe_benchmark.absl.Bench"
+    }

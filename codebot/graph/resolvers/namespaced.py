@@ -1291,6 +1291,25 @@ class CResolver(NamespacedResolver):
     def fallback_candidate(self, sid: str) -> bool:
         return self.index.by_id[sid].kind == "method"  # `x.f()`, `p->f()`: a method
 
+    def member_fallback(self, name: str, ctx: Ctx) -> Outcome:
+        """C++: the one method of a name is no fallback for a caller that cannot see it: a
+        method of a source file the caller neither is nor reaches through a header of the
+        same name (`Policy::apply` in `raw_hash_set.h` is no `apply` of a benchmark's `.cc`)."""
+        out = super().member_fallback(name, ctx)
+        if not isinstance(out, list) or ctx.file.language != "cpp":
+            return out
+        file_of = self.index.file_of
+        closure = self._closure(ctx.file)
+        stems = self._closure_stems(ctx.file)
+        out = [
+            (d, r)
+            for d, r in out
+            if file_of[d].path in closure
+            or file_of[d].path.endswith(_HEADERS)
+            or _stem(file_of[d].path) in stems
+        ]
+        return out or UNRESOLVED
+
     # --- C++: namespaces opened by macros, `std`, declared types -----------------------------
 
     def prepare(self) -> None:
@@ -1440,6 +1459,17 @@ class CResolver(NamespacedResolver):
                 if by_id[i].kind == "function"
                 and not by_id[i].signature.startswith("#")
                 and file_of[i].path not in closure
+            ]
+            # a class of a source file the caller does not include is that file's own
+            # (`Policy` of a benchmark's `.cc` is no `Policy` of `raw_hash_set.h`)
+            ids = [
+                i
+                for i in ids
+                if not (
+                    by_id[i].kind in TYPES
+                    and file_of[i].path not in closure
+                    and not file_of[i].path.endswith(_HEADERS)
+                )
             ]
             if free:
                 stems = self._closure_stems(file)
@@ -1846,6 +1876,21 @@ class CResolver(NamespacedResolver):
                 return (SYM, pick)
         if hit is None and target[1].split(".", 1)[0] == "std":
             return EXTERNAL  # `std::move` where the repository's `namespace std` specializes
+        if (
+            hit is not None
+            and hit[0] == SYM
+            and self._caller_file is not None
+            and self.index.by_id[hit[1]].kind == "method"
+        ):
+            # a member of a source file's own class is not the caller's (`Policy::apply`)
+            path = self.index.file_of[hit[1]].path
+            caller = self._caller_file
+            if (
+                not path.endswith(_HEADERS)
+                and path not in self._closure(caller)
+                and _stem(path) not in self._closure_stems(caller)
+            ):
+                return None
         return hit
 
     def declared_type(self, ctx: Ctx, text: str) -> Target | None:
@@ -1930,10 +1975,11 @@ def _specialized_for(members: list[Symbol], callee: str) -> list[Symbol]:
     return same or [m for m in members if m.id not in specs] or members
 
 
-def _params_key(sym: Symbol) -> tuple[str, ...]:
-    """A function's parameter types: two definitions alike are alternatives of the
-    preprocessor (`#ifdef _WIN32 .. #else ..`), one of which the build compiles."""
-    return tuple(" ".join((p.type or "").split()) for p in sym.parameters)
+def _params_key(sym: Symbol) -> tuple:
+    """A function's parameter types and qualifiers (`const`, `&&`): two definitions alike
+    are alternatives of the preprocessor (`#ifdef _WIN32 .. #else ..`), one of which the build
+    compiles."""
+    return (*(" ".join((p.type or "").split()) for p in sym.parameters), member_const(sym))
 
 
 def _converts(ctor: Symbol, name: str, token: str) -> bool:
