@@ -221,6 +221,7 @@ _LIMITS = re.compile(
     r"(?:::)?std::numeric_limits<\s*([\w: ]+?)\s*>::(?:max|min|lowest|epsilon|infinity|quiet_NaN)"
 )
 _ITERATORS = frozenset(("begin", "end", "cbegin", "cend", "rbegin", "rend"))
+_STD_ITERATORS = frozenset("std::begin std::end std::cbegin std::cend std::prev std::next".split())
 _CALLEE = re.compile(r"(?:::)?[A-Za-z_]\w*(?:::[A-Za-z_]\w*)*")
 _CASTS = frozenset(
     ("static_cast", "reinterpret_cast", "const_cast", "ImplicitCast_", "implicit_cast")
@@ -280,7 +281,8 @@ def _argument(value: Node, at: Node, bound) -> str:
     ``1.`` a floating literal, ``b`` true/false, ``nullptr``, ``&&`` `std::move(x)` (an
     rvalue), ``*`` an address (`&x`), ``FILE*`` a standard stream, ``n`` a name declared of an
     integral type (``n.`` floating-point), ``:T`` a name declared of type ``T`` (``:std::string``, ``:Widget*``),
-    ``=T`` a value of type ``T`` made there (`static_cast<T>(x)`), ``@f`` what calling ``f``
+    ``=T`` a value of type ``T`` made there (`static_cast<T>(x)`), ``%E`` a name in ``E``
+    (`TestCordSize::kLarge`: of that type if ``E`` is an enum), ``@f`` what calling ``f``
     gives (`runtime(s)`, `std::string(s)`: the resolver looks ``f`` up), ``it`` an iterator
     (`xs.begin()`, `std::end(xs)`), ``lv``
     another name (an lvalue: it binds no `T&&` of a written type), ``?`` anything else."""
@@ -325,7 +327,7 @@ def _argument(value: Node, at: Node, bound) -> str:
             field = fn.child_by_field_name("field")
             if field is not None and text(field) in _ITERATORS:
                 return "it"  # `xs.begin()`: an iterator
-        if fn is not None and text(fn) in ("std::begin", "std::end", "std::cbegin", "std::cend"):
+        if fn is not None and text(fn) in _STD_ITERATORS:
             return "it"
         if fn is not None and fn.type in ("identifier", "qualified_identifier"):
             name = text(fn)
@@ -350,6 +352,11 @@ def _argument(value: Node, at: Node, bound) -> str:
         return "lv"
     if kind in ("field_expression", "subscript_expression"):
         return "lv"
+    if kind == "qualified_identifier":
+        scope = value.child_by_field_name("scope")
+        name = value.child_by_field_name("name")
+        if scope is not None and name is not None and name.type == "identifier":
+            return "%" + text(scope)  # `TestCordSize::kLarge`: an enumerator, if an enum's
     return "?"
 
 

@@ -1346,3 +1346,29 @@ def test_a_class_of_a_source_file_is_that_files_own(resolved):
     assert {s for (s, d) in edges if d.endswith("Policy.apply")} == {
         "absl.container.internal.raw_hash_set_probe_benchmark.absl.Bench"
     }
+
+
+def test_an_enumerator_and_a_value_of_the_parameters_own_type(resolved, parse):
+    code = {
+        "absl/strings/cordz_test.cc": """
+        namespace absl {
+        enum class TestCordSize { kSmall, kLarge };
+        std::string MakeString(size_t size) { return ""; }
+        std::string MakeString(TestCordSize size) { return ""; }
+        class Cord {
+         public:
+          Cord(absl::string_view src) {}
+          bool EqualsImpl(absl::string_view rhs, size_t n) const { return true; }
+          bool EqualsImpl(const Cord& rhs, size_t n) const { return true; }
+        };
+        bool Equal(const Cord& lhs, absl::string_view rhs) { return lhs.EqualsImpl(rhs, 3); }
+        void use() { MakeString(TestCordSize::kLarge); }
+        }
+        """
+    }
+    edges = resolved("cpp", code)
+    a = "absl.strings.cordz_test.absl"
+    assert {d for (s, d) in edges if s == f"{a}.use"} == {f"{a}.MakeString#2"}
+    assert {d for (s, d) in edges if s == f"{a}.Equal"} == {f"{a}.Cord.EqualsImpl"}
+    p = parse("cpp", "absl/strings/cordz_test.cc", code["absl/strings/cordz_test.cc"])
+    assert p.calls(f"{a}.use") == ["MakeString/(%TestCordSize)"]

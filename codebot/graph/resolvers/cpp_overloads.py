@@ -353,7 +353,40 @@ def by_arguments(
         kept = _rvalue_preferred(kept, args)
     if len(kept) > 1 and any(a in _EXACT for a in args):
         kept = _exact_preferred(kept, args)  # ([]: no member is the callee)
+    if len(kept) > 1 and any(a[:1] in (":", "=") for a in args):
+        kept = _same_type_preferred(kept, args, class_params)
     return kept
+
+
+def _same_type_preferred(
+    members: list[Symbol], args: list[str], class_params: Callable[[Symbol], frozenset[str]] | None
+) -> list[Symbol]:
+    """A value of type ``T`` takes a parameter of type ``T`` (or of a template's parameter)
+    before one it converts to: `EqualsImpl(rhs, n)` with an `absl::string_view rhs` is
+    `EqualsImpl(absl::string_view, size_t)`, not `EqualsImpl(const Cord&, size_t)`."""
+    for i, tok in enumerate(args):
+        if tok[:1] not in (":", "=") or tok.endswith("*"):
+            continue
+        arg = tok[1:].lstrip(":").rsplit("::", 1)[-1]
+        kinds = {}
+        for s in members:
+            if i >= len(s.parameters) or is_pack(s.parameters[i].type or ""):
+                kinds[s.id] = "any"
+                continue
+            base = _parts(s.parameters[i].type or "")[0]
+            core = base.rstrip("*& ").strip()
+            free = template_parameters(s.signature) | (
+                class_params(s) if class_params is not None else frozenset()
+            )
+            if core in free:
+                kinds[s.id] = "any"
+            elif _last_name(base) == arg:
+                kinds[s.id] = "same"
+            else:
+                kinds[s.id] = "other"
+        if "same" in kinds.values():
+            members = [s for s in members if kinds[s.id] != "other"]
+    return members
 
 
 # The type a literal is of: a parameter of exactly that type takes it before one it converts

@@ -1635,6 +1635,17 @@ class CResolver(NamespacedResolver):
         return out
 
     def _known(self, token: str) -> str:
+        if token[:1] == "%":  # `E::k`: a value of `E` where the repository's enum `E`
+            last = token[1:].rsplit("::", 1)[-1]
+            enums = [
+                i
+                for i in self.index.names.get((self.family, last), ())
+                if self.index.by_id[i].kind == "enum"
+            ]
+            return f"={last}" if enums else "?"
+        return self._known_type(token)
+
+    def _known_type(self, token: str) -> str:
         """A value's type as an argument token: ``:T``/``=T`` where the repository defines
         ``T`` or the standard library does (`std::string`), or a pointer; else (an alias,
         `using memory_buffer = basic_memory_buffer<char>`; a type the parser could not tell
@@ -1645,6 +1656,8 @@ class CResolver(NamespacedResolver):
         if name.startswith("std::"):
             return token
         last = name.rsplit("::", 1)[-1]
+        if re.search(r"(?i)(?:string|string_view)$", last):
+            return token  # a string type, wherever defined (`absl::string_view`)
         found = self._known_types.get(last)
         if found is None:
             ids = self.index.names.get((self.family, last), ())
