@@ -408,7 +408,11 @@ def _exact_preferred(members: list[Symbol], args: list[str]) -> list[Symbol]:
         exact = [s for s in members if kinds[s.id] == want]
         if exact:
             members = [s for s in members if kinds[s.id] is None or kinds[s.id] == want]
-        elif len(members) > 1 and all(kinds[s.id] is not None for s in members):
+        elif (
+            len(members) > 1
+            and all(kinds[s.id] is not None for s in members)
+            and len(set(kinds.values())) > 1
+        ):
             # `int128(1)` against `int128(float)`, `int128(double)`, `int128(long double)`
             # only: ambiguous in C++, so the callee is one not seen here (`int128(int)` of an
             # `.inc` file)
