@@ -1372,3 +1372,29 @@ def test_an_enumerator_and_a_value_of_the_parameters_own_type(resolved, parse):
     assert {d for (s, d) in edges if s == f"{a}.Equal"} == {f"{a}.Cord.EqualsImpl"}
     p = parse("cpp", "absl/strings/cordz_test.cc", code["absl/strings/cordz_test.cc"])
     assert p.calls(f"{a}.use") == ["MakeString/(%TestCordSize)"]
+
+
+def test_a_string_literal_takes_const_char_pointer_first_and_a_specialization_its_type(resolved):
+    edges = resolved(
+        "cpp",
+        {
+            "absl/base/throw_delegate.cc": """
+            namespace absl {
+            void ThrowStdLengthError(const std::string& what_arg) {}
+            void ThrowStdLengthError(const char* what_arg) {}
+            struct CordRepFlat {};
+            template <typename T> size_t SizeOf(const T* rep) { return sizeof(T); }
+            template <> size_t SizeOf(const CordRepFlat* rep) { return 1; }
+            void use(CordRepFlat* flat) {
+              ThrowStdLengthError("InlinedVector failed length check");
+              SizeOf(flat);
+            }
+            }
+            """
+        },
+    )
+    a = "absl.base.throw_delegate.absl"
+    assert {d for (s, d) in edges if s == f"{a}.use"} == {
+        f"{a}.ThrowStdLengthError#2",
+        f"{a}.SizeOf#2",
+    }

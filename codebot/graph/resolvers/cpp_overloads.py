@@ -355,7 +355,31 @@ def by_arguments(
         kept = _exact_preferred(kept, args)  # ([]: no member is the callee)
     if len(kept) > 1 and any(a[:1] in (":", "=") for a in args):
         kept = _same_type_preferred(kept, args, class_params)
+    if len(kept) > 1 and '"' in args:
+        kept = _char_pointer_preferred(kept, args)
     return kept
+
+
+def _char_pointer_preferred(members: list[Symbol], args: list[str]) -> list[Symbol]:
+    """A string literal takes `const char*` (an exact match) before a class it converts to
+    (`ThrowStdLengthError("..")`: the `const char*` overload, not `const std::string&`)."""
+    for i, tok in enumerate(args):
+        if tok != '"':
+            continue
+        kinds = {}
+        for s in members:
+            base = _parts(s.parameters[i].type or "")[0] if i < len(s.parameters) else ""
+            if _CHAR_POINTER.fullmatch(base) and not _WIDE.search(base):
+                kinds[s.id] = "exact"
+            elif base and not base.endswith("*") and not _ARITHMETIC.fullmatch(base):
+                core = base.rstrip("& ").strip()
+                free = template_parameters(s.signature)
+                kinds[s.id] = "any" if core in free else "class"
+            else:
+                kinds[s.id] = "any"
+        if "exact" in kinds.values():
+            members = [s for s in members if kinds[s.id] != "class"]
+    return members
 
 
 def _same_type_preferred(
@@ -365,27 +389,34 @@ def _same_type_preferred(
     before one it converts to: `EqualsImpl(rhs, n)` with an `absl::string_view rhs` is
     `EqualsImpl(absl::string_view, size_t)`, not `EqualsImpl(const Cord&, size_t)`."""
     for i, tok in enumerate(args):
-        if tok[:1] not in (":", "=") or tok.endswith("*"):
+        if tok[:1] not in (":", "="):
             continue
-        arg = tok[1:].lstrip(":").rsplit("::", 1)[-1]
+        pointer = tok.endswith("*")
+        arg = tok[1:].rstrip("*").lstrip(":").rsplit("::", 1)[-1]
         kinds = {}
         for s in members:
             if i >= len(s.parameters) or is_pack(s.parameters[i].type or ""):
                 kinds[s.id] = "any"
                 continue
             base = _parts(s.parameters[i].type or "")[0]
-            core = base.rstrip("*& ").strip()
+            core = _QUALIFIERS.sub("", base).rstrip("*& ").strip()
             free = template_parameters(s.signature) | (
                 class_params(s) if class_params is not None else frozenset()
             )
             if core in free:
                 kinds[s.id] = "any"
-            elif _last_name(base) == arg:
+            elif _last_name(base) == arg and base.rstrip().endswith("*") == pointer:
                 kinds[s.id] = "same"
             else:
                 kinds[s.id] = "other"
         if "same" in kinds.values():
-            members = [s for s in members if kinds[s.id] != "other"]
+            special = any(
+                kinds[s.id] == "same" and s.signature.startswith("template <>") for s in members
+            )
+            # an explicit specialization for the argument's type (`template <> size_t
+            # SizeOf(const CordRepFlat* rep)`) is what `SizeOf(flat)` deduces to
+            drop = ("other", "any") if special else ("other",)
+            members = [s for s in members if kinds[s.id] not in drop]
     return members
 
 
