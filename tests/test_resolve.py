@@ -622,6 +622,7 @@ def test_cpp_out_of_line_methods_namespaces_and_free_functions():
                 """,
                 "src/pool.cpp": """
                 #include "pool.hpp"
+                #include "util.h"
                 namespace net {
                 Pool::Pool(int n) : n_(n) { drain(); }
                 void Pool::drain() {}
@@ -629,6 +630,7 @@ def test_cpp_out_of_line_methods_namespaces_and_free_functions():
                 int helper() { return Pool::create(1)->size() + util_max(1, 2); }
                 }
                 """,
+                "src/util.h": "int util_max(int a, int b);\n",
                 "src/util.c": "int util_max(int a, int b) { return a > b ? a : b; }\n",
                 "src/other.cpp": "struct Q { void drain() {} };\nvoid use(Q *q) { q->drain(); }\n",
             }
@@ -640,7 +642,7 @@ def test_cpp_out_of_line_methods_namespaces_and_free_functions():
     assert _from(res, "src.pool.cpp.net.helper") == {
         f"{pool}.create",
         "src.pool.hpp.net.Pool.size",  # a method of the call's result
-        "src.util.util_max",  # a C function of another file
+        "src.util.c.util_max",  # a C function of another file, declared by its header
     }
     assert _from(res, "src.other.use") == {"src.other.Q.drain"}  # a typed parameter
 

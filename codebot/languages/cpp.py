@@ -118,13 +118,24 @@ def _pointer(decl: Node | None) -> str:
     return "*" if decl is not None and decl.type in pointer else ""
 
 
+_CONDITIONAL = frozenset(
+    ("preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif", "preproc_elifdef")
+)
+
+
 def _block(node: Node) -> Bindings:
+    """The names a block declares, those in its `#if` branches too (a local declared under
+    `#if FMT_USE_LOCALE` is one)."""
     out: Bindings = {}
-    for child in node.named_children:
+    todo = list(node.named_children)
+    while todo:
+        child = todo.pop(0)
         if child.type in ("declaration", "field_declaration"):
             type_node = child.child_by_field_name("type")
             for decl in child.children_by_field_name("declarator"):
                 _declared_names(type_node, decl, out)
+        elif child.type in _CONDITIONAL:
+            todo[:0] = child.named_children
     return out
 
 
@@ -174,7 +185,28 @@ def _arguments(node: Node, bound=None) -> str | None:
         return None
     if args.type != "argument_list":  # `new Widget{1, 2}`: a braced list (aggregates, too)
         return "(" + ", ".join("?" * len(values)) + ")"
-    return "(" + ", ".join(_argument(v, node, bound) for v in values) + ")"
+    tokens = [_argument(v, node, bound) for v in values]
+    if values and _own_parameters(node, values):
+        tokens.append("~")  # `dup(fd)` in `dup(int fd)`: the caller's parameters, unchanged
+    return "(" + ", ".join(tokens) + ")"
+
+
+def _own_parameters(node: Node, values: list[Node]) -> bool:
+    """Whether a call passes exactly the parameters of the function around it, in order."""
+    fn = node.parent
+    while fn is not None and fn.type not in ("function_definition", "lambda_expression"):
+        fn = fn.parent
+    if fn is None or fn.type != "function_definition":
+        return False
+    decl = _cfamily.function_declarator(fn)
+    params = decl.child_by_field_name("parameters") if decl is not None else None
+    names = []
+    for p in params.named_children if params is not None else ():
+        name = _cfamily.declarator_name(p.child_by_field_name("declarator"))
+        names.append(text(name) if name is not None else None)
+    return len(names) == len(values) and all(
+        v.type == "identifier" and text(v) == n for v, n in zip(values, names)
+    )
 
 
 # The C library's standard streams: `fmt::print(stderr, ..)` passes a `FILE*`.
@@ -185,7 +217,11 @@ _ARITHMETIC = re.compile(
 )
 
 
+_LIMITS = re.compile(
+    r"(?:::)?std::numeric_limits<\s*([\w: ]+?)\s*>::(?:max|min|lowest|epsilon|infinity|quiet_NaN)"
+)
 _ITERATORS = frozenset(("begin", "end", "cbegin", "cend", "rbegin", "rend"))
+_STD_ITERATORS = frozenset("std::begin std::end std::cbegin std::cend std::prev std::next".split())
 _CALLEE = re.compile(r"(?:::)?[A-Za-z_]\w*(?:::[A-Za-z_]\w*)*")
 _CASTS = frozenset(
     ("static_cast", "reinterpret_cast", "const_cast", "ImplicitCast_", "implicit_cast")
@@ -193,14 +229,14 @@ _CASTS = frozenset(
 
 
 def typed_token(type_text: str) -> str:
-    """``n`` for an arithmetic type; ``:T`` (``:std::string``, ``:char*``) for another, its
+    """``n`` for an integral type (``n.`` a floating-point one); ``:T`` (``:std::string``) for another, its
     template arguments and qualifiers dropped; ``?`` for one we cannot read."""
     t = " ".join(type_text.replace("const ", " ").replace("volatile ", " ").split())
     t = re.sub(r"\bconst\b", "", t).strip()
     pointer = t.endswith("*")
     t = t.rstrip("*& ").strip()
     if not pointer and _ARITHMETIC.fullmatch(t):
-        return "n"
+        return "n." if re.search(r"\b(?:float|double)\b", t) else "n"
     depth, out = 0, []
     for ch in t:
         if ch == "<":
@@ -239,18 +275,23 @@ def _template_names(node: Node) -> set[str]:
 
 
 def _argument(value: Node, at: Node, bound) -> str:
-    """One argument as the resolver weighs it against a parameter: ``"`` a string literal,
+    """One argument as the resolver weighs it against a parameter: ``"`` a string literal
+    (``w"`` a wide one: `L"x"`, `u"x"`, `U"x"`),
     ``'`` a character, ``0`` the literal zero (also a null pointer), ``1`` another integer,
     ``1.`` a floating literal, ``b`` true/false, ``nullptr``, ``&&`` `std::move(x)` (an
     rvalue), ``*`` an address (`&x`), ``FILE*`` a standard stream, ``n`` a name declared of an
-    arithmetic type, ``:T`` a name declared of type ``T`` (``:std::string``, ``:Widget*``),
-    ``=T`` a value of type ``T`` made there (`static_cast<T>(x)`), ``@f`` what calling ``f``
+    integral type (``n.`` floating-point), ``:T`` a name declared of type ``T`` (``:std::string``, ``:Widget*``),
+    ``=T`` a value of type ``T`` made there (`static_cast<T>(x)`), ``%E`` a name in ``E``
+    (`TestCordSize::kLarge`: of that type if ``E`` is an enum), ``@f`` what calling ``f``
     gives (`runtime(s)`, `std::string(s)`: the resolver looks ``f`` up), ``it`` an iterator
     (`xs.begin()`, `std::end(xs)`), ``lv``
     another name (an lvalue: it binds no `T&&` of a written type), ``?`` anything else."""
     kind = value.type
     if kind in ("string_literal", "raw_string_literal", "concatenated_string"):
-        return "?" if text(value)[:1] in "LuU" else '"'  # (a wide literal: not told apart)
+        head = text(value)[:2]
+        if head[:1] in ("L", "U") or head == 'u"':
+            return 'w"'  # `L"{}"`: a wide literal
+        return "?" if head == "u8" else '"'
     if kind == "char_literal":
         return "'"
     if kind == "unary_expression" and value.child_by_field_name("operator") is not None:
@@ -273,6 +314,9 @@ def _argument(value: Node, at: Node, bound) -> str:
         fn = value.child_by_field_name("function")
         if fn is not None and text(fn) in ("std::move", "move", "::std::move"):
             return "&&"
+        limits = _LIMITS.fullmatch(text(fn)) if fn is not None else None
+        if limits is not None:  # `std::numeric_limits<int64_t>::max()`: an `int64_t`
+            return _value(typed_token(limits[1]))
         if fn is not None and fn.type == "template_function":
             name = fn.child_by_field_name("name")
             targs = fn.child_by_field_name("arguments")
@@ -283,7 +327,7 @@ def _argument(value: Node, at: Node, bound) -> str:
             field = fn.child_by_field_name("field")
             if field is not None and text(field) in _ITERATORS:
                 return "it"  # `xs.begin()`: an iterator
-        if fn is not None and text(fn) in ("std::begin", "std::end", "std::cbegin", "std::cend"):
+        if fn is not None and text(fn) in _STD_ITERATORS:
             return "it"
         if fn is not None and fn.type in ("identifier", "qualified_identifier"):
             name = text(fn)
@@ -304,10 +348,15 @@ def _argument(value: Node, at: Node, bound) -> str:
             token = typed_token(what[2:])
             if token[:1] == ":" and token[1:].rstrip("*") in _template_names(at):
                 return "lv"  # `const From& from`: a template's parameter, any type
-            return "n" if token == "n" else token if token != "?" else "lv"
+            return token if token != "?" else "lv"
         return "lv"
     if kind in ("field_expression", "subscript_expression"):
         return "lv"
+    if kind == "qualified_identifier":
+        scope = value.child_by_field_name("scope")
+        name = value.child_by_field_name("name")
+        if scope is not None and name is not None and name.type == "identifier":
+            return "%" + text(scope)  # `TestCordSize::kLarge`: an enumerator, if an enum's
     return "?"
 
 

@@ -322,7 +322,7 @@ def test_macros_that_are_not_attributes_stay(parse):
     p = parse("cpp", "src/win.cpp", code)
     fn = p["src.win.create_thing"]
     assert (fn.return_type, fn.start_line) == ("HANDLE", 2)
-    assert p.calls(fn.id) == ['LOG_INFO/(")', "open/(n)"]
+    assert p.calls(fn.id) == ['LOG_INFO/(")', "open/(n, ~)"]  # (`~`: its own parameters)
 
 
 # --- receivers: the types of locals, parameters, fields ---------------------------------------------
@@ -990,7 +990,7 @@ def test_constraint_and_constructor_macros_are_blanked(parse):
     assert p["include.fmt.base.bit_cast"].signature.startswith(
         "template <typename To, typename From, FMT_ENABLE_IF(sizeof(To) > sizeof(From))>"
     )
-    assert p.calls("include.fmt.base.bit_cast") == ["convert/(lv)"]
+    assert p.calls("include.fmt.base.bit_cast") == ["convert/(lv, ~)"]
     assert p["include.fmt.base.basic_format_args.basic_format_args"].kind == "method"
     assert p["include.fmt.base.basic_format_args.basic_format_args#2"].kind == "method"
     assert p["include.fmt.base.runtime"].kind == "function"  # not inside the class
@@ -1067,4 +1067,334 @@ def test_a_class_templates_parameter_is_any_type_but_no_forwarding_reference(res
     c = "absl.container.chunked_queue.absl"
     assert {(d, r) for (s, d), r in edges.items() if s == f"{c}.use"} == {
         (f"{c}.chunked_queue.push_back#2", "exact")
+    }
+
+
+def test_a_literal_takes_a_parameter_of_its_own_type_first(resolved):
+    edges = resolved(
+        "cpp",
+        {
+            "absl/numeric/int128.h": """
+            namespace absl {
+            class int128 {
+             public:
+              constexpr int128(int v) : lo_(v) {}
+              constexpr int128(unsigned int v) : lo_(v) {}
+              constexpr int128(double v) : lo_(v) {}
+            };
+            void use() { int128(0); int128(2.5); }
+            }
+            """
+        },
+    )
+    a = "absl.numeric.int128.absl.int128"
+    assert {(d, r) for (s, d), r in edges.items() if s == "absl.numeric.int128.absl.use"} == {
+        (f"{a}.int128", "exact"),
+        (f"{a}.int128#3", "exact"),
+    }
+
+
+def test_a_pointer_to_a_template_parameter_takes_no_value_of_a_class(resolved):
+    edges = resolved(
+        "cpp",
+        {
+            "include/fmt/base.h": """
+            namespace fmt {
+            template <typename Char> class basic_string_view {
+             public:
+              basic_string_view(const Char* s) {}
+              auto starts_with(basic_string_view sv) const -> bool { return true; }
+              auto starts_with(const Char* s) const -> bool {
+                return starts_with(basic_string_view(s));
+              }
+            };
+            }
+            """
+        },
+    )
+    v = "include.fmt.base.fmt.basic_string_view"
+    assert {d for (s, d) in edges if s == f"{v}.starts_with#2"} == {
+        f"{v}.basic_string_view",
+        f"{v}.starts_with",
+    }
+
+
+def test_a_literal_no_member_takes_exactly_among_conversions_makes_no_edge(resolved):
+    edges = resolved(
+        "cpp",
+        {
+            "absl/numeric/int128.cc": """
+            namespace absl {
+            class uint128 {
+             public:
+              uint128(float v) {}
+              uint128(double v) {}
+              uint128(long double v) {}
+            };
+            void use() { uint128(1); uint128(2.5); }
+            }
+            """
+        },
+    )
+    # `uint128(1)`: all three are conversions, ambiguous in C++: its callee is not among them
+    assert {d for (s, d) in edges} == {"absl.numeric.int128.absl.uint128.uint128#2"}
+
+
+def test_the_sets_of_several_included_headers_are_one_and_a_source_files_function_needs_its_header(
+    resolved,
+):
+    edges = resolved(
+        "cpp",
+        {
+            "include/fmt/format.h": """
+            FMT_BEGIN_NAMESPACE
+            template <typename... T> auto format(format_string<T...> fmt, T&&... args) -> int {
+              return write(fmt);
+            }
+            FMT_END_NAMESPACE
+            """,
+            "include/fmt/xchar.h": """
+            #include "format.h"
+            FMT_BEGIN_NAMESPACE
+            template <typename... T> auto format(wformat_string<T...> fmt, T&&... args) -> int {
+              return 0;
+            }
+            template <typename... T>
+            auto format(text_style ts, wformat_string<T...> fmt, T&&... args) -> int {
+              return 0;
+            }
+            FMT_END_NAMESPACE
+            """,
+            "include/fmt/color.h": """
+            #include "format.h"
+            FMT_BEGIN_NAMESPACE
+            class text_style { public: text_style(emphasis em = emphasis()) {} };
+            template <typename... T>
+            auto format(text_style ts, format_string<T...> fmt, T&&... args) -> int { return 0; }
+            FMT_END_NAMESPACE
+            """,
+            "test/printf-test.cc": """
+            #include "fmt/xchar.h"
+            #include "fmt/color.h"
+            using fmt::format;
+            void test(int big_num) { format("%{}$d", big_num); }
+            """,
+            "test/os-test.cc": """
+            void write(file& f, fmt::string_view s) {}
+            """,
+        },
+    )
+    assert {d for (s, d) in edges if s == "test.printf-test.test"} == {"include.fmt.format.format"}
+    assert not [d for (s, d) in edges if s.startswith("include.fmt.format")]
+
+
+def test_a_wide_literal_takes_the_wide_string_parameter(resolved, parse):
+    code = {
+        "include/fmt/xchar.h": """
+        namespace fmt {
+        template <typename... T> auto format(format_string<T...> fmt, T&&... args) -> int {
+          return 0;
+        }
+        template <typename... T> auto format(wformat_string<T...> fmt, T&&... args) -> int {
+          return 1;
+        }
+        void use() { format(L"{}", 42); format("{}", 42); }
+        }
+        """
+    }
+    edges = resolved("cpp", code)
+    x = "include.fmt.xchar.fmt"
+    assert {(d, r) for (s, d), r in edges.items() if s == f"{x}.use"} == {
+        (f"{x}.format", "exact"),
+        (f"{x}.format#2", "exact"),
+    }
+    assert parse("cpp", "include/fmt/xchar.h", code["include/fmt/xchar.h"]).calls(f"{x}.use") == [
+        'format/(w", 1)',
+        'format/(", 1)',
+    ]
+
+
+def test_a_call_passing_the_callers_own_parameters_is_no_recursion(resolved, parse):
+    code = {
+        "test/posix-mock-test.cc": """
+        namespace test {
+        FILE* fdopen(int fildes, const char* mode) { return ::FMT_POSIX(fdopen(fildes, mode)); }
+        int fact(int n) { return n <= 1 ? 1 : n * fact(n - 1); }
+        void log(const std::wstring& v) { CopyToEncodedBuffer(v); }
+        void CopyToEncodedBuffer(absl::string_view str) {}
+        void CopyToEncodedBuffer(std::wstring_view str) {}
+        }
+        """
+    }
+    edges = resolved("cpp", code)
+    t = "test.posix-mock-test.test"
+    assert (f"{t}.fdopen", f"{t}.fdopen") not in edges
+    assert (f"{t}.fact", f"{t}.fact") in edges
+    # a wide string converts to a wide string view only
+    assert {d for (s, d) in edges if s == f"{t}.log"} == {f"{t}.CopyToEncodedBuffer#2"}
+    p = parse("cpp", "test/posix-mock-test.cc", code["test/posix-mock-test.cc"])
+    assert "fdopen/(n, :char*, ~)" in p.calls(f"{t}.fdopen")
+
+
+def test_an_explicit_specialization_is_called_with_its_own_arguments_only(resolved):
+    edges = resolved(
+        "cpp",
+        {
+            "test/fuzzing/fuzzer-common.h": """
+            template <class Item> inline Item assign_from_buf(const std::uint8_t* data) {
+              return Item();
+            }
+            template <> inline bool assign_from_buf<bool>(const std::uint8_t* data) {
+              return data[0];
+            }
+            void use(const std::uint8_t* data) {
+              assign_from_buf<double>(data);
+              assign_from_buf<bool>(data);
+            }
+            """
+        },
+    )
+    f = "test.fuzzing.fuzzer-common"
+    assert {(d, r) for (s, d), r in edges.items() if s == f"{f}.use"} == {
+        (f"{f}.assign_from_buf", "exact"),
+        (f"{f}.assign_from_buf#2", "exact"),
+    }
+
+
+def test_a_pointers_pointee_is_not_const_in_a_const_method(resolved):
+    edges = resolved(
+        "cpp",
+        {
+            "test/gtest/gtest.cc": """
+            namespace testing {
+            class UnitTestImpl {
+             public:
+              TestInfo* current_test_info() { return info_; }
+              const TestInfo* current_test_info() const { return info_; }
+            };
+            const TestInfo* UnitTest::running_test_info() const {
+              return impl_->current_test_info();
+            }
+            }
+            """
+        },
+    )
+    g = "test.gtest.gtest.testing"
+    assert {d for (s, d) in edges if s == f"{g}.UnitTest.running_test_info"} == {
+        f"{g}.UnitTestImpl.current_test_info"
+    }
+
+
+def test_a_deleted_function_is_never_called(resolved):
+    edges = resolved(
+        "cpp",
+        {
+            "absl/time/internal/cctz/src/time_zone_impl.h": """
+            namespace cctz {
+            class Impl {
+             public:
+              Impl(const Impl&) = delete;
+              Impl& operator=(const Impl&) = delete;
+              static const Impl* UTCImpl() { return new Impl(name()); }
+            };
+            }
+            """
+        },
+    )
+    assert not [d for (s, d) in edges if d.endswith("Impl.Impl")]
+
+
+def test_numeric_limits_values_and_value_template_arguments(resolved, parse):
+    code = {
+        "absl/container/internal/layout.h": """
+        namespace absl {
+        template <size_t N> constexpr size_t Offset() { return N; }
+        template <class T> constexpr size_t Offset() { return 0; }
+        template <typename T, EnableIfIntegral<T> = 0> Duration Seconds(T n) { return {}; }
+        template <typename T, EnableIfFloat<T> = 0> Duration Seconds(T n) { return {}; }
+        template <size_t N> size_t Next() {
+          Seconds(std::numeric_limits<int64_t>::max());
+          return Offset<N - 1>();
+        }
+        }
+        """
+    }
+    edges = resolved("cpp", code)
+    a = "absl.container.internal.layout.absl"
+    assert {d for (s, d) in edges if s == f"{a}.Next"} == {f"{a}.Offset", f"{a}.Seconds"}
+    p = parse("cpp", "absl/container/internal/layout.h", code["absl/container/internal/layout.h"])
+    assert p.calls(f"{a}.Next")[0] == "Seconds/(n)"
+
+
+def test_a_class_of_a_source_file_is_that_files_own(resolved):
+    edges = resolved(
+        "cpp",
+        {
+            "absl/container/internal/raw_hash_set.h": """
+            namespace absl {
+            template <class Policy> size_t Apply(const Slot& s) { return Policy::apply(s); }
+            }
+            """,
+            "absl/container/internal/raw_hash_set_probe_benchmark.cc": """
+            namespace absl {
+            struct Policy { static size_t apply(const Slot& s) { return 0; } };
+            size_t Bench(const Slot& s) { return Policy::apply(s); }
+            }
+            """,
+        },
+    )
+    assert {s for (s, d) in edges if d.endswith("Policy.apply")} == {
+        "absl.container.internal.raw_hash_set_probe_benchmark.absl.Bench"
+    }
+
+
+def test_an_enumerator_and_a_value_of_the_parameters_own_type(resolved, parse):
+    code = {
+        "absl/strings/cordz_test.cc": """
+        namespace absl {
+        enum class TestCordSize { kSmall, kLarge };
+        std::string MakeString(size_t size) { return ""; }
+        std::string MakeString(TestCordSize size) { return ""; }
+        class Cord {
+         public:
+          Cord(absl::string_view src) {}
+          bool EqualsImpl(absl::string_view rhs, size_t n) const { return true; }
+          bool EqualsImpl(const Cord& rhs, size_t n) const { return true; }
+        };
+        bool Equal(const Cord& lhs, absl::string_view rhs) { return lhs.EqualsImpl(rhs, 3); }
+        void use() { MakeString(TestCordSize::kLarge); }
+        }
+        """
+    }
+    edges = resolved("cpp", code)
+    a = "absl.strings.cordz_test.absl"
+    assert {d for (s, d) in edges if s == f"{a}.use"} == {f"{a}.MakeString#2"}
+    assert {d for (s, d) in edges if s == f"{a}.Equal"} == {f"{a}.Cord.EqualsImpl"}
+    p = parse("cpp", "absl/strings/cordz_test.cc", code["absl/strings/cordz_test.cc"])
+    assert p.calls(f"{a}.use") == ["MakeString/(%TestCordSize)"]
+
+
+def test_a_string_literal_takes_const_char_pointer_first_and_a_specialization_its_type(resolved):
+    edges = resolved(
+        "cpp",
+        {
+            "absl/base/throw_delegate.cc": """
+            namespace absl {
+            void ThrowStdLengthError(const std::string& what_arg) {}
+            void ThrowStdLengthError(const char* what_arg) {}
+            struct CordRepFlat {};
+            template <typename T> size_t SizeOf(const T* rep) { return sizeof(T); }
+            template <> size_t SizeOf(const CordRepFlat* rep) { return 1; }
+            void use(CordRepFlat* flat) {
+              ThrowStdLengthError("InlinedVector failed length check");
+              SizeOf(flat);
+            }
+            }
+            """
+        },
+    )
+    a = "absl.base.throw_delegate.absl"
+    assert {d for (s, d) in edges if s == f"{a}.use"} == {
+        f"{a}.ThrowStdLengthError#2",
+        f"{a}.SizeOf#2",
     }

@@ -3,7 +3,7 @@
 The C++ parser writes one token per argument after the callee (``languages/cpp.py``,
 ``_argument``): ``"`` a string literal, ``'`` a character, ``0`` the literal zero, ``1`` another
 integer, ``1.`` a floating literal, ``b`` a boolean, ``nullptr``, ``&&`` `std::move(x)`, ``*`` an
-address, ``FILE*`` a standard stream, ``n`` a name of arithmetic type, ``:T`` a name of type
+address, ``FILE*`` a standard stream, ``n`` a name of integral type (``n.`` floating-point), ``:T`` a name of type
 ``T``, ``=T`` a value of type ``T`` made there (a cast, a temporary, a call's result), ``it`` an
 iterator (`xs.begin()`), ``lv`` another name, ``?`` anything else. Of the members of a set taking that many arguments, a member is dropped when an
 argument cannot convert to its parameter as a reader sees it:
@@ -40,6 +40,7 @@ from codebot.core.model import Parameter, Symbol
 
 __all__ = [
     "by_arguments",
+    "is_pack",
     "by_receiver",
     "fits",
     "member_const",
@@ -48,7 +49,8 @@ __all__ = [
 ]
 
 _RVALUES = frozenset(("0", "1", "1.", "b", "'", "nullptr", "&&", "*", "it"))
-_NUMBERS = frozenset(("0", "1", "1.", "b", "'", "n"))
+_SURE = frozenset(('"', 'w"', "'", "0", "1", "1.", "b", "nullptr"))
+_NUMBERS = frozenset(("0", "1", "1.", "b", "'", "n", "n."))
 _CHARS = r"(?:char|wchar_t|char8_t|char16_t|char32_t|Char|CharT|char_type|Char_T|TChar)"
 _CHAR_POINTER = re.compile(rf"(?:(?:const|volatile)\s+)*(?:std::)?{_CHARS}\s*(?:const\s*)?\*")
 _VOID_POINTER = re.compile(r"(?:(?:const|volatile)\s+)*void\s*(?:const\s*)?\*")
@@ -57,7 +59,7 @@ _ARITHMETIC = re.compile(
     r"char32_t|(?:std::)?(?:s?size_t|ptrdiff_t|u?int(?:8|16|32|64|max|ptr)_t|"
     r"u?int_(?:fast|least)(?:8|16|32|64)_t)|size_type|difference_type)\s*)+"
 )
-_WIDE = re.compile(r"wchar_t|char16_t|char32_t|char8_t|\b(?:w|u8|u16|u32)string")
+_WIDE = re.compile(r"wchar_t|char16_t|char32_t|char8_t|\b(?:w|u8|u16|u32)[a-z_]*string")
 _STRINGISH = re.compile(r"(?i)(?:string|str|view)$")
 # Library types that take no literal, no number (streams, files, locales).
 _CLOSED = re.compile(r"(?:std::)?(?:basic_)?(?:w?(?:i|o|io)stream|streambuf|FILE|locale)$")
@@ -123,6 +125,12 @@ def member_const(sym: Symbol) -> tuple[bool, bool]:
     return bool(m[1]), m[2] == "&&"
 
 
+def is_pack(ptype: str) -> bool:
+    """`Args&&... args`: a pack (not `format_string<T...> fmt`)."""
+    return ptype.rstrip().endswith("...")
+
+
+@lru_cache(maxsize=16384)
 def _parts(ptype: str) -> tuple[str, str, bool]:
     """``const std::string &`` -> ("std::string", "&", True): the base type, the reference
     (``&``, ``&&`` or ``""``) and whether the referred type is const."""
@@ -169,7 +177,7 @@ def fits(
     """Whether an argument written ``token`` may convert to ``param``. ``tparams``: the
     function's own template parameters (`T&&` of one is a forwarding reference); ``cparams``:
     its class's (`push_back(T&& v)` of `chunked_queue<T>` takes an rvalue only)."""
-    if token == "?" or not param.type or param.name == "..." or "..." in param.type:
+    if token == "?" or not param.type or param.name == "..." or is_pack(param.type):
         return True
     base, ref, const = _parts(param.type)
     if not base:
@@ -179,13 +187,29 @@ def fits(
     rvalue = token in _RVALUES or token[:1] == "="
     if ref == "&" and not const and rvalue and not (template and token == '"'):
         return False  # a non-const lvalue reference binds no rvalue
-    if ref == "&&" and not template and (token in ("lv", "n", "FILE*") or token[:1] == ":"):
+    if ref == "&&" and not template and (token in ("lv", "n", "n.", "FILE*") or token[:1] == ":"):
         return False  # a name binds no rvalue reference of a written type
+    pointer = base.endswith("*") or "(*)" in base or "[" in base
+    if (template or core in cparams) and pointer and "[" not in base:
+        # `const T* p`: a pointer to anything, no number, no value of a class
+        if token in ("1", "1.", "b", "'", "n", "n.") or (
+            token[:1] in (":", "=") and not token.endswith("*")
+        ):
+            return False
+        return True
     if template or token in ("lv", "&&") or core in cparams:
         return True
+    if token == 'w"':  # a wide literal: a wide string or character pointer, `bool`
+        if _WIDE.search(base):
+            return True
+        if pointer or _ARITHMETIC.fullmatch(base):
+            return base == "bool" or bool(_VOID_POINTER.fullmatch(base))
+        if _STRINGISH.search(_last_name(base)):
+            return False
+        found = class_fits(_last_name(base), token)
+        return True if found is None else found
     if token == "it":  # an iterator: a class or a pointer, no number, no string
         return not _ARITHMETIC.fullmatch(base) and not _STRINGISH.search(_last_name(base))
-    pointer = base.endswith("*") or "(*)" in base or "[" in base
     if token[:1] in (":", "="):
         return _typed_fits(token[1:], base, pointer, class_fits, ":" + token[1:])
     if pointer:
@@ -252,8 +276,12 @@ def _typed_fits(arg: str, base: str, pointer: bool, class_fits: ClassFits, token
     if name == "initializer_list":
         return False
     arg_name = arg_core.rsplit("::", 1)[-1]
-    if name == arg_name or (_STRINGISH.search(name) and _STRINGISH.search(arg_name)):
+    if name == arg_name:
         return True
+    if _STRINGISH.search(name) and _STRINGISH.search(arg_name):
+        # a string converts to another of its width (`std::wstring` to `std::wstring_view`,
+        # not to `absl::string_view`)
+        return bool(_WIDE.search(arg)) == bool(_WIDE.search(base))
     if _CLOSED.fullmatch(base.split("<", 1)[0]) or _STRINGISH.search(name):
         return False
     found = class_fits(name, token)
@@ -272,7 +300,8 @@ def _constraint_fits(token: str, ptype: str | None, sym: Symbol) -> bool:
     std::is_floating_point<T>::value>`): an integer literal takes no floating-only one, a
     floating literal no integral-only one."""
     typed = token[:1] in (":", "=")  # a value of a written type that is no number
-    if (token not in ("0", "1", "1.") and not typed) or not ptype or "<" not in sym.signature:
+    numbers = ("0", "1", "1.", "n", "n.")
+    if (token not in numbers and not typed) or not ptype or "<" not in sym.signature:
         return True
     core = _parts(ptype)[0]
     for m in _KIND_CONSTRAINT.finditer(sym.signature):
@@ -284,7 +313,7 @@ def _constraint_fits(token: str, ptype: str | None, sym: Symbol) -> bool:
                 return False  # a class or a pointer is neither integral nor floating-point
             continue
         wants_integer = integral != bool(m[1])
-        if wants_integer != (token != "1."):
+        if wants_integer != (token not in ("1.", "n.")):
             return False
     return True
 
@@ -317,10 +346,109 @@ def by_arguments(
         if ok:
             kept.append(sym)
     if not kept:
-        return [] if strict else members
+        # none fits: a literal is read surely, so the callee is elsewhere (`fmt::format(L"{}")`
+        # is `xchar.h`'s, not one of `format.h`'s); other kinds may be misread: all of them
+        return [] if strict or any(a in _SURE for a in args) else members
     if len(kept) > 1 and any(a in _RVALUES or a[:1] == "=" for a in args):
         kept = _rvalue_preferred(kept, args)
+    if len(kept) > 1 and any(a in _EXACT for a in args):
+        kept = _exact_preferred(kept, args)  # ([]: no member is the callee)
+    if len(kept) > 1 and any(a[:1] in (":", "=") for a in args):
+        kept = _same_type_preferred(kept, args, class_params)
+    if len(kept) > 1 and '"' in args:
+        kept = _char_pointer_preferred(kept, args)
     return kept
+
+
+def _char_pointer_preferred(members: list[Symbol], args: list[str]) -> list[Symbol]:
+    """A string literal takes `const char*` (an exact match) before a class it converts to
+    (`ThrowStdLengthError("..")`: the `const char*` overload, not `const std::string&`)."""
+    for i, tok in enumerate(args):
+        if tok != '"':
+            continue
+        kinds = {}
+        for s in members:
+            base = _parts(s.parameters[i].type or "")[0] if i < len(s.parameters) else ""
+            if _CHAR_POINTER.fullmatch(base) and not _WIDE.search(base):
+                kinds[s.id] = "exact"
+            elif base and not base.endswith("*") and not _ARITHMETIC.fullmatch(base):
+                core = base.rstrip("& ").strip()
+                free = template_parameters(s.signature)
+                kinds[s.id] = "any" if core in free else "class"
+            else:
+                kinds[s.id] = "any"
+        if "exact" in kinds.values():
+            members = [s for s in members if kinds[s.id] != "class"]
+    return members
+
+
+def _same_type_preferred(
+    members: list[Symbol], args: list[str], class_params: Callable[[Symbol], frozenset[str]] | None
+) -> list[Symbol]:
+    """A value of type ``T`` takes a parameter of type ``T`` (or of a template's parameter)
+    before one it converts to: `EqualsImpl(rhs, n)` with an `absl::string_view rhs` is
+    `EqualsImpl(absl::string_view, size_t)`, not `EqualsImpl(const Cord&, size_t)`."""
+    for i, tok in enumerate(args):
+        if tok[:1] not in (":", "="):
+            continue
+        pointer = tok.endswith("*")
+        arg = tok[1:].rstrip("*").lstrip(":").rsplit("::", 1)[-1]
+        kinds = {}
+        for s in members:
+            if i >= len(s.parameters) or is_pack(s.parameters[i].type or ""):
+                kinds[s.id] = "any"
+                continue
+            base = _parts(s.parameters[i].type or "")[0]
+            core = _QUALIFIERS.sub("", base).rstrip("*& ").strip()
+            free = template_parameters(s.signature) | (
+                class_params(s) if class_params is not None else frozenset()
+            )
+            if core in free:
+                kinds[s.id] = "any"
+            elif _last_name(base) == arg and base.rstrip().endswith("*") == pointer:
+                kinds[s.id] = "same"
+            else:
+                kinds[s.id] = "other"
+        if "same" in kinds.values():
+            special = any(
+                kinds[s.id] == "same" and s.signature.startswith("template <>") for s in members
+            )
+            # an explicit specialization for the argument's type (`template <> size_t
+            # SizeOf(const CordRepFlat* rep)`) is what `SizeOf(flat)` deduces to
+            drop = ("other", "any") if special else ("other",)
+            members = [s for s in members if kinds[s.id] not in drop]
+    return members
+
+
+# The type a literal is of: a parameter of exactly that type takes it before one it converts
+# to (`int128(0)`: `int128(int)`, not `int128(unsigned)` nor `int128(double)`).
+_EXACT = {"0": "int", "1": "int", "1.": "double", "'": "char", "b": "bool"}
+
+
+def _exact_preferred(members: list[Symbol], args: list[str]) -> list[Symbol]:
+    """Among members whose parameter at a literal's position is arithmetic, those of the
+    literal's own type, where one is (the other parameters alike)."""
+    for i, tok in enumerate(args):
+        want = _EXACT.get(tok)
+        if want is None:
+            continue
+        kinds = {}
+        for s in members:
+            base = _parts(s.parameters[i].type or "")[0] if i < len(s.parameters) else ""
+            kinds[s.id] = base if _ARITHMETIC.fullmatch(base) else None
+        exact = [s for s in members if kinds[s.id] == want]
+        if exact:
+            members = [s for s in members if kinds[s.id] is None or kinds[s.id] == want]
+        elif (
+            len(members) > 1
+            and all(kinds[s.id] is not None for s in members)
+            and len(set(kinds.values())) > 1
+        ):
+            # `int128(1)` against `int128(float)`, `int128(double)`, `int128(long double)`
+            # only: ambiguous in C++, so the callee is one not seen here (`int128(int)` of an
+            # `.inc` file)
+            return []
+    return members
 
 
 def _rvalue_preferred(members: list[Symbol], args: list[str]) -> list[Symbol]:

@@ -57,6 +57,7 @@ from codebot.graph.resolvers.cpp_overloads import (
     by_arguments,
     by_receiver,
     fits,
+    is_pack,
     member_const,
     template_parameters,
     type_name,
@@ -1474,6 +1475,25 @@ class CResolver(NamespacedResolver):
     def fallback_candidate(self, sid: str) -> bool:
         return self.index.by_id[sid].kind == "method"  # `x.f()`, `p->f()`: a method
 
+    def member_fallback(self, name: str, ctx: Ctx) -> Outcome:
+        """C++: the one method of a name is no fallback for a caller that cannot see it: a
+        method of a source file the caller neither is nor reaches through a header of the
+        same name (`Policy::apply` in `raw_hash_set.h` is no `apply` of a benchmark's `.cc`)."""
+        out = super().member_fallback(name, ctx)
+        if not isinstance(out, list) or ctx.file.language != "cpp":
+            return out
+        file_of = self.index.file_of
+        closure = self._closure(ctx.file)
+        stems = self._closure_stems(ctx.file)
+        out = [
+            (d, r)
+            for d, r in out
+            if file_of[d].path in closure
+            or file_of[d].path.endswith(_HEADERS)
+            or _stem(file_of[d].path) in stems
+        ]
+        return out or UNRESOLVED
+
     # --- C++: namespaces opened by macros, `std`, declared types -----------------------------
 
     def prepare(self) -> None:
@@ -1481,6 +1501,8 @@ class CResolver(NamespacedResolver):
         for f in self.files:
             self._by_base.setdefault(posixpath.basename(f.path), []).append(f)
         self._closures: dict[str, frozenset[str]] = {}
+        self._included_files: dict[str, list[FileResult]] = {}
+        self._stems: dict[str, frozenset[str]] = {}
         super().prepare()  # (bases are resolved there: through `_find`)
         sets: dict[tuple[str, str], list[str]] = {}  # C++ overloads: `f`, `f#2` of one file
         local = self.index.local_name
@@ -1508,11 +1530,18 @@ class CResolver(NamespacedResolver):
         self._call_tokens: dict[tuple[str, str, str], str] = {}
         self._folders: set[str] | None = None
         self._known_types: dict[str, bool] = {}
+        self._by_args: dict[tuple, tuple[str, ...]] = {}
         self._caller_file: FileResult | None = None  # (the file whose call is resolved)
 
     def _includes(self, file: FileResult) -> list[FileResult]:
         """The repository's files an `#include` names: the one next to the includer, else
         those whose path ends as written (`fmt/format.h`)."""
+        found = self._included_files.get(file.path)
+        if found is None:
+            found = self._included_files[file.path] = self._includes_uncached(file)
+        return found
+
+    def _includes_uncached(self, file: FileResult) -> list[FileResult]:
         out: list[FileResult] = []
         for imp in file.imports:
             if imp.name is not None or imp.alias is not None:
@@ -1526,6 +1555,14 @@ class CResolver(NamespacedResolver):
                 c for c in candidates if c.path == imp.module or c.path.endswith("/" + imp.module)
             ]
         return out
+
+    def _closure_stems(self, file: FileResult) -> frozenset[str]:
+        """The paths of the caller's include closure without their extensions: a source
+        file's functions are declared by its header (`os.h` for `os.cc`)."""
+        found = self._stems.get(file.path)
+        if found is None:
+            found = self._stems[file.path] = frozenset(_stem(p) for p in self._closure(file))
+        return found
 
     def _closure(self, file: FileResult) -> frozenset[str]:
         """The paths of the file and of every repository file it includes, transitively."""
@@ -1600,14 +1637,36 @@ class CResolver(NamespacedResolver):
             # no `absl::swap` of `inlined_vector.h`
             by_id, file_of = self.index.by_id, self.index.file_of
             closure = self._closure(file)
+            free = [
+                i
+                for i in ids
+                if by_id[i].kind == "function"
+                and not by_id[i].signature.startswith("#")
+                and file_of[i].path not in closure
+            ]
+            # a class of a source file the caller does not include is that file's own
+            # (`Policy` of a benchmark's `.cc` is no `Policy` of `raw_hash_set.h`)
             ids = [
                 i
                 for i in ids
-                if by_id[i].kind != "function"
-                or by_id[i].signature.startswith("#")
-                or file_of[i].path in closure
-                or not file_of[i].path.endswith(_HEADERS)
+                if not (
+                    by_id[i].kind in TYPES
+                    and file_of[i].path not in closure
+                    and not file_of[i].path.endswith(_HEADERS)
+                )
             ]
+            if free:
+                stems = self._closure_stems(file)
+                seen = [
+                    i
+                    for i in free
+                    if not file_of[i].path.endswith(_HEADERS) and _stem(file_of[i].path) in stems
+                ]
+                # a source file's functions stay when one of them is declared by a header
+                # included (`time.cc` for `time.h`): another source file may implement that
+                # header too (`duration.cc`), so they do not choose among themselves
+                drop = {i for i in free if file_of[i].path.endswith(_HEADERS) or not seen}
+                ids = [i for i in ids if i not in drop]
         return super()._pick(ids, file)
 
     def _included(self, file: FileResult, sid: str) -> bool:
@@ -1619,6 +1678,15 @@ class CResolver(NamespacedResolver):
         """C++: of the free functions of one name in several files, those the caller's file
         includes (transitively): one is the callee, several an overload set."""
         out = super().bare_fallback(ctx, name)
+        if isinstance(out, list) and ctx.file.language == "cpp":
+            # a function of another source file is called through a header declaring it:
+            # its own header (`os.h` for `os.cc`) among the caller's includes, or no edge
+            # (`write(..)` in `format.h` is no `write` of `test/os-test.cc`)
+            stems = self._closure_stems(ctx.file)
+            out = [
+                (d, r) for d, r in out if r != UNIQUE or _stem(self.index.file_of[d].path) in stems
+            ]
+            return out or UNRESOLVED
         if out not in (AMBIGUOUS, UNRESOLVED) or ctx.file.language != "cpp":
             return out
         funcs = self._global_functions.get(name)
@@ -1642,7 +1710,16 @@ class CResolver(NamespacedResolver):
         out = self._resolve_cpp(ctx, callee)
         if not isinstance(out, list):
             return out
+        by_id = self.index.by_id
         args = [a.strip() for a in m[1].split(",")] if m[1].strip() else []
+        own = args[-1:] == ["~"]  # the caller's own parameters, unchanged
+        if own:
+            args = args[:-1]
+            if isinstance(out, list) and all(d == ctx.sym.id for d, _ in out):
+                # `fdopen(fildes, mode)` in `test::fdopen(int fildes, const char* mode)`
+                # (through `::FMT_POSIX(..)`): a recursion passing its own parameters unchanged
+                # would never end; the callee is another function of that name
+                return UNRESOLVED
         n = len(args)
         if any(a[:1] == "@" for a in args) and any(sid in self._overloads for sid, _ in out):
             args = [self._call_token(ctx, a[1:]) if a[:1] == "@" else a for a in args]
@@ -1652,26 +1729,39 @@ class CResolver(NamespacedResolver):
         chosen: list[tuple[str, str]] = []
         for sid, res in out:
             members = self._overloads.get(sid)
+            paired = self._paired.get(sid)
+            if paired and (members or not _takes_at_most(by_id[sid], n)):
+                # the set with its header's or implementation's members (`int128(int)` in
+                # `int128.h`, `int128(double)` in `int128.cc`), one of each parameter list
+                own = members or [sid]
+                keys = {_params_key(by_id[i]) for i in own}
+                members = own + [i for i in paired if _params_key(by_id[i]) not in keys]
             fit = [by_id[i] for i in members if _takes_count(by_id[i], n)] if members else []
-            if (
-                not fit
-                and sid in self._paired
-                and not (not members and _takes_at_most(by_id[sid], n))
-            ):
-                members = self._paired[sid]
-                fit = [by_id[i] for i in members if _takes_count(by_id[i], n)]
+            if any(_DELETED.search(f.signature) for f in fit):
+                fit = [f for f in fit if not _DELETED.search(f.signature)]  # never called
+                if not fit:
+                    continue
+            if len(fit) > 1 and callee.endswith(">"):
+                fit = _specialized_for(fit, callee)
             if len(fit) > 1:
-                fit = by_arguments(fit, args, self._class_fits, class_params=self._class_params)
+                key = (tuple(f.id for f in fit), tuple(args))
+                chosen_ids = self._by_args.get(key)
+                if chosen_ids is None:
+                    picked = by_arguments(
+                        fit, args, self._class_fits, class_params=self._class_params
+                    )
+                    chosen_ids = self._by_args[key] = tuple(f.id for f in picked)
+                fit = [by_id[i] for i in chosen_ids]
             if len(fit) > 1:
                 if const is _UNSET:
                     const = self.receiver_const(ctx, callee)
                 fit = by_receiver(fit, const)  # type: ignore[arg-type]
             if len(fit) == 1:
                 chosen.append((fit[0].id, res))
-            elif len(fit) > _MAX_UNDECIDED_CPP and len({_params_key(f) for f in fit}) > 1:
-                return AMBIGUOUS  # the members named would nearly all be wrong
             elif fit:
                 chosen += [(i.id, OVERLOAD) for i in fit]
+            elif not members and _DELETED.search(by_id[sid].signature):
+                continue  # `Impl(const Impl&) = delete;`: no call reaches it
             elif not members and (
                 by_id[sid].kind not in FUNCTION_KINDS
                 or (
@@ -1701,7 +1791,22 @@ class CResolver(NamespacedResolver):
                 chosen.append((sid, res))
             # else: no member of the set takes that many arguments (`Eq(x)` where the one
             # `Eq` of that file takes none, `int128(x)` against its defaulted `int128()`)
-        return list(dict.fromkeys(chosen)) or UNRESOLVED
+        chosen = list(dict.fromkeys(chosen))
+        if len(out) > 1 and len(chosen) > 1 and any(a != "?" for a in args):
+            # the sets of several files (`format` of `format.h`, `xchar.h` and `color.h`, all
+            # included): one overload set
+            syms = [by_id[d] for d, _ in chosen]
+            if all(x.kind in FUNCTION_KINDS and not x.signature.startswith("#") for x in syms):
+                kept = {
+                    x.id
+                    for x in by_arguments(
+                        syms, args, self._class_fits, class_params=self._class_params
+                    )
+                }
+                chosen = [(d, r) for d, r in chosen if d in kept]
+        if len(chosen) > _MAX_UNDECIDED_CPP and len({_params_key(by_id[d]) for d, _ in chosen}) > 1:
+            return AMBIGUOUS  # the members named would nearly all be wrong
+        return chosen or UNRESOLVED
 
     def _class_params(self, sym: Symbol) -> frozenset[str]:
         """The template parameters of a member's class (`template <typename T> class
@@ -1714,6 +1819,17 @@ class CResolver(NamespacedResolver):
         return out
 
     def _known(self, token: str) -> str:
+        if token[:1] == "%":  # `E::k`: a value of `E` where the repository's enum `E`
+            last = token[1:].rsplit("::", 1)[-1]
+            enums = [
+                i
+                for i in self.index.names.get((self.family, last), ())
+                if self.index.by_id[i].kind == "enum"
+            ]
+            return f"={last}" if enums else "?"
+        return self._known_type(token)
+
+    def _known_type(self, token: str) -> str:
         """A value's type as an argument token: ``:T``/``=T`` where the repository defines
         ``T`` or the standard library does (`std::string`), or a pointer; else (an alias,
         `using memory_buffer = basic_memory_buffer<char>`; a type the parser could not tell
@@ -1724,6 +1840,8 @@ class CResolver(NamespacedResolver):
         if name.startswith("std::"):
             return token
         last = name.rsplit("::", 1)[-1]
+        if re.search(r"(?i)(?:string|string_view)$", last):
+            return token  # a string type, wherever defined (`absl::string_view`)
         found = self._known_types.get(last)
         if found is None:
             ids = self.index.names.get((self.family, last), ())
@@ -1763,7 +1881,7 @@ class CResolver(NamespacedResolver):
         if len(tokens) != 1:
             return "?"
         token = tokens.pop()
-        return token if token in ("n", "?") or token[:1] == "=" else "?"
+        return token if token in ("n", "n.", "?") or token[:1] == "=" else "?"
 
     def _declared_here(self, sym: Symbol) -> bool:
         """Whether a definition is its function's declaration too, so that its defaults are
@@ -1788,6 +1906,11 @@ class CResolver(NamespacedResolver):
         if callee.isidentifier() or _THIS_MEMBER.fullmatch(callee):
             const = member_const(ctx.sym)[0]  # (only a member is `const`)
             return const if const or ctx.sym.kind == "method" or ctx.cls else None
+        if _ARROW_MEMBER.fullmatch(callee):
+            # `impl_->current_test_info()` (a field declared elsewhere): what a pointer
+            # points to is not const unless declared so (a const method's `impl_` is a
+            # `UnitTestImpl* const`, its pointee not const)
+            return False
         return None
 
     def _class_fits(self, name: str, token: str) -> bool | None:
@@ -1835,15 +1958,20 @@ class CResolver(NamespacedResolver):
         return head not in self._folders
 
     def _resolve_cpp(self, ctx: Ctx, text: str) -> Outcome:
-        m = _SPECIALIZED.match(text)
-        if m is not None and ctx.file.language == "cpp" and not text.startswith(("std::", "::")):
-            index = self.index
-            types = [i for i in index.names.get((self.family, m[1]), ()) if index.is_type(i)]
-            if types and self._specializations(types[0]):
-                # `formatter<std::tm, Char>::format(..)`: one of the specializations of
-                # `formatter`, which its arguments choose: not told here
-                return UNRESOLVED
         out = super().resolve_call(ctx, text)
+        m = _SPECIALIZED.match(text) if isinstance(out, list) else None
+        if m is not None and ctx.file.language == "cpp":
+            # `formatter<std::tm, Char>::format(..)`, `formatter<T, Char>()`: a member of one
+            # of the specializations of `formatter`, which its arguments choose: not told here
+            index = self.index
+            for sid, _ in out:
+                owner = sid if index.is_type(sid) else self.owner_type(sid)
+                if owner is None or index.by_id[owner].name != m[1]:
+                    break
+                if not self._specializations(owner, ctx.file):
+                    break
+            else:
+                return UNRESOLVED
         if (
             out in (UNRESOLVED, AMBIGUOUS)
             and "::" in text
@@ -1945,6 +2073,21 @@ class CResolver(NamespacedResolver):
                 return (SYM, pick)
         if hit is None and target[1].split(".", 1)[0] == "std":
             return EXTERNAL  # `std::move` where the repository's `namespace std` specializes
+        if (
+            hit is not None
+            and hit[0] == SYM
+            and self._caller_file is not None
+            and self.index.by_id[hit[1]].kind == "method"
+        ):
+            # a member of a source file's own class is not the caller's (`Policy::apply`)
+            path = self.index.file_of[hit[1]].path
+            caller = self._caller_file
+            if (
+                not path.endswith(_HEADERS)
+                and path not in self._closure(caller)
+                and _stem(path) not in self._closure_stems(caller)
+            ):
+                return None
         return hit
 
     def declared_type(self, ctx: Ctx, text: str) -> Target | None:
@@ -1958,17 +2101,23 @@ class CResolver(NamespacedResolver):
         if t.startswith(("std::", "::std::")):
             return EXTERNAL
         found = self.param_type(ctx, ctx.sym, t)
-        if found is not None and "<" in t and self._specializations(found):
+        if found is not None and "<" in t and self._specializations(found, ctx.file):
             return None  # `formatter<T, Char> value_formatter_`: which one, its arguments say
         return (DECL, found) if found is not None else None
 
-    def _specializations(self, type_id: str) -> bool:
-        """Whether a class has several definitions of its name (`formatter<weekday, Char>`,
-        `formatter<std::tm, Char>`): specializations, one of which template arguments
-        choose."""
+    def _specializations(self, type_id: str, file: FileResult) -> bool:
+        """Whether a class has several definitions of its name that ``file`` sees
+        (`formatter<weekday, Char>`, `formatter<std::tm, Char>`): specializations, one of
+        which template arguments choose."""
         index = self.index
         q = strip_duplicate(index.local_name[type_id])
-        if sum(1 for i in self.qnames.get(q, ()) if index.is_type(i)) > 1:
+        closure = self._closure(file)
+        seen = [
+            i
+            for i in self.qnames.get(q, ())
+            if index.is_type(i) and index.file_of[i].path in closure
+        ]
+        if len(seen) > 1:
             return True  # (of one qualified name, in several files)
         table = index.local.get(index.file_of[type_id].module, {})
         return index.is_type(table.get(q + "#2"))
@@ -1986,10 +2135,48 @@ def _header_names(signature: str) -> frozenset[str]:
     )
 
 
-def _params_key(sym: Symbol) -> tuple[str, ...]:
-    """A function's parameter types: two definitions alike are alternatives of the
-    preprocessor (`#ifdef _WIN32 .. #else ..`), one of which the build compiles."""
-    return tuple(" ".join((p.type or "").split()) for p in sym.parameters)
+def _first_template_kind(signature: str) -> str | None:
+    """``type`` for `template <class T, ..>`, ``value`` for `template <size_t N, ..>`."""
+    m = re.match(r"template\s*<\s*(\w+)", signature)
+    if m is None:
+        return None
+    return "type" if m[1] in ("class", "typename") else "value"
+
+
+def _specialized_for(members: list[Symbol], callee: str) -> list[Symbol]:
+    """`assign_from_buf<double>(data)`: no explicit specialization for other arguments
+    (`template <> bool assign_from_buf<bool>(..)`); the one for these arguments if any."""
+    depth = 0
+    for i in range(len(callee) - 1, -1, -1):
+        depth += callee[i] == ">"
+        depth -= callee[i] == "<"
+        if depth == 0:
+            break
+    written = "".join(callee[i + 1 : -1].split())
+    first = written.split(",", 1)[0]
+    if re.fullmatch(r"[\d(][\w+\-*/() ]*|\w+[-+*/]\w+", first) and not first.isidentifier():
+        # `Offset<N - 1>()`, `Get<0>()`: a value, no `template <class T>` member's argument
+        kinds = [_first_template_kind(m.signature) for m in members]
+        if "value" in kinds:
+            members = [m for m, k in zip(members, kinds) if k != "type"]
+    specs: dict[str, str] = {}
+    for m in members:
+        if not m.signature.startswith("template <>") and not m.signature.startswith("template<>"):
+            continue
+        found = re.search(rf"\b{re.escape(m.name)}\s*<([^()]*)>\s*\(", m.signature)
+        if found is not None:
+            specs[m.id] = "".join(found[1].split())
+    if not specs:
+        return members
+    same = [m for m in members if specs.get(m.id) == written]
+    return same or [m for m in members if m.id not in specs] or members
+
+
+def _params_key(sym: Symbol) -> tuple:
+    """A function's parameter types and qualifiers (`const`, `&&`): two definitions alike
+    are alternatives of the preprocessor (`#ifdef _WIN32 .. #else ..`), one of which the build
+    compiles."""
+    return (*(" ".join((p.type or "").split()) for p in sym.parameters), member_const(sym))
 
 
 def _converts(ctor: Symbol, name: str, token: str) -> bool:
@@ -2007,14 +2194,17 @@ def _converts(ctor: Symbol, name: str, token: str) -> bool:
     literal = token[:1] not in (":", "=") or token.endswith("*")
     if literal and tparams and re.search(r"enable_if|ENABLE_IF|EnableIf|requires", ctor.signature):
         return False  # (a class's value may well meet the constraint: `locale_ref(loc)`)
-    return fits(token, params[0], tparams, lambda _n, _t: True)
+    # one user-defined conversion at most: no class through another's constructor (a string
+    # literal makes no `text_style` through `text_style(emphasis)`)
+    arg = token[1:].lstrip(":").rsplit("::", 1)[-1] if not literal else None
+    return fits(token, params[0], tparams, lambda n, _t: arg is not None and n == arg)
 
 
 def _variadic(sym: Symbol) -> list[Parameter]:
     """The parameters of a function that take any number (`...`, `Args&&... args`); a
     variadic macro's `...` (`#define LOG(severity, ...)`) is no parameter the parser lists."""
     params = sym.parameters
-    out = [p for p in params if p.name == "..." or "..." in (p.type or "")]
+    out = [p for p in params if p.name == "..." or is_pack(p.type or "")]
     if not out and sym.signature.startswith("#") and "..." in sym.signature.split(")", 1)[0]:
         out = [Parameter("...")]
     return out
@@ -2034,7 +2224,7 @@ def _takes_count(sym: Symbol, n: int) -> bool:
 
 
 _UNSET = object()
-_SPECIALIZED = re.compile(r"(?:[A-Za-z_]\w*::)*([A-Za-z_]\w*)\s*<[^()]*>::")
+_SPECIALIZED = re.compile(r"(?:[A-Za-z_]\w*::)*([A-Za-z_]\w*)\s*<[^()]*>(?:::|$)")
 # The standard library's types an argument may be made as (`std::string(s)`): a value of that type.
 _STD_TYPES = frozenset(
     """string wstring string_view wstring_view u8string u16string u32string vector list deque
@@ -2049,6 +2239,8 @@ _MAX_UNDECIDED_CPP = 3
 _HEADERS = (".h", ".hpp", ".hh", ".hxx", ".inc", ".ipp", ".inl")
 _LITERALS = frozenset(('"', "'", "0", "1", "1.", "b", "nullptr"))
 _SIMPLE_MEMBER = re.compile(r"[A-Za-z_]\w*(?:<[^()]*>)?")
+_DELETED = re.compile(r"\)\s*(?:const\s*)?(?:&&?\s*)?=\s*delete\b")
+_ARROW_MEMBER = re.compile(r"[A-Za-z_]\w*->[A-Za-z_]\w*")
 _THIS_MEMBER = re.compile(r"this(?:->|\.)[A-Za-z_]\w*")
 _CPP_PATH = re.compile(r"((?:[A-Za-z_]\w*(?:<[^()]*>)?::)+[A-Za-z_]\w*(?:<[^()]*>)?)")
 _CPP_QUALIFIERS = re.compile(r"\b(?:const|volatile|typename|struct|class|enum|constexpr|static)\b")
