@@ -63,7 +63,13 @@ from codebot.graph.resolvers.cpp_overloads import (
     type_name,
 )
 from codebot.graph.resolvers.names import TYPES, NameTable, strip_duplicate
-from codebot.graph.resolvers.overloads import ARGS, OverloadChooser, is_vararg, simple_type
+from codebot.graph.resolvers.overloads import (
+    ARGS,
+    OverloadChooser,
+    Undecided,
+    is_vararg,
+    simple_type,
+)
 from codebot.languages.cpp import typed_token
 from codebot.languages.swift import plain_type
 
@@ -342,6 +348,9 @@ class CSharpResolver(OverloadChooser, NamespacedResolver):
     dialect = Dialect(angle_generics=True, prefixes=("await ", "new "))
     self_names = frozenset({"this"})
     super_names = frozenset({"base"})
+    # an overload set the arguments leave undecided makes no edge (``ambiguous``), as in Java
+    # and Kotlin: read strictly, all but one of the members' `overload` edges would be wrong
+    undecided_edges = False
     builtins = frozenset(
         """nameof typeof sizeof default Console Math String Object Exception ArgumentException
         ArgumentNullException InvalidOperationException NotImplementedException
@@ -573,14 +582,14 @@ class CSharpResolver(OverloadChooser, NamespacedResolver):
         out = self._resolve_base(ctx, text[: m.start()], args)
         if isinstance(out, list) and self._ext_chosen:
             # extension methods, chosen with the receiver as their `this`
-            return AMBIGUOUS if self._undecided(dict(out)) else out
+            return Undecided([d for d, _ in out]) if self._undecided(dict(out)) else out
         base = text[: m.start()]
         name = base.rsplit(".", 1)[-1].split("<", 1)[0]
         if isinstance(out, list) and name in self.extensions and all(r == UNIQUE for _, r in out):
             # a guess by name: the extension methods that take the receiver's type come first
             ext = self._extension_call(ctx, base, args)
             if isinstance(ext, list):
-                return AMBIGUOUS if self._undecided(dict(ext)) else ext
+                return Undecided([d for d, _ in ext]) if self._undecided(dict(ext)) else ext
         if isinstance(out, list):
             # `"..".FormatWith(provider, x)` reached by name: an extension method called on a
             # receiver takes it as its `this`
@@ -589,15 +598,32 @@ class CSharpResolver(OverloadChooser, NamespacedResolver):
                 d in by_id and _this_type(by_id[d]) is not None for d, _ in out
             )
             try:
-                chosen = self._implementations(self.choose(ctx, out, args))
-                if base == "this" and ctx.sym.id in chosen and len(chosen) > 1:
+                chosen = self.choose(ctx, out, args)
+                undecided = self.undecided
+                declared = [d for d, r in chosen.items() if r == EXACT]
+                if undecided and len(declared) == 1:
+                    # the method declared is decided: of another type's set, the member with
+                    # its parameters implements it (`void ITypeHandler.SetValue(..)` beside
+                    # `SetValue(.., T? value)`), whichever the arguments would pick
+                    owner = self.owner_type(declared[0])
+                    for u in undecided:
+                        if self.owner_type(u) != owner:
+                            chosen.setdefault(u, OVERLOAD)
+                    undecided = [u for u in undecided if self.owner_type(u) == owner]
+                chosen = self._implementations(chosen)
+                if base == "this" and ctx.sym.id in [*chosen, *undecided]:
                     # `: this(..)` in a constructor never calls that constructor itself
-                    del chosen[ctx.sym.id]
-                    if len(chosen) == 1:
-                        chosen = {d: EXACT if r == OVERLOAD else r for d, r in chosen.items()}
+                    if len(chosen) > 1:
+                        chosen.pop(ctx.sym.id, None)
+                    undecided = [u for u in undecided if u != ctx.sym.id]
+                    if not chosen and len(undecided) == 1:
+                        chosen = {undecided[0]: EXACT}
+                        undecided = []
                 fits_none = self.fits_none(ctx, chosen, args)
             finally:
                 self._on_receiver = False
+            if not chosen and undecided:
+                return Undecided(undecided)  # overloads the arguments cannot decide between
             if not fits_none:
                 if self._undecided(chosen):
                     return AMBIGUOUS
@@ -609,14 +635,24 @@ class CSharpResolver(OverloadChooser, NamespacedResolver):
         return ext if ext is not None else out
 
     def _undecided(self, chosen: dict[str, str]) -> bool:
-        """Whether the arguments left more than ``_MAX_UNDECIDED`` members of one type's
-        overload set."""
-        per_type: dict[str | None, int] = {}
-        for d, r in chosen.items():
-            if r == OVERLOAD:
-                owner = self.owner_type(d)
-                per_type[owner] = per_type.get(owner, 0) + 1
-        return any(n > _MAX_UNDECIDED for n in per_type.values())
+        """Whether the arguments left more than one member (``overload``) undecided: the
+        extension methods that take the receiver alike, of one static class or several."""
+        return sum(1 for r in chosen.values() if r == OVERLOAD) > 1
+
+    def one_parameter_list(self, picked: list[str]) -> bool:
+        """C# has no variants per platform: members that `_overload_distinct` left apart
+        (differing by parameters, by generic arity or only by constraints) are distinct."""
+        return len(picked) == 1
+
+    def _overload_distinct(self, dst: str, picked: list[str]) -> list[str]:
+        """One member per parameter list, generic arity and constraints: definitions repeating
+        all of them are one method under another `#if` branch; `Get<T>(T x) where T : class`
+        and `Get<T>(T x) where T : struct` are two."""
+        by_id = self.index.by_id
+        seen: dict[tuple, str] = {}
+        for sid in sorted(picked, key=lambda x: x != dst):
+            seen.setdefault(_cs_overload_key(by_id[sid], self._overload_params(sid)), sid)
+        return [sid for sid in picked if sid in seen.values()]
 
     def _implementations(self, chosen: dict[str, str]) -> dict[str, str]:
         """A method of another type reached from the declared one (an override, a member of
@@ -932,6 +968,13 @@ class CSharpResolver(OverloadChooser, NamespacedResolver):
         if len(picked) > 1:  # C#: of members that fit alike, a non-generic one is better
             plain = [e for e in picked if not _generics(self.index.by_id[e])]
             picked = plain or picked
+        if len(picked) > 1:  # one method under several `#if` branches is one
+            by_id = self.index.by_id
+            seen: dict[tuple, str] = {}
+            for e in picked:
+                key = (self.owner_type(e), _cs_overload_key(by_id[e], self._overload_params(e)))
+                seen.setdefault(key, e)
+            picked = [e for e in picked if e in seen.values()]
         self._ext_chosen = True
         if len(picked) == 1:
             return [(picked[0], resolution)]
@@ -1197,9 +1240,6 @@ _STATIC_SAME_TYPE = frozenset(
     """DateTime DateTimeOffset TimeSpan Guid CultureInfo StringComparison DateTimeKind
     BindingFlags Encoding StringComparer""".split()
 )
-# An overload set left undecided with more members than this makes no edge (``ambiguous``):
-# the members named would nearly all be wrong (`WriteValue(x)` over 26 of them)
-_MAX_UNDECIDED = 3
 _NULLABLE = "NullableOf"  # `int?` as an overload's parameter or argument: `NullableOfint`
 _VALUE_TYPES = frozenset(
     """int long short byte sbyte uint ulong ushort char bool float double decimal DateTime
@@ -1319,6 +1359,18 @@ def _explicit_implementation(sym: Symbol) -> bool:
     if head.endswith(">"):  # `T IFactory.Create<T>`: its own type parameters
         head = head[: head.rfind("<")].rstrip()
     return head.endswith(f".{sym.name}")
+
+
+def _cs_overload_key(sym: Symbol, params: tuple[Parameter, ...]) -> tuple:
+    """What tells C# overloads apart: the parameter types, the generic arity, the
+    constraints (a `where` clause after the parameters)."""
+    tail = sym.signature.rsplit(")", 1)[-1] if ")" in sym.signature else ""
+    where = re.sub(r"\s+", " ", tail.split("{", 1)[0].split("=>", 1)[0]).strip()
+    return (
+        tuple(simple_type(p.type) for p in params),
+        _type_arity(_generics(sym)) if _generics(sym) else 0,
+        where if where.startswith("where") else "",
+    )
 
 
 def _this_type(sym: Symbol) -> str | None:
