@@ -1516,3 +1516,91 @@ def test_a_null_forgiving_value_keeps_what_it_was_made_by():
     # only Open (a guess by name)
     assert _edges_of(res, "DatabaseProvider#2.GetOpenConnection") == {}
     assert res.external["tests.TestBase.Dapper.Tests.DatabaseProvider#2.GetOpenConnection"] == 2
+
+
+# --- undecided overload sets make no edge (issue 21, branch csharpov) --------------------------
+
+UNDECIDED = {
+    "Src/Newtonsoft.Json/JsonWriter.cs": """
+        namespace Newtonsoft.Json;
+        public abstract class JsonWriter
+        {
+            public virtual void WriteValue(string? value) { }
+            public virtual void WriteValue(int value) { }
+            public virtual void WriteValue(bool value) { }
+
+            public void WriteToken(JsonReader reader)
+            {
+                WriteValue(reader.Value);  // the value's type is not known: any of three
+                WriteValue(true);  // a bool: WriteValue(bool)
+            }
+        }
+    """,
+    "Src/Newtonsoft.Json/Linq/JArray.cs": """
+        namespace Newtonsoft.Json.Linq;
+        public class JArray
+        {
+            public JArray() { }
+            public JArray(JArray other) { }
+            public JArray(object content) { }
+            public JArray(params object[] content) : this((object)content) { }
+            public JArray(string name, int size) : this(name) { }
+        }
+    """,
+    "Src/Newtonsoft.Json/Utilities/Guard.cs": """
+        namespace Newtonsoft.Json.Utilities;
+        public static class Guard
+        {
+            public static T Check<T>(T value) where T : class => value;
+            public static T Check<T>(T value) where T : struct => value;
+
+            public static void Use(object thing)
+            {
+                Check(thing.ToString());
+            }
+        }
+    """,
+    "Src/Newtonsoft.Json/Utilities/StringUtils.cs": """
+        namespace Newtonsoft.Json.Utilities;
+        public static class StringUtils
+        {
+            public static bool StartsWith(this string source, char value) => false;
+            public static bool StartsWith(this string source, string text) => false;
+
+            public static bool Named(string name, Prefix p)
+            {
+                return name.StartsWith(p.Value);
+            }
+        }
+    """,
+}
+
+
+def test_an_overload_set_the_arguments_leave_undecided_makes_no_edge():
+    res = _resolution(UNDECIDED)
+    token = _edges_of(res, "JsonWriter.WriteToken")
+    # `WriteValue(reader.Value)`: three members take it; read strictly, two edges of three
+    # would be wrong, so none (`ambiguous`); `WriteValue(true)` decides
+    assert token == {"JsonWriter.WriteValue#3": "exact"}
+    assert res.by_language["csharp"]["ambiguous"] >= 1
+    assert (
+        res.unresolved["Src.Newtonsoft.Json.JsonWriter.Newtonsoft.Json.JsonWriter.WriteToken"] == 1
+    )
+
+
+def test_a_constructor_chain_is_undecided_unless_one_member_but_itself_is_left():
+    res = _resolution(UNDECIDED)
+    # `: this((object)content)`: `JArray(JArray)` and `JArray(object)` both take an argument
+    # of unknown type (itself, the vararg, is no candidate): no edge
+    assert _edges_of(res, "JArray.JArray#4") == {}
+    # `: this(name)` in `JArray(string, int)`: of one argument, a string is no `JArray`
+    assert _edges_of(res, "JArray.JArray#5") == {"JArray.JArray#3": "exact"}
+
+
+def test_members_differing_only_by_constraints_are_two_and_extensions_alike_none():
+    res = _resolution(UNDECIDED)
+    # `Check<T>(T) where T : class` and `.. where T : struct`: two methods, not one
+    assert _edges_of(res, "Guard.Use") == {}
+    # `name.StartsWith(p.Value)`: the argument's type is not known, both extensions take a
+    # string receiver: no edge
+    assert _edges_of(res, "StringUtils.Named") == {}

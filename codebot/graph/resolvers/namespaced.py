@@ -580,16 +580,16 @@ class CSharpResolver(OverloadChooser, NamespacedResolver):
         self._targs = _written_arity(last) if "<" in last else -1
         self._ext_chosen = False
         out = self._resolve_base(ctx, text[: m.start()], args)
-        if isinstance(out, list) and self._ext_chosen:
-            # extension methods, chosen with the receiver as their `this`
-            return Undecided([d for d, _ in out]) if self._undecided(dict(out)) else out
+        if isinstance(out, (list, Undecided)) and self._ext_chosen:
+            # extension methods, chosen with the receiver as their `this` (or left undecided)
+            return out
         base = text[: m.start()]
         name = base.rsplit(".", 1)[-1].split("<", 1)[0]
         if isinstance(out, list) and name in self.extensions and all(r == UNIQUE for _, r in out):
             # a guess by name: the extension methods that take the receiver's type come first
             ext = self._extension_call(ctx, base, args)
-            if isinstance(ext, list):
-                return Undecided([d for d, _ in ext]) if self._undecided(dict(ext)) else ext
+            if isinstance(ext, (list, Undecided)):
+                return ext
         if isinstance(out, list):
             # `"..".FormatWith(provider, x)` reached by name: an extension method called on a
             # receiver takes it as its `this`
@@ -978,7 +978,7 @@ class CSharpResolver(OverloadChooser, NamespacedResolver):
         self._ext_chosen = True
         if len(picked) == 1:
             return [(picked[0], resolution)]
-        return [(e, OVERLOAD) for e in picked]
+        return Undecided(picked)  # extension methods the arguments cannot decide between
 
     def _returned_type(self, ctx: Ctx, value: str) -> str | None:
         """``GetOpenConnection()``, ``Provider.Open()``, ``new SqlConnection()`` -> the type
