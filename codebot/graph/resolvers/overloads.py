@@ -6,7 +6,7 @@ glance as ``?``). The definitions of one qualified name form a set (``get``, ``g
 call reaches the member its arguments fit: by number (defaults, varargs), then by type (a closed
 platform type's conversions, a repository type's hierarchy; with every type known, the most
 specific member). When the arguments cannot tell, the members of that arity (``overload``), or,
-where ``undecided_edges`` is off (Java, Kotlin), no edge: an ``Undecided`` ``ambiguous`` that
+where ``undecided_edges`` is off (Java, Kotlin, C#), no edge: an ``Undecided`` ``ambiguous`` that
 still holds the members for what they agree on.
 """
 
