@@ -1604,3 +1604,41 @@ def test_members_differing_only_by_constraints_are_two_and_extensions_alike_none
     # `name.StartsWith(p.Value)`: the argument's type is not known, both extensions take a
     # string receiver: no edge
     assert _edges_of(res, "StringUtils.Named") == {}
+
+
+def test_a_type_called_by_name_is_the_one_of_the_generic_arity_written():
+    res = _resolution(
+        {
+            "Dapper/SqlMapper.Async.cs": """
+            namespace Dapper;
+            public static partial class SqlMapper
+            {
+                public static void Run(IDbConnection cnn, string sql, object obj)
+                {
+                    var identity = new Identity(sql, cnn, null, obj.GetType());
+                    var typed = new Identity<int, string>(sql, cnn, null, obj.GetType());
+                }
+            }
+            """,
+            "Dapper/SqlMapper.Identity.cs": """
+            namespace Dapper;
+            public static partial class SqlMapper
+            {
+                internal sealed class Identity<TFirst, TSecond> : Identity
+                {
+                    internal Identity(string sql, IDbConnection connection, Type type, Type? parametersType, int gridIndex = 0) : base(sql, connection, type, parametersType) { }
+                }
+                public class Identity
+                {
+                    internal Identity(string sql, IDbConnection connection, Type? type, Type? parametersType) { }
+                }
+            }
+            """,
+        }
+    )
+    # `new Identity(..)` without type arguments: the plain class's constructor, never the
+    # generic `Identity<TFirst, TSecond>`'s declared before it
+    assert _edges_of(res, "SqlMapper.Run") == {
+        "Identity#2.Identity": "exact",
+        "Identity.Identity": "exact",
+    }

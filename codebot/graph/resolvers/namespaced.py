@@ -570,6 +570,30 @@ class CSharpResolver(OverloadChooser, NamespacedResolver):
     def repo_type(self, file: FileResult, text: str) -> str | None:
         return self._type_name(file, self._file_nest.get(file.path, []), text)
 
+    def _of_written_arity(self, type_id: str) -> str:
+        """The type of ``type_id``'s name with the generic arity written (`Identity`: the plain
+        `Identity`, not `Identity<TFirst, ..>` declared before it in the same class); itself
+        when it has that arity or no single other type does."""
+        want = self._arity_wanted
+        if self._arity.get(type_id, 0) == want:
+            return type_id
+        local = strip_duplicate(self.index.local_name.get(type_id, ""))
+        same = [
+            t
+            for t in (self.qnames.get(local, []), self._same_name_types.get(local, ()))
+            for t in t
+            if self.index.is_type(t) and self._arity.get(t, 0) == want
+        ]
+        return same[0] if len(set(same)) == 1 else type_id
+
+    def implicit_member(self, ctx: Ctx, name: str, name_only: bool) -> Outcome | None:
+        """As the walker's; a type of the class around called by its name (`new Identity(..)`
+        in `SqlMapper`) is the one of the generic arity written."""
+        out = super().implicit_member(ctx, name, name_only)
+        if isinstance(out, list) and len(out) == 1 and self.index.is_type(out[0][0]):
+            return [(self._of_written_arity(out[0][0]), out[0][1])]
+        return out
+
     def resolve_call(self, ctx: Ctx, text: str) -> Outcome:
         m = ARGS.search(text) if text[-1:] == ")" else None
         if m is None:
@@ -1180,7 +1204,11 @@ class CSharpResolver(OverloadChooser, NamespacedResolver):
     def lookup(self, ctx: Ctx, name: str) -> Target | None:
         if name in _CSHARP_PREDEFINED:  # `string.Join`, `int.Parse`: the language's types
             return EXTERNAL
-        return super().lookup(ctx, name)
+        out = super().lookup(ctx, name)
+        if out is not None and out[0] == SYM and self.index.is_type(out[1]):
+            # a type of the class around: the one of the generic arity written
+            return (SYM, self._of_written_arity(out[1]))
+        return out
 
     def head(self, ctx: Ctx, name: str, how: int, alone: bool) -> Target | Outcome | None:
         if alone and name == "this" and ctx.cls is not None:
