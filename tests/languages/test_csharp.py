@@ -1642,3 +1642,49 @@ def test_a_type_called_by_name_is_the_one_of_the_generic_arity_written():
         "Identity#2.Identity": "exact",
         "Identity.Identity": "exact",
     }
+
+
+def test_an_extension_method_is_a_candidate_only_where_its_namespace_is_seen():
+    res = _resolution(
+        {
+            "Src/Newtonsoft.Json/Utilities/LinqBridge.cs": """
+            namespace Newtonsoft.Json.Utilities.LinqBridge
+            {
+                internal static class Enumerable
+                {
+                    public static IEnumerable<TResult> Select<TSource, TResult>(this IEnumerable<TSource> source, Func<TSource, TResult> selector) => null;
+                }
+            }
+            """,
+            "Src/Newtonsoft.Json/Utilities/FSharpUtils.cs": """
+            using System.Linq;
+            namespace Newtonsoft.Json.Utilities
+            {
+                internal static class FSharpUtils
+                {
+                    public static object Build(IEnumerable<KeyValuePair<string, int>> values)
+                    {
+                        return values.Select(kv => kv.Key);
+                    }
+                }
+            }
+            """,
+            "Src/Newtonsoft.Json/Utilities/ReflectionUtils.cs": """
+            using Newtonsoft.Json.Utilities.LinqBridge;
+            namespace Newtonsoft.Json.Utilities
+            {
+                internal static class ReflectionUtils
+                {
+                    public static object Names(IEnumerable<KeyValuePair<string, int>> values)
+                    {
+                        return values.Select(kv => kv.Key);
+                    }
+                }
+            }
+            """,
+        }
+    )
+    # `..Utilities.LinqBridge` is inside `..Utilities`, not around it: FSharpUtils, which does
+    # not open it, calls System.Linq's `Select`; ReflectionUtils opens it
+    assert _edges_of(res, "FSharpUtils.Build") == {}
+    assert _edges_of(res, "ReflectionUtils.Names") == {"Enumerable.Select": "exact"}

@@ -936,7 +936,7 @@ class CSharpResolver(OverloadChooser, NamespacedResolver):
         if m is None:
             return None
         name = m["name"]
-        exts = self.extensions.get(name)
+        exts = [e for e in self.extensions.get(name, ()) if self._extension_visible(ctx, e)]
         if not exts:
             return None
         declared = m["type"]
@@ -1003,6 +1003,28 @@ class CSharpResolver(OverloadChooser, NamespacedResolver):
         if len(picked) == 1:
             return [(picked[0], resolution)]
         return Undecided(picked)  # extension methods the arguments cannot decide between
+
+    def _extension_visible(self, ctx: Ctx, sid: str) -> bool:
+        """Whether the caller's file sees an extension method: its static class's namespace
+        encloses the caller, or a `using` opens it (`using static` its class). LinqBridge's
+        `Enumerable.Select` (namespace `..Utilities.LinqBridge`) is no candidate in a file of
+        `..Utilities` that does not open it: System.Linq's is called there."""
+        owner = self.index.by_id[sid].parent
+        local = self.index.local_name.get(owner or "")
+        if not local:
+            return True
+        cls = strip_duplicate(local)
+        ns = cls.rpartition(".")[0]
+        if not ns:
+            return True
+        parts = ns.split(".")
+        if (
+            strip_duplicate(self.index.local_name.get(ctx.sym.id, "")).split(".")[: len(parts)]
+            == parts
+        ):
+            return True
+        opened = self._usings_of(ctx.file)[1]
+        return ns in opened or cls in opened
 
     def _returned_type(self, ctx: Ctx, value: str) -> str | None:
         """``GetOpenConnection()``, ``Provider.Open()``, ``new SqlConnection()`` -> the type
