@@ -1398,3 +1398,40 @@ def test_a_string_literal_takes_const_char_pointer_first_and_a_specialization_it
         f"{a}.ThrowStdLengthError#2",
         f"{a}.SizeOf#2",
     }
+
+
+def test_an_undecided_overload_set_makes_no_edge(resolved):
+    # Of two members the arguments leave undecided, one is the callee and an edge to the
+    # other would be wrong: no edge (`ambiguous`), as in Java, Kotlin and C#. Members that
+    # differ only in an `enable_if` are two functions too; alternatives of the preprocessor
+    # (the same parameters, no constraint) are one function, and each is an edge.
+    edges = resolved(
+        "cpp",
+        {
+            "include/fmt/format.h": """
+            namespace fmt {
+            class bigint {};
+            void insert(const std::string& s) {}
+            void insert(node_type&& n) {}
+            template <typename T, FMT_ENABLE_IF(detail::use_format_as<T>::value)>
+            auto to_string(const T& value) -> std::string { return ""; }
+            template <typename T, FMT_ENABLE_IF(!detail::use_format_as<T>::value)>
+            auto to_string(const T& value) -> std::string { return ""; }
+            #ifdef _WIN32
+            int get_tid(int flags) { return 1; }
+            #else
+            int get_tid(int flags) { return 2; }
+            #endif
+            void use(node v, bigint n, int f) {
+              insert(v.take());  // a value the parser cannot type: either member
+              to_string(n);  // which constraint `bigint` meets is not read
+              get_tid(f);  // one of two alternatives the build compiles
+            }
+            }
+            """
+        },
+    )
+    a = "include.fmt.format.fmt"
+    out = {(d, r) for (s, d), r in edges.items() if s == f"{a}.use"}
+    assert not any(d.startswith((f"{a}.insert", f"{a}.to_string")) for d, _ in out)
+    assert {d for d, _ in out} == {f"{a}.get_tid", f"{a}.get_tid#2"}

@@ -1804,8 +1804,10 @@ class CResolver(NamespacedResolver):
                     )
                 }
                 chosen = [(d, r) for d, r in chosen if d in kept]
-        if len(chosen) > _MAX_UNDECIDED_CPP and len({_params_key(by_id[d]) for d, _ in chosen}) > 1:
-            return AMBIGUOUS  # the members named would nearly all be wrong
+        if len(chosen) > _MAX_UNDECIDED_CPP and len({_alike_key(by_id[d]) for d, _ in chosen}) > 1:
+            # an undecided set: one member is the callee, the edges to the others would be
+            # wrong (as Java, Kotlin and C#: no edge)
+            return AMBIGUOUS
         return chosen or UNRESOLVED
 
     def _class_params(self, sym: Symbol) -> frozenset[str]:
@@ -2179,6 +2181,40 @@ def _params_key(sym: Symbol) -> tuple:
     return (*(" ".join((p.type or "").split()) for p in sym.parameters), member_const(sym))
 
 
+_CONSTRAINT = re.compile(r"enable_if|ENABLE_IF|EnableIf|\brequires\b")
+
+
+def _template_head(sig: str) -> str:
+    """A signature's `template <..>` headers (brackets matched: `FMT_ENABLE_IF(a < b)`)."""
+    pos = 0
+    while sig.startswith("template", pos):
+        i = sig.find("<", pos)
+        if i < 0:
+            break
+        depth, i = 1, i + 1
+        while i < len(sig) and depth:
+            depth += (sig[i] == "<") - (sig[i] == ">")
+            i += 1
+        pos = i
+        while pos < len(sig) and sig[pos].isspace():
+            pos += 1
+    return sig[:pos]
+
+
+def _alike_key(sym: Symbol) -> tuple:
+    """Two members of a set are alike (alternatives of the preprocessor, a declaration and its
+    definition) when their parameters, qualifiers and template constraints are: members that
+    differ only in an `enable_if` or a `requires` (`to_string(const T&)` for
+    `use_format_as<T>` or not) are two functions, of which a call reaches one."""
+    sig = sym.signature
+    constraint = ""
+    if sig.startswith("template") and _CONSTRAINT.search(sig):
+        head = _template_head(sig)
+        tail = sig[sig.find(")") :].split("requires", 1)[1] if ") requires" in sig else ""
+        constraint = "".join((head + tail).split())
+    return (*_params_key(sym), constraint)
+
+
 def _converts(ctor: Symbol, name: str, token: str) -> bool:
     """Whether a constructor of class ``name`` converts an argument written ``token``: not
     `explicit`, one required parameter that takes it (no copy or move constructor; no
@@ -2235,7 +2271,7 @@ _VIRTUAL = re.compile(r"\bvirtual\b|\)\s*(?:const\s*)?(?:noexcept\s*)?(?:overrid
 # As in C# (`_MAX_UNDECIDED`): a C++ overload set the arguments leave undecided with more members
 # than this makes no edge (``ambiguous``), unless its members are alike (the preprocessor's
 # alternatives: `GetThreadCount()` once per platform).
-_MAX_UNDECIDED_CPP = 3
+_MAX_UNDECIDED_CPP = 1
 _HEADERS = (".h", ".hpp", ".hh", ".hxx", ".inc", ".ipp", ".inl")
 _LITERALS = frozenset(('"', "'", "0", "1", "1.", "b", "nullptr"))
 _SIMPLE_MEMBER = re.compile(r"[A-Za-z_]\w*(?:<[^()]*>)?")
