@@ -1435,3 +1435,49 @@ def test_an_undecided_overload_set_makes_no_edge(resolved):
     out = {(d, r) for (s, d), r in edges.items() if s == f"{a}.use"}
     assert not any(d.startswith((f"{a}.insert", f"{a}.to_string")) for d, _ in out)
     assert {d for d, _ in out} == {f"{a}.get_tid", f"{a}.get_tid#2"}
+
+
+def test_an_argument_of_a_written_type_decides_the_set(resolved):
+    # A value declared with a type the repository only aliases (`using CivilSecond = ..`), or
+    # a temporary of it, takes the member whose parameter is of that very name (two members
+    # with one parameter list would be one function); a by-value parameter of the argument's
+    # type ties with a template's deduction, and the function wins; a literal takes a
+    # parameter of its own type before an alias it converts to (`ullong`).
+    edges = resolved(
+        "cpp",
+        {
+            "absl/time/civil_time.h": """
+            namespace absl {
+            using CivilSecond = time_internal::civil_time<second_tag>;
+            using CivilDay = time_internal::civil_time<day_tag>;
+            using ullong = unsigned long long;
+            std::string FormatCivilTime(CivilSecond c) { return ""; }
+            std::string FormatCivilTime(CivilDay c) { return ""; }
+            class Cord {
+             public:
+              template <typename T, EnableIfString<T> = 0>
+              Cord(T&& src) {}
+              Cord(absl::string_view src) {}
+            };
+            class format_int {
+             public:
+              explicit format_int(int value) {}
+              explicit format_int(ullong value) {}
+            };
+            void use(CivilSecond s, absl::string_view v) {
+              FormatCivilTime(s);
+              FormatCivilTime(absl::CivilDay(2024, 1, 1));
+              Cord(v);
+              format_int(42);
+            }
+            }
+            """
+        },
+    )
+    a = "absl.time.civil_time.absl"
+    assert {(d, r) for (s, d), r in edges.items() if s == f"{a}.use"} == {
+        (f"{a}.FormatCivilTime", "exact"),
+        (f"{a}.FormatCivilTime#2", "exact"),
+        (f"{a}.Cord.Cord#2", "exact"),
+        (f"{a}.format_int.format_int", "exact"),
+    }

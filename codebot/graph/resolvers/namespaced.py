@@ -1721,9 +1721,22 @@ class CResolver(NamespacedResolver):
                 # would never end; the callee is another function of that name
                 return UNRESOLVED
         n = len(args)
+        calls = args
         if any(a[:1] == "@" for a in args) and any(sid in self._overloads for sid, _ in out):
             args = [self._call_token(ctx, a[1:]) if a[:1] == "@" else a for a in args]
-        args = [self._known(a) for a in args]
+        known = [self._known(a) for a in args]
+        # an argument of a type the repository does not define (an alias: `CivilSecond c`, a
+        # temporary `absl::CivilSecond(..)`): its written name
+        written = tuple(
+            w
+            if k == "lv" and w[:1] in (":", "=")
+            else "=" + c[1:]
+            if c[:1] == "@" and k == "?" and "<" not in c and not c.startswith("@std::")
+            else "?"
+            for w, k, c in zip(args, known, calls)
+        )
+        written = written if any(w != "?" for w in written) else ()
+        args = known
         by_id = self.index.by_id
         const: bool | None | object = _UNSET
         chosen: list[tuple[str, str]] = []
@@ -1744,11 +1757,15 @@ class CResolver(NamespacedResolver):
             if len(fit) > 1 and callee.endswith(">"):
                 fit = _specialized_for(fit, callee)
             if len(fit) > 1:
-                key = (tuple(f.id for f in fit), tuple(args))
+                key = (tuple(f.id for f in fit), tuple(args), written)
                 chosen_ids = self._by_args.get(key)
                 if chosen_ids is None:
                     picked = by_arguments(
-                        fit, args, self._class_fits, class_params=self._class_params
+                        fit,
+                        args,
+                        self._class_fits,
+                        class_params=self._class_params,
+                        written=list(written),
                     )
                     chosen_ids = self._by_args[key] = tuple(f.id for f in picked)
                 fit = [by_id[i] for i in chosen_ids]
@@ -1800,7 +1817,11 @@ class CResolver(NamespacedResolver):
                 kept = {
                     x.id
                     for x in by_arguments(
-                        syms, args, self._class_fits, class_params=self._class_params
+                        syms,
+                        args,
+                        self._class_fits,
+                        class_params=self._class_params,
+                        written=list(written),
                     )
                 }
                 chosen = [(d, r) for d, r in chosen if d in kept]
