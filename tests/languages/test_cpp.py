@@ -1481,3 +1481,36 @@ def test_an_argument_of_a_written_type_decides_the_set(resolved):
         (f"{a}.Cord.Cord#2", "exact"),
         (f"{a}.format_int.format_int", "exact"),
     }
+
+
+def test_a_deduced_parameter_takes_no_other_class(resolved):
+    # `template <typename T> void swap(Vec<T>& a, Vec<T>& b)`: deduction converts nothing, so
+    # two `Table`s are no arguments of it (a class derived from `Vec` would be); written
+    # template arguments (`swap<int>(..)`) leave conversions open.
+    edges = resolved(
+        "cpp",
+        {
+            "absl/container/vec.h": """
+            namespace absl {
+            template <typename T>
+            class Vec {
+             public:
+              Vec(const Table& t) {}
+            };
+            class Table {};
+            class MyVec : public Vec<int> {};
+            template <typename T>
+            void swap(Vec<T>& a, Vec<T>& b) {}
+            void use(Table t, Table u, MyVec v, MyVec w) {
+              swap(t, u);
+            }
+            void use2(MyVec v, MyVec w) {
+              swap(v, w);
+            }
+            }
+            """
+        },
+    )
+    a = "absl.container.vec.absl"
+    assert (f"{a}.use", f"{a}.swap") not in edges
+    assert (f"{a}.use2", f"{a}.swap") in edges

@@ -40,6 +40,7 @@ from codebot.core.model import Parameter, Symbol
 
 __all__ = [
     "by_arguments",
+    "deduces",
     "is_pack",
     "by_receiver",
     "fits",
@@ -243,6 +244,37 @@ def fits(
         return False
     found = class_fits(name, token)
     return True if found is None else found
+
+
+def _deduced(base: str, tparams: frozenset[str]) -> bool:
+    """Whether a parameter's type is a class template's specialization by the function's own
+    template parameters (`InlinedVector<T, N, A>`), which the argument's type deduces."""
+    if not tparams or "<" not in base:
+        return False
+    inner = base.split("<", 1)[1]
+    return any(w in tparams for w in re.findall(r"[A-Za-z_]\w*", inner))
+
+
+def deduces(sym: Symbol, args: list[str], class_fits: ClassFits) -> bool:
+    """Whether a function template's parameters that its template parameters deduce
+    (`InlinedVector<T, N, A>& a`) take the arguments of a repository class written for them:
+    only that class or one derived from it (deduction converts nothing)."""
+    if not sym.signature.startswith("template"):
+        return True
+    tparams = template_parameters(sym.signature)
+    params = sym.parameters
+    for i, tok in enumerate(args):
+        if i >= len(params) or tok[:1] not in (":", "=") or tok.endswith("*"):
+            continue
+        base, _ref, _const = _parts(params[i].type or "")
+        if base.endswith("*") or base.startswith(("std::", "::std::")) or tok[1:4] == "std":
+            continue  # (the standard library's aliases: `std::ostream`)
+        if not _deduced(base, tparams):
+            continue
+        arg = _plain(tok[1:]).rsplit("::", 1)[-1]
+        if _last_name(base) != arg and class_fits(_last_name(base), "^" + tok) is False:
+            return False
+    return True
 
 
 def _plain(name: str) -> str:

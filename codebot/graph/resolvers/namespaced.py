@@ -56,6 +56,7 @@ from codebot.graph.resolvers.base import (
 from codebot.graph.resolvers.cpp_overloads import (
     by_arguments,
     by_receiver,
+    deduces,
     fits,
     is_pack,
     member_const,
@@ -1756,6 +1757,9 @@ class CResolver(NamespacedResolver):
                     continue
             if len(fit) > 1 and callee.endswith(">"):
                 fit = _specialized_for(fit, callee)
+            if fit and "<" not in callee.rsplit("::", 1)[-1]:
+                # (no template arguments written: the arguments deduce them)
+                fit = [f for f in fit if deduces(f, args, self._class_fits)]
             if len(fit) > 1:
                 key = (tuple(f.id for f in fit), tuple(args), written)
                 chosen_ids = self._by_args.get(key)
@@ -1805,6 +1809,12 @@ class CResolver(NamespacedResolver):
                     )
                 ):
                     continue
+                if (
+                    "<" not in callee.rsplit("::", 1)[-1]
+                    and by_id[sid].kind in FUNCTION_KINDS
+                    and not deduces(by_id[sid], args, self._class_fits)
+                ):
+                    continue  # `swap(a, a)` of two `linked_hash_set`s: no `InlinedVector`'s
                 chosen.append((sid, res))
             # else: no member of the set takes that many arguments (`Eq(x)` where the one
             # `Eq` of that file takes none, `int128(x)` against its defaulted `int128()`)
@@ -1948,6 +1958,16 @@ class CResolver(NamespacedResolver):
     def _class_fits_uncached(self, name: str, token: str) -> bool | None:
         index = self.index
         types = [i for i in index.names.get((self.family, name), ()) if index.is_type(i)]
+        if token[:1] == "^":
+            # a deduced parameter (`InlinedVector<T, N, A>&`) converts nothing: a class of the
+            # repository takes it only when it is that class or derives from it (an alias,
+            # `string_view` of `basic_string_view<char>`, is not known)
+            arg = token[2:].rsplit("::", 1)[-1]
+            ids = [a for a in index.names.get((self.family, arg), ()) if index.is_type(a)]
+            classes = ("class", "struct")
+            if not ids or not types or not all(index.by_id[a].kind in classes for a in ids + types):
+                return None
+            return any(index.by_id[b].name == name for a in ids for b in index.mro(a))
         if not types or token in ("lv", "&&", "?"):
             return None
         if token[:1] in (":", "=") and not token.endswith("*"):
