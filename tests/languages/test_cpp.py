@@ -1514,3 +1514,26 @@ def test_a_deduced_parameter_takes_no_other_class(resolved):
     a = "absl.container.vec.absl"
     assert (f"{a}.use", f"{a}.swap") not in edges
     assert (f"{a}.use2", f"{a}.swap") in edges
+
+
+def test_a_fundamental_type_has_no_constructor(resolved):
+    # `new char[n]` and `int(x)` construct no class: never a class's `operator char()`.
+    edges = resolved(
+        "cpp",
+        {
+            "absl/numeric/int128.h": """
+            namespace absl {
+            class uint128 {
+             public:
+              constexpr explicit operator char() const;
+            };
+            constexpr uint128::operator char() const { return 0; }
+            void use(size_t n, double d) {
+              std::unique_ptr<char[]> buf(new char[n]);
+              int k = int(d);
+            }
+            }
+            """
+        },
+    )
+    assert not [d for (s, d) in edges if s == "absl.numeric.int128.absl.use"]

@@ -1703,6 +1703,10 @@ class CResolver(NamespacedResolver):
         """C++ writes how many arguments a call passes (`insert/(?)`, languages/cpp.py): of an
         overload set, the members that take that many; several: each an ``overload`` edge."""
         m = ARGS.search(text) if text[-1:] == ")" else None
+        if _FUNDAMENTAL.fullmatch(text[: m.start()] if m is not None else text):
+            # `new char[n]`, `int(x)`: a fundamental type has no constructor (not `operator
+            # char()` of a class)
+            return EXTERNAL_CALL
         if m is None:
             self._caller_file = ctx.file if ctx.file.language == "cpp" else None
             return self._resolve_cpp(ctx, text)
@@ -2301,6 +2305,10 @@ def _takes_count(sym: Symbol, n: int) -> bool:
 
 
 _UNSET = object()
+_FUNDAMENTAL = re.compile(
+    r"(?:(?:unsigned|signed|short|long)\s+)*(?:char|wchar_t|char8_t|char16_t|char32_t|bool|int|"
+    r"short|long|float|double|unsigned|signed|void)"
+)
 _SPECIALIZED = re.compile(r"(?:[A-Za-z_]\w*::)*([A-Za-z_]\w*)\s*<[^()]*>(?:::|$)")
 # The standard library's types an argument may be made as (`std::string(s)`): a value of that type.
 _STD_TYPES = frozenset(
