@@ -1398,3 +1398,142 @@ def test_a_string_literal_takes_const_char_pointer_first_and_a_specialization_it
         f"{a}.ThrowStdLengthError#2",
         f"{a}.SizeOf#2",
     }
+
+
+def test_an_undecided_overload_set_makes_no_edge(resolved):
+    # Of two members the arguments leave undecided, one is the callee and an edge to the
+    # other would be wrong: no edge (`ambiguous`), as in Java, Kotlin and C#. Members that
+    # differ only in an `enable_if` are two functions too; alternatives of the preprocessor
+    # (the same parameters, no constraint) are one function, and each is an edge.
+    edges = resolved(
+        "cpp",
+        {
+            "include/fmt/format.h": """
+            namespace fmt {
+            class bigint {};
+            void insert(const std::string& s) {}
+            void insert(node_type&& n) {}
+            template <typename T, FMT_ENABLE_IF(detail::use_format_as<T>::value)>
+            auto to_string(const T& value) -> std::string { return ""; }
+            template <typename T, FMT_ENABLE_IF(!detail::use_format_as<T>::value)>
+            auto to_string(const T& value) -> std::string { return ""; }
+            #ifdef _WIN32
+            int get_tid(int flags) { return 1; }
+            #else
+            int get_tid(int flags) { return 2; }
+            #endif
+            void use(node v, bigint n, int f) {
+              insert(v.take());  // a value the parser cannot type: either member
+              to_string(n);  // which constraint `bigint` meets is not read
+              get_tid(f);  // one of two alternatives the build compiles
+            }
+            }
+            """
+        },
+    )
+    a = "include.fmt.format.fmt"
+    out = {(d, r) for (s, d), r in edges.items() if s == f"{a}.use"}
+    assert not any(d.startswith((f"{a}.insert", f"{a}.to_string")) for d, _ in out)
+    assert {d for d, _ in out} == {f"{a}.get_tid", f"{a}.get_tid#2"}
+
+
+def test_an_argument_of_a_written_type_decides_the_set(resolved):
+    # A value declared with a type the repository only aliases (`using CivilSecond = ..`), or
+    # a temporary of it, takes the member whose parameter is of that very name (two members
+    # with one parameter list would be one function); a by-value parameter of the argument's
+    # type ties with a template's deduction, and the function wins; a literal takes a
+    # parameter of its own type before an alias it converts to (`ullong`).
+    edges = resolved(
+        "cpp",
+        {
+            "absl/time/civil_time.h": """
+            namespace absl {
+            using CivilSecond = time_internal::civil_time<second_tag>;
+            using CivilDay = time_internal::civil_time<day_tag>;
+            using ullong = unsigned long long;
+            std::string FormatCivilTime(CivilSecond c) { return ""; }
+            std::string FormatCivilTime(CivilDay c) { return ""; }
+            class Cord {
+             public:
+              template <typename T, EnableIfString<T> = 0>
+              Cord(T&& src) {}
+              Cord(absl::string_view src) {}
+            };
+            class format_int {
+             public:
+              explicit format_int(int value) {}
+              explicit format_int(ullong value) {}
+            };
+            void use(CivilSecond s, absl::string_view v) {
+              FormatCivilTime(s);
+              FormatCivilTime(absl::CivilDay(2024, 1, 1));
+              Cord(v);
+              format_int(42);
+            }
+            }
+            """
+        },
+    )
+    a = "absl.time.civil_time.absl"
+    assert {(d, r) for (s, d), r in edges.items() if s == f"{a}.use"} == {
+        (f"{a}.FormatCivilTime", "exact"),
+        (f"{a}.FormatCivilTime#2", "exact"),
+        (f"{a}.Cord.Cord#2", "exact"),
+        (f"{a}.format_int.format_int", "exact"),
+    }
+
+
+def test_a_deduced_parameter_takes_no_other_class(resolved):
+    # `template <typename T> void swap(Vec<T>& a, Vec<T>& b)`: deduction converts nothing, so
+    # two `Table`s are no arguments of it (a class derived from `Vec` would be); written
+    # template arguments (`swap<int>(..)`) leave conversions open.
+    edges = resolved(
+        "cpp",
+        {
+            "absl/container/vec.h": """
+            namespace absl {
+            template <typename T>
+            class Vec {
+             public:
+              Vec(const Table& t) {}
+            };
+            class Table {};
+            class MyVec : public Vec<int> {};
+            template <typename T>
+            void swap(Vec<T>& a, Vec<T>& b) {}
+            void use(Table t, Table u, MyVec v, MyVec w) {
+              swap(t, u);
+            }
+            void use2(MyVec v, MyVec w) {
+              swap(v, w);
+            }
+            }
+            """
+        },
+    )
+    a = "absl.container.vec.absl"
+    assert (f"{a}.use", f"{a}.swap") not in edges
+    assert (f"{a}.use2", f"{a}.swap") in edges
+
+
+def test_a_fundamental_type_has_no_constructor(resolved):
+    # `new char[n]` and `int(x)` construct no class: never a class's `operator char()`.
+    edges = resolved(
+        "cpp",
+        {
+            "absl/numeric/int128.h": """
+            namespace absl {
+            class uint128 {
+             public:
+              constexpr explicit operator char() const;
+            };
+            constexpr uint128::operator char() const { return 0; }
+            void use(size_t n, double d) {
+              std::unique_ptr<char[]> buf(new char[n]);
+              int k = int(d);
+            }
+            }
+            """
+        },
+    )
+    assert not [d for (s, d) in edges if s == "absl.numeric.int128.absl.use"]

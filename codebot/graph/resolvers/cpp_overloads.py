@@ -40,6 +40,7 @@ from codebot.core.model import Parameter, Symbol
 
 __all__ = [
     "by_arguments",
+    "deduces",
     "is_pack",
     "by_receiver",
     "fits",
@@ -245,6 +246,37 @@ def fits(
     return True if found is None else found
 
 
+def _deduced(base: str, tparams: frozenset[str]) -> bool:
+    """Whether a parameter's type is a class template's specialization by the function's own
+    template parameters (`InlinedVector<T, N, A>`), which the argument's type deduces."""
+    if not tparams or "<" not in base:
+        return False
+    inner = base.split("<", 1)[1]
+    return any(w in tparams for w in re.findall(r"[A-Za-z_]\w*", inner))
+
+
+def deduces(sym: Symbol, args: list[str], class_fits: ClassFits) -> bool:
+    """Whether a function template's parameters that its template parameters deduce
+    (`InlinedVector<T, N, A>& a`) take the arguments of a repository class written for them:
+    only that class or one derived from it (deduction converts nothing)."""
+    if not sym.signature.startswith("template"):
+        return True
+    tparams = template_parameters(sym.signature)
+    params = sym.parameters
+    for i, tok in enumerate(args):
+        if i >= len(params) or tok[:1] not in (":", "=") or tok.endswith("*"):
+            continue
+        base, _ref, _const = _parts(params[i].type or "")
+        if base.endswith("*") or base.startswith(("std::", "::std::")) or tok[1:4] == "std":
+            continue  # (the standard library's aliases: `std::ostream`)
+        if not _deduced(base, tparams):
+            continue
+        arg = _plain(tok[1:]).rsplit("::", 1)[-1]
+        if _last_name(base) != arg and class_fits(_last_name(base), "^" + tok) is False:
+            return False
+    return True
+
+
 def _plain(name: str) -> str:
     return re.sub(r"^(?:::)?(?:std::)?", "", " ".join(name.replace("const", " ").split()))
 
@@ -324,11 +356,17 @@ def by_arguments(
     class_fits: ClassFits,
     strict: bool = False,
     class_params: Callable[[Symbol], frozenset[str]] | None = None,
+    written: list[str] | None = None,
 ) -> list[Symbol]:
     """The members every argument may convert to, then, among members that differ only in a
     reference, the one an rvalue binds best (`T&&`); all of them where none fits.
-    ``class_params``: a member's class's template parameters."""
+    ``class_params``: a member's class's template parameters. ``written``: the types the
+    arguments were declared with where the repository does not define them (an alias,
+    `CivilSecond`; ``?`` for the others): a parameter of that very name is the best match (two
+    members with the same parameter types would be one function)."""
     if not args or all(a == "?" for a in args):
+        if len(members) > 1 and written and any(w[:1] in (":", "=") for w in written):
+            return _same_type_preferred(members, written, class_params)
         return members
     kept = []
     for sym in members:
@@ -357,6 +395,8 @@ def by_arguments(
         kept = _same_type_preferred(kept, args, class_params)
     if len(kept) > 1 and '"' in args:
         kept = _char_pointer_preferred(kept, args)
+    if len(kept) > 1 and written and any(w[:1] in (":", "=") for w in written):
+        kept = _same_type_preferred(kept, written, class_params)
     return kept
 
 
@@ -415,7 +455,13 @@ def _same_type_preferred(
             )
             # an explicit specialization for the argument's type (`template <> size_t
             # SizeOf(const CordRepFlat* rep)`) is what `SizeOf(flat)` deduces to
-            drop = ("other", "any") if special else ("other",)
+            # a parameter of the argument's type taken by value matches as well as a template's
+            # (`Cord(absl::string_view)` against `template <typename T> Cord(T&& src)` for a
+            # `string_view` value), and a function is preferred to a template at a tie
+            by_value = any(
+                kinds[s.id] == "same" and not _parts(s.parameters[i].type or "")[1] for s in members
+            )
+            drop = ("other", "any") if special or by_value else ("other",)
             members = [s for s in members if kinds[s.id] not in drop]
     return members
 
@@ -438,7 +484,9 @@ def _exact_preferred(members: list[Symbol], args: list[str]) -> list[Symbol]:
             kinds[s.id] = base if _ARITHMETIC.fullmatch(base) else None
         exact = [s for s in members if kinds[s.id] == want]
         if exact:
-            members = [s for s in members if kinds[s.id] is None or kinds[s.id] == want]
+            # an exact match beats a conversion (`ullong`, a class's constructor) and ties
+            # with a template's deduction, where the function is preferred
+            members = exact
         elif (
             len(members) > 1
             and all(kinds[s.id] is not None for s in members)

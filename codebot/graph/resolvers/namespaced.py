@@ -56,6 +56,7 @@ from codebot.graph.resolvers.base import (
 from codebot.graph.resolvers.cpp_overloads import (
     by_arguments,
     by_receiver,
+    deduces,
     fits,
     is_pack,
     member_const,
@@ -1804,6 +1805,10 @@ class CResolver(NamespacedResolver):
         """C++ writes how many arguments a call passes (`insert/(?)`, languages/cpp.py): of an
         overload set, the members that take that many; several: each an ``overload`` edge."""
         m = ARGS.search(text) if text[-1:] == ")" else None
+        if _FUNDAMENTAL.fullmatch(text[: m.start()] if m is not None else text):
+            # `new char[n]`, `int(x)`: a fundamental type has no constructor (not `operator
+            # char()` of a class)
+            return EXTERNAL_CALL
         if m is None:
             self._caller_file = ctx.file if ctx.file.language == "cpp" else None
             return self._resolve_cpp(ctx, text)
@@ -1823,9 +1828,22 @@ class CResolver(NamespacedResolver):
                 # would never end; the callee is another function of that name
                 return UNRESOLVED
         n = len(args)
+        calls = args
         if any(a[:1] == "@" for a in args) and any(sid in self._overloads for sid, _ in out):
             args = [self._call_token(ctx, a[1:]) if a[:1] == "@" else a for a in args]
-        args = [self._known(a) for a in args]
+        known = [self._known(a) for a in args]
+        # an argument of a type the repository does not define (an alias: `CivilSecond c`, a
+        # temporary `absl::CivilSecond(..)`): its written name
+        written = tuple(
+            w
+            if k == "lv" and w[:1] in (":", "=")
+            else "=" + c[1:]
+            if c[:1] == "@" and k == "?" and "<" not in c and not c.startswith("@std::")
+            else "?"
+            for w, k, c in zip(args, known, calls)
+        )
+        written = written if any(w != "?" for w in written) else ()
+        args = known
         by_id = self.index.by_id
         const: bool | None | object = _UNSET
         chosen: list[tuple[str, str]] = []
@@ -1845,12 +1863,19 @@ class CResolver(NamespacedResolver):
                     continue
             if len(fit) > 1 and callee.endswith(">"):
                 fit = _specialized_for(fit, callee)
+            if fit and "<" not in callee.rsplit("::", 1)[-1]:
+                # (no template arguments written: the arguments deduce them)
+                fit = [f for f in fit if deduces(f, args, self._class_fits)]
             if len(fit) > 1:
-                key = (tuple(f.id for f in fit), tuple(args))
+                key = (tuple(f.id for f in fit), tuple(args), written)
                 chosen_ids = self._by_args.get(key)
                 if chosen_ids is None:
                     picked = by_arguments(
-                        fit, args, self._class_fits, class_params=self._class_params
+                        fit,
+                        args,
+                        self._class_fits,
+                        class_params=self._class_params,
+                        written=list(written),
                     )
                     chosen_ids = self._by_args[key] = tuple(f.id for f in picked)
                 fit = [by_id[i] for i in chosen_ids]
@@ -1890,6 +1915,12 @@ class CResolver(NamespacedResolver):
                     )
                 ):
                     continue
+                if (
+                    "<" not in callee.rsplit("::", 1)[-1]
+                    and by_id[sid].kind in FUNCTION_KINDS
+                    and not deduces(by_id[sid], args, self._class_fits)
+                ):
+                    continue  # `swap(a, a)` of two `linked_hash_set`s: no `InlinedVector`'s
                 chosen.append((sid, res))
             # else: no member of the set takes that many arguments (`Eq(x)` where the one
             # `Eq` of that file takes none, `int128(x)` against its defaulted `int128()`)
@@ -1902,12 +1933,18 @@ class CResolver(NamespacedResolver):
                 kept = {
                     x.id
                     for x in by_arguments(
-                        syms, args, self._class_fits, class_params=self._class_params
+                        syms,
+                        args,
+                        self._class_fits,
+                        class_params=self._class_params,
+                        written=list(written),
                     )
                 }
                 chosen = [(d, r) for d, r in chosen if d in kept]
-        if len(chosen) > _MAX_UNDECIDED_CPP and len({_params_key(by_id[d]) for d, _ in chosen}) > 1:
-            return AMBIGUOUS  # the members named would nearly all be wrong
+        if len(chosen) > _MAX_UNDECIDED_CPP and len({_alike_key(by_id[d]) for d, _ in chosen}) > 1:
+            # an undecided set: one member is the callee, the edges to the others would be
+            # wrong (as Java, Kotlin and C#: no edge)
+            return AMBIGUOUS
         return chosen or UNRESOLVED
 
     def _class_params(self, sym: Symbol) -> frozenset[str]:
@@ -2027,6 +2064,16 @@ class CResolver(NamespacedResolver):
     def _class_fits_uncached(self, name: str, token: str) -> bool | None:
         index = self.index
         types = [i for i in index.names.get((self.family, name), ()) if index.is_type(i)]
+        if token[:1] == "^":
+            # a deduced parameter (`InlinedVector<T, N, A>&`) converts nothing: a class of the
+            # repository takes it only when it is that class or derives from it (an alias,
+            # `string_view` of `basic_string_view<char>`, is not known)
+            arg = token[2:].rsplit("::", 1)[-1]
+            ids = [a for a in index.names.get((self.family, arg), ()) if index.is_type(a)]
+            classes = ("class", "struct")
+            if not ids or not types or not all(index.by_id[a].kind in classes for a in ids + types):
+                return None
+            return any(index.by_id[b].name == name for a in ids for b in index.mro(a))
         if not types or token in ("lv", "&&", "?"):
             return None
         if token[:1] in (":", "=") and not token.endswith("*"):
@@ -2281,6 +2328,40 @@ def _params_key(sym: Symbol) -> tuple:
     return (*(" ".join((p.type or "").split()) for p in sym.parameters), member_const(sym))
 
 
+_CONSTRAINT = re.compile(r"enable_if|ENABLE_IF|EnableIf|\brequires\b")
+
+
+def _template_head(sig: str) -> str:
+    """A signature's `template <..>` headers (brackets matched: `FMT_ENABLE_IF(a < b)`)."""
+    pos = 0
+    while sig.startswith("template", pos):
+        i = sig.find("<", pos)
+        if i < 0:
+            break
+        depth, i = 1, i + 1
+        while i < len(sig) and depth:
+            depth += (sig[i] == "<") - (sig[i] == ">")
+            i += 1
+        pos = i
+        while pos < len(sig) and sig[pos].isspace():
+            pos += 1
+    return sig[:pos]
+
+
+def _alike_key(sym: Symbol) -> tuple:
+    """Two members of a set are alike (alternatives of the preprocessor, a declaration and its
+    definition) when their parameters, qualifiers and template constraints are: members that
+    differ only in an `enable_if` or a `requires` (`to_string(const T&)` for
+    `use_format_as<T>` or not) are two functions, of which a call reaches one."""
+    sig = sym.signature
+    constraint = ""
+    if sig.startswith("template") and _CONSTRAINT.search(sig):
+        head = _template_head(sig)
+        tail = sig[sig.find(")") :].split("requires", 1)[1] if ") requires" in sig else ""
+        constraint = "".join((head + tail).split())
+    return (*_params_key(sym), constraint)
+
+
 def _converts(ctor: Symbol, name: str, token: str) -> bool:
     """Whether a constructor of class ``name`` converts an argument written ``token``: not
     `explicit`, one required parameter that takes it (no copy or move constructor; no
@@ -2326,6 +2407,10 @@ def _takes_count(sym: Symbol, n: int) -> bool:
 
 
 _UNSET = object()
+_FUNDAMENTAL = re.compile(
+    r"(?:(?:unsigned|signed|short|long)\s+)*(?:char|wchar_t|char8_t|char16_t|char32_t|bool|int|"
+    r"short|long|float|double|unsigned|signed|void)"
+)
 _SPECIALIZED = re.compile(r"(?:[A-Za-z_]\w*::)*([A-Za-z_]\w*)\s*<[^()]*>(?:::|$)")
 # The standard library's types an argument may be made as (`std::string(s)`): a value of that type.
 _STD_TYPES = frozenset(
@@ -2334,10 +2419,10 @@ _STD_TYPES = frozenset(
     function chrono""".split()
 )
 _VIRTUAL = re.compile(r"\bvirtual\b|\)\s*(?:const\s*)?(?:noexcept\s*)?(?:override|final)\b")
-# As in C# (`_MAX_UNDECIDED`): a C++ overload set the arguments leave undecided with more members
+# As in C# (`undecided_edges = False`): a C++ overload set the arguments leave undecided with more members
 # than this makes no edge (``ambiguous``), unless its members are alike (the preprocessor's
 # alternatives: `GetThreadCount()` once per platform).
-_MAX_UNDECIDED_CPP = 3
+_MAX_UNDECIDED_CPP = 1
 _HEADERS = (".h", ".hpp", ".hh", ".hxx", ".inc", ".ipp", ".inl")
 _LITERALS = frozenset(('"', "'", "0", "1", "1.", "b", "nullptr"))
 _SIMPLE_MEMBER = re.compile(r"[A-Za-z_]\w*(?:<[^()]*>)?")
