@@ -17,7 +17,7 @@ from codebot.languages import _cfamily
 from codebot.languages.base import LanguageSpec, query_file, squash, text
 from codebot.languages.receivers import Bindings, Receivers, declared, valued
 
-__all__ = ["SPEC", "blank_macros", "typed_token"]
+__all__ = ["SPEC", "blank_macros", "outside_angles", "typed_token"]
 
 
 def _bases(node: Node) -> tuple[str, ...]:
@@ -228,6 +228,20 @@ _CASTS = frozenset(
 )
 
 
+def outside_angles(text: str) -> str:
+    """``std::basic_string_view<Char>*`` -> ``std::basic_string_view*``: the text outside
+    template arguments."""
+    depth, out = 0, []
+    for ch in text:
+        if ch == "<":
+            depth += 1
+        elif ch == ">":
+            depth -= 1
+        elif depth == 0:
+            out.append(ch)
+    return "".join(out)
+
+
 def typed_token(type_text: str) -> str:
     """``n`` for an integral type (``n.`` a floating-point one); ``:T`` (``:std::string``) for another, its
     template arguments and qualifiers dropped; ``?`` for one we cannot read."""
@@ -237,15 +251,7 @@ def typed_token(type_text: str) -> str:
     t = t.rstrip("*& ").strip()
     if not pointer and _ARITHMETIC.fullmatch(t):
         return "n." if re.search(r"\b(?:float|double)\b", t) else "n"
-    depth, out = 0, []
-    for ch in t:
-        if ch == "<":
-            depth += 1
-        elif ch == ">":
-            depth -= 1
-        elif depth == 0:
-            out.append(ch)
-    base = "".join(out).strip().lstrip(":")
+    base = outside_angles(t).strip().lstrip(":")
     if not re.fullmatch(r"[A-Za-z_]\w*(?:::[A-Za-z_]\w*)*|(?:unsigned |signed )?\w+", base):
         return "?"
     return f":{base}{'*' if pointer else ''}"

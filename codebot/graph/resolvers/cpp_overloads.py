@@ -37,6 +37,7 @@ from collections.abc import Callable
 from functools import lru_cache
 
 from codebot.core.model import Parameter, Symbol
+from codebot.languages.cpp import outside_angles
 
 __all__ = [
     "by_arguments",
@@ -149,15 +150,7 @@ def _parts(ptype: str) -> tuple[str, str, bool]:
 
 def _last_name(base: str) -> str:
     """``std::basic_string_view<Char>`` -> ``basic_string_view``."""
-    depth, out = 0, []
-    for ch in base:
-        if ch == "<":
-            depth += 1
-        elif ch == ">":
-            depth -= 1
-        elif depth == 0:
-            out.append(ch)
-    return "".join(out).rstrip("*& ").rsplit("::", 1)[-1].strip()
+    return outside_angles(base).rstrip("*& ").rsplit("::", 1)[-1].strip()
 
 
 def type_name(ptype: str) -> str:
