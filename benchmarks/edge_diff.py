@@ -15,13 +15,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from versions import ROOT, run_worker  # noqa: E402
 
 
 def _worker(repo: Path, language: str, out: Path) -> None:
@@ -44,13 +44,7 @@ def _worker(repo: Path, language: str, out: Path) -> None:
 
 
 def _edges(code: Path, repo: Path, language: str, tmp: Path) -> set[tuple[str, str, str]]:
-    out = tmp / "edges.json"
-    cmd = [sys.executable, __file__, "--worker", "--repo", str(repo), "--language", language]
-    env = dict(os.environ, PYTHONPATH=str(code))
-    subprocess.run([*cmd, "--out", str(out)], check=True, env=env, cwd=tmp)
-    result = json.loads(out.read_text())
-    if Path(result["code"]).resolve() != (code / "codebot").resolve():
-        raise SystemExit(f"the worker loaded {result['code']}, not {code}/codebot")
+    result = run_worker(__file__, code, ["--repo", str(repo), "--language", language], tmp)
     return {tuple(e) for e in result["edges"]}
 
 

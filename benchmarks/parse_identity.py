@@ -22,15 +22,16 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import os
 import statistics
-import subprocess
 import sys
 import sysconfig
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from versions import ROOT, run_worker, unpack  # noqa: E402
+
 BEFORE = "338f3db"  # main before issue 21
 
 
@@ -85,27 +86,10 @@ def _worker(root: Path, languages: list[str], out: Path) -> None:
     )
 
 
-def _unpack(rev: str, into: Path) -> Path:
-    """``codebot/`` as it was at ``rev``, in a directory of its own."""
-    into.mkdir(parents=True)
-    archive = subprocess.run(
-        ["git", "-C", str(ROOT), "archive", rev, "codebot"], check=True, capture_output=True
-    ).stdout
-    subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
-    return into
-
-
 def _run(code: Path, root: Path, languages: list[str], tmp: Path) -> dict:
-    out = tmp / "out.json"
-    cmd = [sys.executable, __file__, "--worker", str(root), "--out", str(out)]
-    for lang in languages:
-        cmd += ["--language", lang]
-    env = dict(os.environ, PYTHONPATH=str(code))
-    subprocess.run(cmd, check=True, env=env, cwd=tmp)
-    result = json.loads(out.read_text())
-    if Path(result["code"]).resolve() != (code / "codebot").resolve():
-        raise SystemExit(f"the worker loaded {result['code']}, not {code}/codebot")
-    return result
+    return run_worker(
+        __file__, code, [str(root), *(f"--language={lang}" for lang in languages)], tmp
+    )
 
 
 def main() -> None:
@@ -126,9 +110,9 @@ def main() -> None:
         return
     with tempfile.TemporaryDirectory() as tmp_name:
         tmp = Path(tmp_name)
-        old = _unpack(args.old, tmp / "old")
-        ref = _unpack(args.same_as, tmp / "ref")
-        new_code = _unpack(args.new, tmp / "new") if args.new else ROOT
+        old = unpack(args.old, tmp / "old")
+        ref = unpack(args.same_as, tmp / "ref")
+        new_code = unpack(args.new, tmp / "new") if args.new else ROOT
         runs: dict[str, list[dict]] = {"old": [], "new": []}
         for _ in range(args.rounds):
             runs["old"].append(_run(old, root, args.language, tmp))

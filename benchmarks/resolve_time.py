@@ -15,15 +15,16 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
-import subprocess
 import sys
 import sysconfig
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from versions import ROOT, run_worker, unpack  # noqa: E402
+
 BEFORE = "cdc884a"  # main before issue 21
 
 
@@ -58,25 +59,8 @@ def _worker(root: Path, repeat: int, out: Path) -> None:
     )
 
 
-def _unpack(rev: str, into: Path) -> Path:
-    """``codebot/`` as it was at ``rev``, in a directory of its own."""
-    into.mkdir(parents=True)
-    archive = subprocess.run(
-        ["git", "-C", str(ROOT), "archive", rev, "codebot"], check=True, capture_output=True
-    ).stdout
-    subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
-    return into
-
-
 def _run(code: Path, root: Path, repeat: int, tmp: Path) -> dict:
-    out = tmp / "out.json"
-    cmd = [sys.executable, __file__, str(root), "--worker", "--repeat", str(repeat)]
-    env = dict(os.environ, PYTHONPATH=str(code))
-    subprocess.run([*cmd, "--out", str(out)], check=True, env=env, cwd=tmp)
-    result = json.loads(out.read_text())
-    if Path(result["code"]).resolve() != (code / "codebot").resolve():
-        raise SystemExit(f"the worker loaded {result['code']}, not {code}/codebot")
-    return result
+    return run_worker(__file__, code, [str(root), "--repeat", str(repeat)], tmp)
 
 
 def main() -> None:
@@ -96,7 +80,7 @@ def main() -> None:
     runs: dict[str, list[dict]] = {"old": [], "new": []}
     with tempfile.TemporaryDirectory() as tmp_name:
         tmp = Path(tmp_name)
-        old = _unpack(args.old, tmp / "old")
+        old = unpack(args.old, tmp / "old")
         for _ in range(args.rounds):
             runs["old"].append(_run(old, root, args.repeat, tmp))
             runs["new"].append(_run(ROOT, root, args.repeat, tmp))
