@@ -1941,9 +1941,10 @@ class CResolver(NamespacedResolver):
                     )
                 }
                 chosen = [(d, r) for d, r in chosen if d in kept]
-        if len(chosen) > _MAX_UNDECIDED_CPP and len({_alike_key(by_id[d]) for d, _ in chosen}) > 1:
+        if len({_alike_key(by_id[d]) for d, _ in chosen}) > 1:
             # an undecided set: one member is the callee, the edges to the others would be
-            # wrong (as Java, Kotlin and C#: no edge)
+            # wrong (as Java, Kotlin and C#: no edge); members alike (the preprocessor's
+            # alternatives: `GetThreadCount()` once per platform) are one function
             return AMBIGUOUS
         return chosen or UNRESOLVED
 
@@ -2419,10 +2420,6 @@ _STD_TYPES = frozenset(
     function chrono""".split()
 )
 _VIRTUAL = re.compile(r"\bvirtual\b|\)\s*(?:const\s*)?(?:noexcept\s*)?(?:override|final)\b")
-# As in C# (`undecided_edges = False`): a C++ overload set the arguments leave undecided with more members
-# than this makes no edge (``ambiguous``), unless its members are alike (the preprocessor's
-# alternatives: `GetThreadCount()` once per platform).
-_MAX_UNDECIDED_CPP = 1
 _HEADERS = (".h", ".hpp", ".hh", ".hxx", ".inc", ".ipp", ".inl")
 _LITERALS = frozenset(('"', "'", "0", "1", "1.", "b", "nullptr"))
 _SIMPLE_MEMBER = re.compile(r"[A-Za-z_]\w*(?:<[^()]*>)?")
