@@ -12,6 +12,7 @@ a hidden name ``{B => _}`` binds nothing and is left out.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from tree_sitter import Node
 
@@ -159,22 +160,18 @@ def _block(node: Node) -> Bindings:
     return out
 
 
-def _function(node: Node) -> Bindings:
-    out: Bindings = {}
-    for clause in node.children_by_field_name("parameters"):
-        for p in clause.named_children:
-            if p.type == "parameter":
-                _define(p, out)
-    return out
+def _parameter_scope(field: str, kind: str) -> Callable[[Node], Bindings]:
+    """The scope of a definition's parameters: ``kind`` nodes in its ``field`` clauses."""
 
+    def scope(node: Node) -> Bindings:
+        out: Bindings = {}
+        for clause in node.children_by_field_name(field):
+            for p in clause.named_children:
+                if p.type == kind:
+                    _define(p, out)
+        return out
 
-def _class(node: Node) -> Bindings:
-    out: Bindings = {}
-    for clause in node.children_by_field_name("class_parameters"):
-        for p in clause.named_children:
-            if p.type == "class_parameter":
-                _define(p, out)
-    return out
+    return scope
 
 
 def _lambda(node: Node) -> Bindings:
@@ -251,8 +248,8 @@ _RECEIVERS = Receivers(
     scopes={
         "block": _block,
         "template_body": _block,
-        "function_definition": _function,
-        "class_definition": _class,
+        "function_definition": _parameter_scope("parameters", "parameter"),
+        "class_definition": _parameter_scope("class_parameters", "class_parameter"),
         "lambda_expression": _lambda,
         "case_clause": _case,
         "for_expression": _for,
