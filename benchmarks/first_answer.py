@@ -164,12 +164,39 @@ def crg_steps(bin_dir: Path, source: Path, work: Path) -> dict[str, float] | Non
     return out
 
 
+# A static model of potion-code-16M-v2's size (16M parameters: 30,522 tokens x 512 dimensions,
+# float32) from the tokenizer codebot ships, for machines that cannot reach the Hugging Face hub.
+# semble's timings depend on the model's size (loading it, looking tokens up), not its values.
+STANDIN = """
+import sys, numpy as np
+from tokenizers import Tokenizer
+from model2vec import StaticModel
+tok = Tokenizer.from_file(sys.argv[1])
+vectors = np.random.default_rng(0).standard_normal((tok.get_vocab_size(), 512), dtype=np.float32)
+StaticModel(vectors, tok, normalize=True).save_pretrained(sys.argv[2])
+"""
+
+
+def semble_model(bin_dir: Path, work: Path) -> str:
+    """The model semble is to load: SEMBLE_MODEL_NAME when set, else a stand-in built here."""
+    if os.environ.get("SEMBLE_MODEL_NAME"):
+        return os.environ["SEMBLE_MODEL_NAME"]
+    from codebot.embed.builtin import MODEL_DIR
+
+    tokenizer = MODEL_DIR / "tokenizer.json"
+    into = work / "semble-model"
+    subprocess.run([str(bin_dir / "python"), "-c", STANDIN, str(tokenizer), str(into)],
+                   check=True, capture_output=True)  # fmt: skip
+    return str(into)
+
+
 def semble_steps(bin_dir: Path, source: Path, work: Path) -> dict[str, float] | None:
     tool = bin_dir / "semble"
     if not tool.exists():
         return None
     repo = clone(source, work / "semble")
     env = {**os.environ, "XDG_CACHE_HOME": str(work / "semble-cache")}  # no index from before
+    env["SEMBLE_MODEL_NAME"] = semble_model(bin_dir, work)
     out = {"first_search": run([str(tool), "search", QUERIES[0], str(repo)], repo, env)}
     out["warm_search"] = statistics.median(
         run([str(tool), "search", q, str(repo)], repo, env) for q in QUERIES for _ in range(2)
