@@ -21,7 +21,9 @@ so an update never loads a model, and there is no hybrid search to time.
 
 codebot's package is byte-compiled first (``compileall``), as ``pip install`` of a wheel leaves
 it and as the peers' own installs are: an editable checkout under ``PYTHONDONTWRITEBYTECODE``
-would otherwise compile every module it imports in every process. The update's vectors, which
+would otherwise compile every module it imports in every process. codebot runs from a bare
+virtual environment that sees the checkout and this environment's packages through a ``.pth``
+file (:func:`installed_python`), as a wheel install would, without the editable finder. The update's vectors, which
 ``codebot update`` leaves to the background embedder, are waited for (``vectors_after_update``)
 before the no-op updates are timed, so these time an index with nothing owed.
 
@@ -116,9 +118,30 @@ def compile_codebot() -> str:
     return where
 
 
-def codebot_steps(source: Path, work: Path, embedder: str = "builtin") -> dict[str, float]:
+def installed_python(package_dir: str, work: Path) -> str:
+    """An interpreter that imports codebot as a wheel install would: a bare virtual environment
+    whose ``.pth`` names this one's site-packages and the checkout. A development install's
+    editable finder (imported by every process of its environment: about 10 ms a start here)
+    is not what users run."""
+    import sysconfig
+
+    venv = work / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    python = venv / "bin" / "python"
+    site = subprocess.run(
+        [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        check=True, capture_output=True, text=True,
+    ).stdout.strip()  # fmt: skip
+    deps = sysconfig.get_paths()["purelib"]
+    (Path(site) / "codebot-bench.pth").write_text(f"{Path(package_dir).parent}\n{deps}\n")
+    return str(python)
+
+
+def codebot_steps(
+    source: Path, work: Path, embedder: str = "builtin", python: str = sys.executable
+) -> dict[str, float]:
     repo = clone(source, work / "codebot")
-    cb = [sys.executable, "-m", "codebot", "--quiet"]
+    cb = [python, "-m", "codebot", "--quiet"]
     env = {k: v for k, v in os.environ.items() if k != "CI"}
     env["CODEBOT_EMBEDDER"] = embedder
     manifest = repo / ".git" / "codebot" / "manifest.json"
@@ -250,9 +273,11 @@ def main() -> None:
     args = ap.parse_args()
     bin_dir = args.peers_env / "bin"
     work = Path(tempfile.mkdtemp(prefix="codebot-first-answer-"))
-    print(f"codebot from {compile_codebot()}", file=sys.stderr)
+    package_dir = compile_codebot()
+    print(f"codebot from {package_dir}", file=sys.stderr)
     try:
-        cb = codebot_steps(args.repo, work, args.embedder)
+        python = installed_python(package_dir, work)
+        cb = codebot_steps(args.repo, work, args.embedder, python)
         crg = peer(crg_steps, bin_dir, args.repo, work)
         semble = peer(semble_steps, bin_dir, args.repo, work)
     finally:

@@ -390,3 +390,50 @@ def test_update_foreground_embeds_before_returning(repo, server, env):
         assert report["vectors_later"] == 0 and report["symbols"]["changed"] == FUNCS
         m = read_manifest(repo / ".git" / "codebot")
         assert not m.vectors_behind and m.counts["vectors"] == m.counts["symbols"]
+
+
+def test_communities_come_with_the_vectors_as_a_build_detects_them(make_repo, server, env, tmp_path,
+                                                                   validate):  # fmt: skip
+    """The build that answers at once leaves community detection to the embedder; an update
+    meanwhile keeps them pending; once the vectors are in, the communities are a foreground
+    build's, label for label."""
+    from codebot.core.config import Config
+    from codebot.index.overlay import open_index
+
+    def module(i: int, calls: int) -> str:
+        return f"from m{calls} import f{calls}\n\n\ndef f{i}():\n    return f{calls}()\n"
+
+    repo = make_repo({f"m{i}.py": module(i, (i + 1) % 12 + 12 * (i >= 12)) for i in range(24)})
+    server.open.clear()  # hold the embedder until the pending graph has been looked at
+    out = cli("index", "--background", "--embedder", provider(server), cwd=repo, env=env)
+    assert out.returncode == 0, out.stderr
+    index_dir = repo / ".git" / "codebot"
+
+    def graph():
+        return open_index(repo, Config(), worktree=False).graph
+
+    assert graph().meta["community_method"] == "pending" and (graph().community == -1).all()
+    wait_for(lambda: embedder_running(index_dir))  # and it leaves the CPU to queries meanwhile
+    pid = json.loads((index_dir / "embed.progress").read_text())["pid"]
+    ours = os.getpriority(os.PRIO_PROCESS, 0)
+    assert os.getpriority(os.PRIO_PROCESS, pid) == min(19, ours + 10)
+    stats = cli("stats", "--json", cwd=repo, env=env)
+    assert stats.returncode == 0, stats.stderr
+    validate(json.loads(stats.stdout), "stats.schema.json")
+    (repo / "m3.py").write_text(module(3, 7))
+    git(repo, "commit", "-qam", "one call moved")
+    out = cli("update", "--json", cwd=repo, env=env)
+    assert out.returncode == 0 and json.loads(out.stdout)["action"] == "updated", out.stderr
+    assert graph().meta["community_method"] == "pending"
+
+    server.open.set()
+    wait_for(lambda: not read_manifest(index_dir).vectors_pending)
+    after = graph()
+    assert after.meta["community_method"] == "louvain" and (after.community >= 0).sum() == 24
+    other = tmp_path / "foreground"
+    out = cli("index", "--foreground", "--index-dir", str(other), "--embedder", provider(server),
+              cwd=repo, env=env)  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    built = open_index(repo, Config(index_dir=str(other)), worktree=False).graph
+    assert built.community.tolist() == after.community.tolist()
+    assert [c.central for c in built.communities] == [c.central for c in after.communities]

@@ -30,6 +30,7 @@ from codebot.graph.callgraph import (
 __all__ = [
     "LOUVAIN_MAX_EDGES",
     "NETWORKX_MAX_EDGES",
+    "PENDING",
     "analyze",
     "build_graph",
     "build_graph_rows",
@@ -53,6 +54,9 @@ LPA_ROUNDS = 20  # rounds of the numpy label propagation at most (it stops when 
 CENTRAL_NAMES = 5  # members listed per community summary, by PageRank
 COMMON_PATHS = 3  # files listed per community summary
 MIN_COMMUNITY = 2  # a symbol alone is no community: it gets id -1
+# The community method of a graph whose communities come later, with the vectors: a build that
+# answers at once leaves their detection (and networkx's import) to the background embedder.
+PENDING = "pending"
 
 
 def build_graph(
@@ -61,7 +65,7 @@ def build_graph(
     external: dict[str, int] | None = None,
     unresolved: dict[str, int] | None = None,
     analyze: bool = True,
-    communities: bool = True,
+    communities: bool | str = True,
     carry: np.ndarray | None = None,
 ) -> CodeGraph:
     """A graph over ``symbols`` (rows in this order) from resolved edges and per-id call counts,
@@ -134,10 +138,13 @@ def call_pairs(graph: CodeGraph) -> tuple[np.ndarray, np.ndarray]:
 def analyze(
     graph: CodeGraph,
     symbols: Sequence[Symbol],
-    communities: bool = True,
+    communities: bool | str = True,
     carry: np.ndarray | None = None,
 ) -> dict[str, float]:
     """Fill in the graph's analytics; returns how long each part took, in seconds.
+
+    ``communities``: True to detect them, False for none, :data:`PENDING` to leave them to be
+    detected later (every label -1 until then).
 
     ``carry``: community labels to keep instead of detecting them again (an update: detection
     waits for the next settle, see ``update.SETTLE_SHARE``); -1 for new symbols. The carried
@@ -163,6 +170,8 @@ def analyze(
     if carry is not None:
         method = "carried"
         graph.community, graph.communities = _summarize(carry, graph.pagerank, symbols)
+    elif communities == PENDING:
+        method = PENDING
     elif communities:
         labels, method = detect_communities(n, psrc, pdst)
         graph.community, graph.communities = _summarize(labels, graph.pagerank, symbols)

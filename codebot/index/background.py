@@ -62,8 +62,9 @@ EMBED_LOCK = "embed.lock"
 PROGRESS_FILE = "embed.progress"
 _WRITE_WAIT = 600.0  # seconds the embedder waits for another writer before its commit
 _CHUNK = 64  # texts embedded between two writes of the cache: what a killed embedder loses
-_PROGRESS_EVERY = 0.5
-_STARTING = 60.0  # seconds a spawned embedder may take to reach its lock  # seconds between writes of the progress file
+_PROGRESS_EVERY = 0.5  # seconds between writes of the progress file
+_STARTING = 60.0  # seconds a spawned embedder may take to reach its lock
+_NICE = 10  # the embedder's lower CPU priority (os.nice): queries meanwhile keep their speed
 
 Progress = Callable[[int, int, str], None]
 
@@ -274,6 +275,10 @@ def run_detached(ws: Workspace, config: Config) -> None:
 
     from codebot.git.hooks import append_log
 
+    try:  # yield the CPU to what the user runs meanwhile: the first queries come right away
+        os.nice(_NICE)
+    except (AttributeError, OSError):  # not POSIX
+        pass
     try:
         r = finish_vectors(ws, config)
     except Exception:
@@ -335,6 +340,7 @@ def _one_pass(
         vectors, more = embed_texts(embedder, _texts(ws, cfg, current), cache_dir, None)
         with GenerationWriter(ws.index_dir, base) as writer:
             writer.link_from_base(but=VECTORS_FILE)
+            _detect_pending_communities(base, writer)
             import numpy as np
 
             keys = np.fromfile(base.gen_dir / KEYS_FILE, dtype="<u8")
@@ -345,6 +351,17 @@ def _one_pass(
                    "vectors_pending": None, "vectors_behind": None}
             )  # fmt: skip
             return writer.commit(done), embedded + more
+
+
+def _detect_pending_communities(base: Index, writer: GenerationWriter) -> None:
+    """The communities a build that answered at once left for later (``analytics.PENDING``):
+    detected on its call graph, as the build would have, and written with the vectors."""
+    from codebot.graph.analytics import PENDING, analyze
+
+    graph = base.graph
+    if graph.meta.get("community_method") == PENDING:
+        analyze(graph, base.symbols)
+        writer.save_graph(graph)
 
 
 def _catch_up(

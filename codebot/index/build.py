@@ -187,6 +187,7 @@ def build_locked(
                 if keep_code:
                     code.append(text)
 
+        from codebot.graph.analytics import PENDING
         from codebot.index.text import embedding_text
         from codebot.parse.files import select_files
         from codebot.parse.parallel import parse_selection, worker_count
@@ -207,7 +208,9 @@ def build_locked(
         memory["lexical"] = peak_rss_mb()
 
         t = time.perf_counter()
-        graph_counts = writer.graph(report.files, symbols)
+        # Answering at once: communities come with the vectors (index.background), which also
+        # spares this process networkx's import.
+        graph_counts = writer.graph(report.files, symbols, communities=PENDING if later else True)
         timings["graph"] = time.perf_counter() - t
         timings.update({f"graph.{k}": v for k, v in writer.graph_timings.items()})
         memory["graph"] = peak_rss_mb()

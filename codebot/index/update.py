@@ -484,10 +484,12 @@ def apply_changes(
         timings["lexical"] = time.perf_counter() - t
 
         t = time.perf_counter()
-        carry = _carried_communities(base, base_row)
+        carry, communities = _carried_communities(base, base_row)
         changed = set(changes) | set(to_read)
         previous = _previous(base, {p: entries.get(p) for p in changed}, base_row)
-        graph_counts, resolved = writer.graph_update(files, symbols, carry, previous, changed)
+        graph_counts, resolved = writer.graph_update(
+            files, symbols, carry, previous, changed, communities
+        )
         timings["graph"] = time.perf_counter() - t
 
         embedder = deferred(base.manifest.embedder, config, embedder) if with_vectors else None
@@ -572,15 +574,21 @@ def _previous(base: Index, entries: dict[str, Any], base_row):
 
 def _carried_communities(base: Index, base_row):
     """Community labels to keep, by new row (a symbol keeps its id's label, a new id gets -1),
-    until the next settle detects them again (see SETTLE_SHARE); None when the base has none
-    to carry. ``base_row``: the base row of each new row (-1: a new id)."""
+    until the next settle detects them again (see SETTLE_SHARE), or None; and what to do
+    without labels: detect them, or leave them pending while the base's are (they come with the
+    vectors, see index.background). ``base_row``: the base row of each new row (-1: a new id)."""
     import numpy as np
+
+    from codebot.graph.analytics import PENDING
 
     try:
         old = base.graph
     except StoreError:
-        return None
-    if old.meta.get("community_method") in (None, "none"):
-        return None
+        return None, True
+    method = old.meta.get("community_method")
+    if method == PENDING:
+        return None, PENDING if base.manifest.vectors_pending else True
+    if method in (None, "none"):
+        return None, True
     labels = old.community.astype(np.int64)
-    return np.where(base_row >= 0, labels[np.maximum(base_row, 0)], -1)
+    return np.where(base_row >= 0, labels[np.maximum(base_row, 0)], -1), True

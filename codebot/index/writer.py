@@ -113,14 +113,19 @@ class GenerationWriter:
         (self.dir / KEYS_FILE).write_bytes(key_array.tobytes())
         return symbols, key_array
 
-    def graph(self, files: list[FileResult], symbols: list[Symbol], carry=None) -> dict[str, int]:
+    def graph(
+        self, files: list[FileResult], symbols: list[Symbol], carry=None, communities=True
+    ) -> dict[str, int]:
         """Resolve the calls, build the graph and its analytics, write it; returns the counts the
-        manifest records. ``carry``: community labels to keep (see graph.analytics)."""
+        manifest records. ``carry``: community labels to keep; ``communities``: detect them,
+        or leave them pending (see graph.analytics)."""
         from codebot.graph.resolve import resolve
 
         t = time.perf_counter()
         resolution = resolve(files)
-        return self.write_graph(files, symbols, resolution, carry, time.perf_counter() - t)
+        return self.write_graph(
+            files, symbols, resolution, carry, time.perf_counter() - t, communities
+        )
 
     def graph_update(
         self,
@@ -129,6 +134,7 @@ class GenerationWriter:
         carry,
         previous: Previous | None,
         changed: set[str],
+        communities=True,
     ) -> tuple[dict[str, int], int]:
         """:meth:`graph` for an update: only the files the change of the paths ``changed`` can
         affect are resolved again (graph/incremental.py), the others keep ``previous``'s
@@ -143,11 +149,11 @@ class GenerationWriter:
             previous = None
         found = None if previous is None else resolve_changed(files, previous, changed)
         if found is None:  # a base that kept too little to build on: resolve everything once
-            return self.graph(files, symbols, carry), len(files)
+            return self.graph(files, symbols, carry, communities), len(files)
         assert previous is not None
         resolution, affected = found
         graph = merged_graph(symbols, resolution, previous, affected)
-        graph.timings = analyze(graph, symbols, carry=carry)
+        graph.timings = analyze(graph, symbols, communities, carry)
         return self._save_resolved(graph, resolution), len(affected)
 
     def write_graph(
@@ -157,6 +163,7 @@ class GenerationWriter:
         resolution: Resolution,
         carry=None,
         resolved: float = 0.0,
+        communities=True,
     ) -> dict[str, int]:
         """Build the graph of a resolution, the precise edges merged in, with its analytics and
         write it; the manifest's counts of it. ``resolved``: seconds the resolution took."""
@@ -170,7 +177,10 @@ class GenerationWriter:
 
             edges, precise_meta = merge_precise(edges, files, precise)
             self.save_precise(precise)
-        graph = build_graph(symbols, edges, resolution.external, resolution.unresolved, carry=carry)
+        graph = build_graph(
+            symbols, edges, resolution.external, resolution.unresolved,
+            communities=communities, carry=carry,
+        )  # fmt: skip
         if precise is not None:
             graph.meta["precise"] = precise_meta
         # Where the graph stage's time goes: resolution, then the arrays and each analytic.

@@ -80,7 +80,7 @@ def _unsettled_differences(updated: Index) -> list[str]:
     document per symbol (found by its key), and communities carried (labels in range)."""
     out = []
     graph = updated.graph
-    if graph.meta.get("community_method") not in ("carried", "none"):
+    if graph.meta.get("community_method") not in ("carried", "pending", "none"):
         out.append(f"unsettled but communities {graph.meta.get('community_method')}")
     if len(graph.community) and graph.community.max(initial=-1) >= len(graph.communities):
         out.append("a carried community label out of range")
