@@ -85,7 +85,9 @@ def main() -> int:
         built_cfg = Config(embedder=args.embedder, index_dir=f"{tmp}/built")
         built_ws = Workspace.at(repo, built_cfg.index_dir)
         t = time.perf_counter()
-        update_index(repo, updated_cfg, to=history[0])  # no index yet: builds the first commit
+        # No index yet: builds the first commit (with --vectors-later as `codebot index` on a
+        # terminal: keywords and graph first, vectors and communities by the embedder's pass).
+        update_index(repo, updated_cfg, to=history[0], vectors_later=args.vectors_later)
         first = time.perf_counter() - t
         modes = ["bm25"] + (["hybrid"] if args.embedder != "none" else [])
         checks, update_times, fresh_times, resolved = [], [], [], []
