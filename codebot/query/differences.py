@@ -5,9 +5,10 @@ A settled index (built, or updated and settled) is identical to one built from s
 respect. An unsettled one (updated since its last settle: ``update.unsettled``) is identical in
 everything but two derived values that wait for the settle (ARCHITECTURE.md, "The update
 invariant"): the keyword index's BM25 statistics, which still count the deleted documents of
-changed symbols, and the communities, carried over. For those two it is held to what it must be
-meanwhile: every symbol searchable by exactly one live document, and every community label one
-of the base's (a new symbol none)."""
+changed symbols, and the communities, carried over (or pending until the vectors come, or
+detected afresh by the background embedder: then compared). For those two it is held to what
+it must be meanwhile: every symbol searchable by exactly one live document, and every community
+label one of the base's (a new symbol none)."""
 
 from __future__ import annotations
 
@@ -19,6 +20,9 @@ __all__ = ["index_differences"]
 
 # Counts that say how far an index is from its settle: not part of what it describes.
 _SETTLE_COUNTS = ("lexical_deleted", "carried_symbols")
+# Community methods of labels that wait for a detection: carried over by updates until the
+# settle, or pending until the vectors come (index.background). Any other was detected.
+_WAITING = ("carried", "pending", "none")
 
 
 def index_differences(
@@ -61,10 +65,11 @@ def index_differences(
         and abs(ga.pagerank - gb.pagerank).max(initial=0) > 1e-9
     ):
         out.append("pagerank differs")
+    if settled or ga.meta.get("community_method") not in _WAITING:  # detected: as a build's
+        if (ga.community != gb.community).any() if len(ga.community) == len(gb.community) else True:
+            out.append("communities differ")
     if not settled:
         return out + _unsettled_differences(updated)
-    if (ga.community != gb.community).any() if len(ga.community) == len(gb.community) else True:
-        out.append("communities differ")
     sa, sb = Searcher(updated, embedder=embedder), Searcher(built, embedder=embedder)
     for mode in modes:
         for q in queries:
@@ -80,8 +85,6 @@ def _unsettled_differences(updated: Index) -> list[str]:
     document per symbol (found by its key), and communities carried (labels in range)."""
     out = []
     graph = updated.graph
-    if graph.meta.get("community_method") not in ("carried", "pending", "none"):
-        out.append(f"unsettled but communities {graph.meta.get('community_method')}")
     if len(graph.community) and graph.community.max(initial=-1) >= len(graph.communities):
         out.append("a carried community label out of range")
     from codebot.index.lexical import LexicalIndex
