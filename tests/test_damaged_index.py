@@ -65,7 +65,9 @@ READERS: dict[str, tuple[tuple[str, ...], ...]] = {
     "files.msgpack": (SHOW, STATUS, UPDATE),
     "keys.u64": (SEARCH, STATUS),
     "graph.msgpack": (CALLERS, STATUS),
-    "vectors.usearch": (SEARCH, STATUS, UPDATE_FOREGROUND),
+    # Below EXACT_BELOW vectors, search reads the exact file and not usearch's.
+    "vectors.usearch": (STATUS, UPDATE_FOREGROUND),
+    "vectors.f16": (SEARCH, STATUS),
     "lexical/meta.json": (SEARCH, STATUS, UPDATE),
     "lexical/*.term": (SEARCH, STATUS, UPDATE),  # a segment file (postings)
     "lexical/*.store": (SEARCH, STATUS, UPDATE),  # a segment file (stored fields: the keys)

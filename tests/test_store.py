@@ -258,7 +258,8 @@ def test_an_index_kept_inside_the_tree_it_indexes_is_not_indexed(tmp_path):
     assert not any("idx" in s["path"] for s in second.manifest.skipped)
 
 
-def test_vector_search_reads_past_keys_left_behind(tmp_path):
+@pytest.mark.parametrize("exact", [False, True], ids=["usearch", "exact-file"])
+def test_vector_search_reads_past_keys_left_behind(tmp_path, exact):
     """Keys an update left to the background embedder never come back, and the hits after
     them still fill the limit, however many there are (an update may leave thousands)."""
     import numpy as np
@@ -269,9 +270,43 @@ def test_vector_search_reads_past_keys_left_behind(tmp_path):
     vectors = rng.normal(size=(500, 16)).astype(np.float32)
     path = tmp_path / "vectors.usearch"
     build_vectors(path, np.arange(500, dtype=np.uint64), vectors)
-    everything = VectorIndex(path).search(vectors[0], 500)
+    everything = VectorIndex(path, exact=exact).search(vectors[0], 500)
     behind = {key for key, _ in everything[:300]}
-    got = VectorIndex(path, exclude=behind).search(vectors[0], 10)
+    got = VectorIndex(path, exclude=behind, exact=exact).search(vectors[0], 10)
     assert len(got) == 10 and not behind & {key for key, _ in got}
     assert [d for _, d in got] == [d for _, d in everything[300:310]]
-    assert VectorIndex(path, exclude=set(range(500))).search(vectors[0], 10) == []
+    assert VectorIndex(path, exclude=set(range(500)), exact=exact).search(vectors[0], 10) == []
+
+
+def test_exact_vector_file_ranks_as_usearch_and_follows_its_updates(tmp_path):
+    """Below EXACT_BELOW vectors the exact file (searched with numpy, no usearch import) holds
+    the vectors usearch holds, after an update's removals and additions too, and ranks them as
+    usearch's exact search does (up to float16 rounding); a file whose size is not its header's is a DamagedIndex."""
+    import numpy as np
+
+    from codebot.core.errors import DamagedIndex
+    from codebot.index.vector import EXACT_FILE, VectorIndex, build_vectors
+
+    rng = np.random.default_rng(7)
+    vectors = rng.normal(size=(400, 24)).astype(np.float32)
+    base = tmp_path / "base" / "vectors.usearch"
+    base.parent.mkdir()
+    build_vectors(base, np.arange(400, dtype=np.uint64), vectors)
+    path = tmp_path / "vectors.usearch"
+    fresh = rng.normal(size=(50, 24)).astype(np.float32)
+    build_vectors(path, np.arange(1000, 1050, dtype=np.uint64), fresh, base=base,
+                  remove=np.arange(0, 100, dtype=np.uint64))  # fmt: skip
+    for query in (vectors[150], fresh[3], rng.normal(size=24).astype(np.float32)):
+        by_usearch = VectorIndex(path).search(query, 20)
+        by_numpy = VectorIndex(path, exact=True).search(query, 20)
+        # The same ranking, but for neighbours within float16 rounding of each other.
+        assert by_numpy[0][0] == by_usearch[0][0]
+        assert np.allclose([d for _, d in by_numpy], [d for _, d in by_usearch], atol=1e-3)
+        similarity = dict(by_numpy) | dict(by_usearch)
+        for (a, _), (b, _) in zip(by_numpy, by_usearch):
+            assert a == b or abs(similarity[a] - similarity[b]) < 1e-3
+    assert len(VectorIndex(path, exact=True)) == 350
+    exact = path.with_name(EXACT_FILE)
+    exact.write_bytes(exact.read_bytes()[:-2])
+    with pytest.raises(DamagedIndex, match="not the 350 vectors its header says"):
+        VectorIndex(path, exact=True)

@@ -40,7 +40,7 @@ from codebot.index.embedding import deferred
 from codebot.index.fresh import CARRIED, SETTLE_SHARE, settle_due, unsettled_symbols
 from codebot.index.store import Index, Manifest, lock_for_writing, read_manifest
 from codebot.index.tables import KEYS_FILE, file_result, symbol_key, symbol_keys
-from codebot.index.writer import LEXICAL_DIR, VECTORS_FILE, GenerationWriter, retarget
+from codebot.index.writer import LEXICAL_DIR, GenerationWriter, retarget
 from codebot.parse.files import Selector, Skipped, SourceFile
 
 __all__ = [
@@ -500,7 +500,7 @@ def apply_changes(
             added_keys, removed_keys = symbol_keys(s.id for s in added), symbol_keys(removed)
             changed_keys = set(added_keys.tolist()) | set(removed_keys.tolist())
             if vectors_later:
-                writer.link(VECTORS_FILE)
+                writer.link_vectors()
                 behind |= changed_keys
             else:
                 texts = [embedding_text(s, code[s.id]) for s in added]

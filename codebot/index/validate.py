@@ -32,6 +32,7 @@ from codebot.core.errors import InvalidTable
 from codebot.core.model import EDGE_KINDS, RESOLUTIONS, Symbol
 from codebot.index.store import Manifest
 from codebot.index.tables import KEYS_FILE, symbol_keys
+from codebot.index.vector import EXACT_FILE
 from codebot.index.writer import LEXICAL_DIR, VECTORS_FILE
 
 __all__ = [
@@ -244,6 +245,12 @@ def check_sizes(manifest: Manifest, sizes: dict[str, int]) -> None:
             lexical += size
         elif rel == VECTORS_FILE and manifest.embedder is not None:
             top = MIB + symbols * (8 * manifest.embedder["dimension"] + 256)
+            if size > top:
+                raise InvalidTable(
+                    f"{rel}: {size} bytes, over the {top} that {symbols} vectors allow"
+                )
+        elif rel == EXACT_FILE and manifest.embedder is not None:
+            top = 16 + symbols * (8 + 2 * manifest.embedder["dimension"])
             if size > top:
                 raise InvalidTable(
                     f"{rel}: {size} bytes, over the {top} that {symbols} vectors allow"

@@ -243,11 +243,15 @@ class GenerationWriter:
         base = self.base.gen_dir / VECTORS_FILE if remove is not None and self.base else None
         build_vectors(self.dir / VECTORS_FILE, keys, vectors, base=base, remove=remove)
 
-    def link(self, rel: str) -> None:
-        """Hard-link one file of the base unchanged (an update that leaves the vectors to the
-        background embedder keeps the base's)."""
+    def link_vectors(self) -> None:
+        """Hard-link the base's vectors unchanged (an update that leaves the vectors to the
+        background embedder keeps the base's), the exact file too where there is one."""
+        from codebot.index.vector import EXACT_FILE
+
         assert self.base is not None
-        link_or_copy(self.base.gen_dir / rel, self.dir / rel)
+        for rel in (VECTORS_FILE, EXACT_FILE):
+            if rel == VECTORS_FILE or (self.base.gen_dir / rel).exists():
+                link_or_copy(self.base.gen_dir / rel, self.dir / rel)
 
     def link_from_base(self, but: str) -> None:
         """Hard-link every file of the base except those under ``but`` (a settle rewrites one

@@ -209,10 +209,13 @@ class Searcher:
 
     def _vector_index(self):
         if self._vectors is None:
-            from codebot.index.vector import VectorIndex
+            from codebot.index.vector import EXACT_FILE, VectorIndex
 
+            manifest = self.index.manifest
             self._vectors = VectorIndex(
-                self.index.gen_dir / "vectors.usearch", self.index.manifest.vectors_behind
+                self.index.gen_dir / "vectors.usearch",
+                manifest.vectors_behind,
+                exact=EXACT_FILE in manifest.checksums,
             )
         return self._vectors
 
