@@ -28,7 +28,7 @@ from codebot.core.errors import StoreError
 from codebot.git.cleanstamp import STAMP, stamp_holds, start_clock, write_stamp
 from codebot.git.repo import MODE_LINK, Repo
 from codebot.git.workspace import Workspace, under
-from codebot.index.store import Index, lock_for_writing, read_index, read_manifest
+from codebot.index.store import Index, claim, lock_for_writing, read_index, read_manifest
 from codebot.parse.files import Selector
 
 __all__ = ["open_index", "worktree_index", "dirty_paths"]
@@ -108,8 +108,14 @@ def _stamp_clean(
 ) -> None:
     """The clean stamp, when the committed index is the work tree's and HEAD is its commit
     (``touched``: dirty paths whose content is the indexed one, watched as well)."""
-    if ws.overlay_dir is not None and ws.repo.head_commit() == index.manifest.commit:
-        write_stamp(ws.overlay_dir / STAMP, ws.repo, index.manifest.root, vouch, started, touched)
+    odir = ws.overlay_dir
+    if odir is None or ws.repo.head_commit() != index.manifest.commit:
+        return
+    try:
+        claim(odir)  # codebot writes only in a directory it marked its own
+    except StoreError:
+        return  # best effort: the next query takes the full path again
+    write_stamp(odir / STAMP, ws.repo, index.manifest.root, vouch, started, touched)
 
 
 def _current(odir: Path, root: Path, want: dict[str, Any], repo: Repo) -> Index | None:
