@@ -32,13 +32,42 @@ class Change:
     old_path: str | None = None
 
 
-@dataclass
 class Repo:
-    """An open repository and where it is: its work tree and its git directory."""
+    """A repository and where it is: its work tree and its git directory.
 
-    git: object  # pygit2.Repository; typed loosely to keep pygit2 out of import time
-    workdir: Path
-    gitdir: Path
+    ``git`` is the pygit2.Repository (typed loosely to keep pygit2 out of import time). A repo
+    made by :meth:`lazy` (from what ``git/refs.py`` read) opens it on first use, exactly as
+    :func:`open_repo` would, errors included: a query a clean work tree answers from the
+    committed index never imports pygit2 (``index/overlay.py``)."""
+
+    __slots__ = ("_git", "workdir", "gitdir")
+
+    def __init__(self, git: object, workdir: Path, gitdir: Path) -> None:
+        self._git = git
+        self.workdir = workdir
+        self.gitdir = gitdir
+
+    @classmethod
+    def lazy(cls, workdir: Path, gitdir: Path) -> Repo:
+        """The repository of the work tree ``workdir`` and git dir ``gitdir``, not opened yet."""
+        return cls(None, workdir, gitdir)
+
+    @property
+    def git(self):
+        if self._git is None:
+            opened = open_repo(self.workdir)
+            if opened is None or (opened.workdir, opened.gitdir) != (self.workdir, self.gitdir):
+                raise GitError(f"{self.workdir}: the repository moved while it was read")
+            self._git = opened._git
+        return self._git
+
+    @property
+    def opened(self) -> bool:
+        """Whether pygit2 has opened the repository (tests and measurements ask)."""
+        return self._git is not None
+
+    def __repr__(self) -> str:
+        return f"Repo(workdir={str(self.workdir)!r}, gitdir={str(self.gitdir)!r})"
 
     def tracked(self) -> Iterator[tuple[str, int]]:
         """(path, mode) of every entry in the index, in path order."""

@@ -18,9 +18,11 @@ each keeps its own overlay. A user's ``index_dir`` setting moves the index (and 
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from codebot.git.refs import read_head
 from codebot.git.repo import Repo, open_repo
 
 __all__ = ["INDEX_MARKER", "LOG", "Workspace", "under"]
@@ -45,14 +47,20 @@ class Workspace:
 
     @classmethod
     def at(cls, path: str | Path, index_dir: str | Path | None = None) -> Workspace:
-        """The workspace of ``path``: the repository is opened here, once.
+        """The workspace of ``path``: the repository is found here, once.
 
         Inside a git work tree the root is the work tree and the subtree the path under it; a
         directory git tracks nothing in (an ignored one, say) is read as a plain directory,
         except in a repository with no commit yet, where nothing is tracked by definition (its
         files are the overlay's until the first commit). ``index_dir``: the user's override.
+
+        A work tree's root in a plain layout (see :func:`_quick_repo`) is found without pygit2:
+        the repository opens on first use, which a query on a clean work tree never makes.
         """
         target = Path(path).resolve()
+        quick = _quick_repo(target)
+        if quick is not None:  # the work tree's root, read without pygit2 (opened on use)
+            return cls(target, target, quick, "", *_dirs(target, quick, index_dir))
         repo = open_repo(target if target.is_dir() else target.parent)
         root, subtree = (target if target.is_dir() else target.parent), ""
         if repo is not None and target.is_relative_to(repo.workdir):
@@ -106,6 +114,46 @@ def under(rel: str, sub: str) -> bool:
 
 def _tracks_any(repo: Repo, sub: str) -> bool:
     return any(under(path, sub) for path, _ in repo.tracked())
+
+
+def _quick_repo(target: Path) -> Repo | None:
+    """The repository whose work tree's root is ``target``, not opened yet, when what
+    :meth:`Workspace.at` would find through pygit2 is plain from a few small files: HEAD names a
+    commit (``git/refs.py``), git's index has entries (so the root tracks some), the git dir and
+    the work tree are the user's (else pygit2's ownership check decides), and the configuration
+    moves no work tree and makes no bare repository. None: open it with pygit2."""
+    if not target.is_dir():
+        return None
+    head = read_head(target)
+    if head is None or head.workdir != target:
+        return None
+    try:
+        gitdir = head.gitdir.resolve()
+        uid = os.geteuid() if hasattr(os, "geteuid") else None
+        if uid is None or os.stat(gitdir).st_uid != uid or os.stat(target).st_uid != uid:
+            return None
+        with open(gitdir / "index", "rb") as f:
+            header = f.read(12)
+        if header[:4] != b"DIRC" or int.from_bytes(header[8:12], "big") == 0:
+            return None
+        for config in (head.common / "config", gitdir / "config.worktree"):
+            if config.is_file() and not _plain_config(config, gitdir, target):
+                return None
+    except (OSError, UnicodeDecodeError):
+        return None
+    return Repo.lazy(target, gitdir)
+
+
+def _plain_config(config: Path, gitdir: Path, workdir: Path) -> bool:
+    """Whether a git config file leaves the repository non-bare, its work tree where it is."""
+    for line in config.read_text().splitlines():
+        key, eq, value = line.split("#", 1)[0].split(";", 1)[0].partition("=")
+        key, value = key.strip().lower(), value.strip().strip('"')
+        if key == "bare" and (not eq or value.lower() not in ("false", "no", "off", "0")):
+            return False
+        if key == "worktree" and (gitdir / value).resolve() != workdir:
+            return False
+    return True
 
 
 def _dirs(root: Path, repo: Repo | None, override: str | Path | None) -> tuple[Path, Path | None]:

@@ -11,7 +11,10 @@ own). Every query checks, cheaply, whether it is still right:
 3. only when they differ: the dirty files are hashed, and those whose content differs from the
    indexed blob are reparsed into a new overlay generation (the update machinery of ``update``).
 
-A clean work tree costs step 1 and answers from the committed index.
+A clean work tree costs step 1 and answers from the committed index; it also writes the clean
+stamp (``git/cleanstamp.py``: the stat of everything git looks at), and while HEAD is the
+index's commit and nothing the stamp recorded changed, later queries answer from the committed
+index before step 1, without opening the repository with pygit2.
 """
 
 from __future__ import annotations
@@ -22,9 +25,10 @@ from typing import Any
 
 from codebot.core.config import Config
 from codebot.core.errors import StoreError
+from codebot.git.cleanstamp import STAMP, stamp_holds, start_clock, write_stamp
 from codebot.git.repo import MODE_LINK, Repo
 from codebot.git.workspace import Workspace, under
-from codebot.index.store import Index, lock_for_writing, read_index, read_manifest
+from codebot.index.store import Index, claim, lock_for_writing, read_index, read_manifest
 from codebot.parse.files import Selector
 
 __all__ = ["open_index", "worktree_index", "dirty_paths"]
@@ -61,14 +65,23 @@ def worktree_index(index: Index, ws: Workspace, config: Config, embedder=None) -
     """``index`` (committed) as the work tree sees it: itself when the tree is clean, else the
     overlay, brought up to date first if the files moved since it was made."""
     repo = ws.repo
+    odir = ws.overlay_dir
+    vouch = {
+        "generation": str(index.gen_dir),
+        "commit": index.manifest.commit,
+        "root": index.manifest.root,
+    }
+    if odir is not None and stamp_holds(odir / STAMP, repo, vouch):
+        return index  # clean, and nothing git looks at changed since it was proved so
+    started = start_clock()
     paths = dirty_paths(repo, index)
     if not paths:
+        _stamp_clean(ws, index, vouch, started)
         return index
     want = {
         "base": str(index.gen_dir),
         "files": {p: _stamp(index.root / p) for p in paths},
     }
-    odir = ws.overlay_dir
     current = _current(odir, index.root, want, repo)
     if current is not None:
         return current
@@ -77,8 +90,9 @@ def worktree_index(index: Index, ws: Workspace, config: Config, embedder=None) -
         if current is not None:
             return current
         changes = _changes(index, paths)
-        if not changes:
-            return index  # touched, or changed and changed back: nothing differs
+        if not changes:  # touched, or changed and changed back: nothing differs
+            _stamp_clean(ws, index, vouch, started, paths)
+            return index
         from codebot.index.update import apply_changes
 
         selector = Selector(index.root, repo, config, index.manifest.commit)
@@ -87,6 +101,21 @@ def worktree_index(index: Index, ws: Workspace, config: Config, embedder=None) -
             overlay=want,
         )  # fmt: skip
         return Index(odir, index.root, report.manifest, repo)
+
+
+def _stamp_clean(
+    ws: Workspace, index: Index, vouch: dict[str, Any], started: int, touched=()
+) -> None:
+    """The clean stamp, when the committed index is the work tree's and HEAD is its commit
+    (``touched``: dirty paths whose content is the indexed one, watched as well)."""
+    odir = ws.overlay_dir
+    if odir is None or ws.repo.head_commit() != index.manifest.commit:
+        return
+    try:
+        claim(odir)  # codebot writes only in a directory it marked its own
+    except StoreError:
+        return  # best effort: the next query takes the full path again
+    write_stamp(odir / STAMP, ws.repo, index.manifest.root, vouch, started, touched)
 
 
 def _current(odir: Path, root: Path, want: dict[str, Any], repo: Repo) -> Index | None:

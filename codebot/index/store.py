@@ -79,9 +79,11 @@ MANIFEST = "manifest.json"
 _OPEN_TRIES = 20  # manifest reads before giving up on an index that keeps changing
 MARKER = INDEX_MARKER  # in every directory codebot writes an index in (see claim)
 # What codebot itself may have put there before the marker: the git hooks' files (see
-# git.hooks), the write lock, the marker of another process claiming it at the same moment.
+# git.hooks), the write lock, the marker of another process claiming it at the same moment, the
+# overlay's clean stamp (git.cleanstamp).
 _OURS = re.compile(
     r"update\.(log|log\.1|pending|runner\.lock)|embed\.(lock|progress)|write\.lock|\.codebot-index"
+    r"|clean\.msgpack"
 )
 MARKER_TEXT = b"codebot's index directory: codebot writes and deletes files here.\n"
 
