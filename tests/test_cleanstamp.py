@@ -19,17 +19,11 @@ from codebot.git.workspace import Workspace
 from codebot.index.build import build_index
 
 from .conftest import git
+from .test_quick_cli import FILES as QUICK_FILES
 
 FILES = {
     ".gitignore": "build/\n",
-    "pkg/__init__.py": "",
-    "pkg/ledger.py": (
-        "def ledger_total(entries):\n"
-        '    """Sum the amounts of a ledger\'s entries."""\n'
-        "    return sum(e.amount for e in entries)\n\n\n"
-        "def ledger_balance(entries, opening=0):\n"
-        "    return opening + ledger_total(entries)\n"
-    ),
+    **QUICK_FILES,  # the ledger package
     "pkg/sub/tax.py": "def tax_rate(country):\n    return 0.2\n",
 }
 # The ``codebot`` entry point in a fresh interpreter, the racy window lowered; then whether
