@@ -7,7 +7,9 @@ On one checkout (a fresh local clone of it per tool, so no tool sees another's f
   no-op ``codebot update``, and CLI search with ``--mode bm25`` and ``--mode hybrid``;
 - code-review-graph (when installed): ``build``, the same commit then ``update``, a no-op
   ``update``, and its keyword search;
-- semble (when installed): the first ``search`` (it indexes on the way) and a warm one.
+- semble (when installed): the first ``search`` (it indexes on the way) and a warm one, with
+  ``SEMBLE_MODEL_NAME`` when set, else a stand-in of its model's size (:func:`semble_model`:
+  its model is on the Hugging Face hub, which an offline machine cannot reach).
 
 Each command runs as a user runs it (a new process). The peers are looked up in ``--peers-env``
 (a separate virtual environment: ``pip install semble code-review-graph`` there), never in
