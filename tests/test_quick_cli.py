@@ -172,6 +172,28 @@ def test_bm25_search_loads_no_model_runtime(repo):
     assert not {"onnxruntime", "usearch", "networkx", "tantivy"} & set(loaded(out))
 
 
+def test_first_index_and_a_small_hybrid_search_load_only_what_they_use(make_repo):
+    """`codebot index` that answers at once leaves communities (networkx) to the background
+    embedder; a hybrid search of an index under EXACT_BELOW vectors reads them without usearch."""
+    import time
+
+    from codebot.index.store import read_manifest
+
+    root = make_repo(FILES)
+    env = {**os.environ, "CODEBOT_EMBEDDER": "builtin"}
+    out = codebot(root, "index", "--background", env=env)
+    assert "networkx" not in loaded(out)
+    index_dir = root / ".git" / "codebot"
+    deadline = time.monotonic() + 120
+    while read_manifest(index_dir).vectors_pending:  # the embedder's pass: vectors, communities
+        assert time.monotonic() < deadline, "the background embedder did not finish"
+        time.sleep(0.1)
+    out = codebot(root, "search", "sum the amounts of a ledger", "--mode", "hybrid", env=env)
+    assert "ledger_total" in out.stdout
+    heavy = set(loaded(out))
+    assert "onnxruntime" in heavy and not {"usearch", "networkx"} & heavy
+
+
 def test_commands_of_other_modules_load_when_run():
     import importlib
 
