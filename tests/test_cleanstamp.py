@@ -6,9 +6,11 @@ is lowered in that process so that the steps need not wait two seconds each."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -29,7 +31,7 @@ FILES = {
 # The ``codebot`` entry point in a fresh interpreter, the racy window lowered; then whether
 # pygit2 was imported.
 PROBE = (
-    "import sys\nimport codebot.git.cleanstamp as c\nc.RACY_NS = 0\n"
+    "import sys\nimport codebot.git.cleanstamp as c\nc.RACY_NS = c.FINE_RACY_NS = 0\n"
     "from codebot.__main__ import run\nsys.argv = ['codebot', *sys.argv[1:]]\n"
     "try:\n    run()\nexcept SystemExit:\n    pass\n"
     "print('pygit2', 'pygit2' in sys.modules)"
@@ -170,13 +172,39 @@ def test_a_corrupt_stamp_is_dont_know(repo):
 
 
 def test_the_stamp_is_written_only_out_of_the_racy_window(repo):
-    """With the default window, files written just now (the fixture's) leave it unwritten."""
+    """A file whose last change may share its timestamp's tick with the status leaves the
+    stamp unwritten: changed in the future, or in whole seconds (a coarse file system) under 2 s
+    before; once every change is older than its window, the query stamps the tree."""
+    stamp = repo / ".git" / "codebot-overlay" / STAMP
+    ledger = repo / "pkg" / "ledger.py"
+
+    def search_with(mtime_ns: int) -> bool:
+        os.utime(ledger, ns=(mtime_ns, mtime_ns))  # its ctime: now, with a fraction of a second
+        time.sleep(0.3)  # past the fine window for the ctime
+        out = subprocess.run(
+            [sys.executable, "-m", "codebot", "search", "ledger balance", "--mode", "bm25"],
+            cwd=repo, capture_output=True, text=True,
+        )  # fmt: skip
+        assert "ledger_balance" in out.stdout, out.stderr
+        return stamp.exists()
+
+    now = time.time_ns()
+    assert not search_with(now + 10 * 1_000_000_000)
+    assert not search_with(now // 1_000_000_000 * 1_000_000_000)
+    assert search_with(time.time_ns() // 1_000_000_000 * 1_000_000_000 - 500_000_001)
+
+
+def test_index_stamps_a_clean_tree_for_the_first_query(make_repo):
+    """`codebot index` proves the tree it indexed clean, so the first query needs no pygit2."""
+    root = make_repo(FILES)
+    time.sleep(0.3)  # a clone's files, out of the fine racy window by the time the index ends
     out = subprocess.run(
-        [sys.executable, "-m", "codebot", "search", "ledger balance", "--mode", "bm25"],
-        cwd=repo, capture_output=True, text=True,
+        [sys.executable, "-m", "codebot", "index", "--embedder", "none"],
+        cwd=root, capture_output=True, text=True,
     )  # fmt: skip
-    assert "ledger_balance" in out.stdout
-    assert not (repo / ".git" / "codebot-overlay" / STAMP).exists()
+    assert out.returncode == 0, out.stderr
+    text, opened = query(root, "search", "ledger balance", "--mode", "bm25")
+    assert "ledger_balance" in text and not opened
 
 
 def test_workspace_opens_pygit2_only_when_used(make_repo):

@@ -18,8 +18,9 @@ change could make ``git status`` answer otherwise:
 
 A stat is (mtime, ctime, size, inode, mode): ctime, which no tool can set back, catches a write
 that restores its mtime. The racy-git rule: nothing is recorded that changed within
-:data:`RACY_NS` before the status began (a write in the same timestamp tick after it would be
-invisible); such a stamp is not written, and the next query tries again. Only the standard
+:data:`RACY_NS` (2 s) before the status began, or :data:`FINE_RACY_NS` (0.1 s) for a timestamp
+with a fraction of a second (a write in the same timestamp tick after it would be invisible);
+such a stamp is not written, and the next query tries again. Only the standard
 library and msgpack load on the reading side; anything unreadable is "don't know".
 """
 
@@ -34,13 +35,15 @@ from typing import Any
 from codebot.git.refs import read_head
 from codebot.git.repo import Repo
 
-__all__ = ["RACY_NS", "STAMP", "stamp_holds", "start_clock", "write_stamp"]
+__all__ = ["FINE_RACY_NS", "RACY_NS", "STAMP", "stamp_holds", "start_clock", "write_stamp"]
 
 STAMP = "clean.msgpack"
 VERSION = 1
 #: How long before the status a recorded file must have last changed (the racy-git window; the
-#: coarsest file timestamps are 2 s). Tests lower it.
+#: coarsest file timestamps are 2 s), and for a timestamp with a fraction of a second (see
+#: ``_racy``). Tests lower them.
 RACY_NS = 2_000_000_000
+FINE_RACY_NS = 100_000_000
 _ENV = ("HOME", "XDG_CONFIG_HOME")
 
 
@@ -97,11 +100,10 @@ def write_stamp(
         stats[directory] = None
     for path in _git_files(repo):
         stats[path] = None
-    newest = started - RACY_NS
     for path in stats:
         st = _lstat(path)
-        if st is not None and max(st[0], st[1]) >= newest:
-            return False  # racy: changed too close to the status to trust its stat
+        if st is not None and _racy(st, started):
+            return False  # changed too close to the status to trust its stat
         stats[path] = st
     data = {
         "version": VERSION,
@@ -122,6 +124,17 @@ def write_stamp(
         tmp.unlink(missing_ok=True)
         return False
     return True
+
+
+def _racy(st: list[int], started: int) -> bool:
+    """Whether a file's last change (mtime or ctime) is too close to the status begun at
+    ``started`` for its stat to prove anything. A timestamp in whole seconds may come from a
+    file system that keeps no finer ones (FAT: 2 s): :data:`RACY_NS`. One with a fraction of a
+    second comes from one that keeps at least tens of milliseconds (exFAT 10 ms; ext4, XFS,
+    btrfs, APFS, NTFS finer): :data:`FINE_RACY_NS`, so that a tree fresh from a clone can be
+    stamped by ``codebot index``, a moment later."""
+    whole = st[0] % 1_000_000_000 == 0 or st[1] % 1_000_000_000 == 0
+    return max(st[0], st[1]) >= started - (RACY_NS if whole else FINE_RACY_NS)
 
 
 def _lstat(path: str) -> list[int] | None:

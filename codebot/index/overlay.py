@@ -31,7 +31,7 @@ from codebot.git.workspace import Workspace, under
 from codebot.index.store import Index, claim, lock_for_writing, read_index, read_manifest
 from codebot.parse.files import Selector
 
-__all__ = ["open_index", "worktree_index", "dirty_paths"]
+__all__ = ["dirty_paths", "open_index", "stamp_if_clean", "worktree_index"]
 
 
 def open_index(
@@ -66,11 +66,7 @@ def worktree_index(index: Index, ws: Workspace, config: Config, embedder=None) -
     overlay, brought up to date first if the files moved since it was made."""
     repo = ws.repo
     odir = ws.overlay_dir
-    vouch = {
-        "generation": str(index.gen_dir),
-        "commit": index.manifest.commit,
-        "root": index.manifest.root,
-    }
+    vouch = _vouch(index)
     if odir is not None and stamp_holds(odir / STAMP, repo, vouch):
         return index  # clean, and nothing git looks at changed since it was proved so
     started = start_clock()
@@ -101,6 +97,29 @@ def worktree_index(index: Index, ws: Workspace, config: Config, embedder=None) -
             overlay=want,
         )  # fmt: skip
         return Index(odir, index.root, report.manifest, repo)
+
+
+def stamp_if_clean(ws: Workspace, config: Config) -> None:
+    """After a build: when the work tree is clean (``git status``, pygit2 being loaded anyway),
+    write the clean stamp, so that the first query needs no pygit2 either."""
+    if ws.repo is None or ws.overlay_dir is None:
+        return
+    try:
+        index = read_index(ws)
+        started = start_clock()
+        if not dirty_paths(ws.repo, index):
+            _stamp_clean(ws, index, _vouch(index), started)
+    except Exception:  # noqa: BLE001 - a shortcut only: the first query takes the full path,
+        pass  # and reports there whatever kept git from answering here
+
+
+def _vouch(index: Index) -> dict[str, Any]:
+    """What a clean stamp vouches for: this generation of the committed index, at its commit."""
+    return {
+        "generation": str(index.gen_dir),
+        "commit": index.manifest.commit,
+        "root": index.manifest.root,
+    }
 
 
 def _stamp_clean(

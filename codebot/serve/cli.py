@@ -122,11 +122,13 @@ def index(
     """
     from codebot.index.background import in_background
     from codebot.index.build import build_index
+    from codebot.index.overlay import stamp_if_clean
     from codebot.index.status import worktree_note
 
     ws, config = workspace(path, index_dir=index_dir, embedder=embedder, jobs=jobs)
     later = not foreground if foreground is not None else interactive()
     report = build_index(ws, config, progress("parsing"), wait=wait, vectors_later=later)
+    stamp_if_clean(ws, config)
     emit(report, as_json)
     _stderr((note := in_background(ws, report.manifest)) and note + "\n")
     if not as_json and (note := worktree_note(ws, report.manifest)):
