@@ -191,14 +191,20 @@ def _arguments(node: Node, bound=None) -> str | None:
     return "(" + ", ".join(tokens) + ")"
 
 
-def _own_parameters(node: Node, values: list[Node]) -> bool:
-    """Whether a call passes exactly the parameters of the function around it, in order."""
+def _enclosing_declarator(node: Node) -> Node | None:
+    """The declarator of the function definition ``node`` is in (None inside a lambda, whose
+    parameters and qualifiers are its own, or outside any function)."""
     fn = node.parent
     while fn is not None and fn.type not in ("function_definition", "lambda_expression"):
         fn = fn.parent
     if fn is None or fn.type != "function_definition":
-        return False
-    decl = _cfamily.function_declarator(fn)
+        return None
+    return _cfamily.function_declarator(fn)
+
+
+def _own_parameters(node: Node, values: list[Node]) -> bool:
+    """Whether a call passes exactly the parameters of the function around it, in order."""
+    decl = _enclosing_declarator(node)
     params = decl.child_by_field_name("parameters") if decl is not None else None
     names = []
     for p in params.named_children if params is not None else ():
@@ -368,12 +374,7 @@ def _argument(value: Node, at: Node, bound) -> str:
 
 def _const_method(node: Node) -> bool:
     """Whether the function around ``node`` is a const member (`int size() const {..}`)."""
-    fn = node.parent
-    while fn is not None and fn.type not in ("function_definition", "lambda_expression"):
-        fn = fn.parent
-    if fn is None or fn.type != "function_definition":
-        return False
-    decl = _cfamily.function_declarator(fn)
+    decl = _enclosing_declarator(node)
     return decl is not None and any(
         c.type == "type_qualifier" and text(c) == "const" for c in decl.children
     )
