@@ -21,7 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from versions import ROOT, run_worker  # noqa: E402
+from versions import ROOT, run_worker, worker_arguments  # noqa: E402
 
 
 def _worker(repo: Path, language: str, out: Path) -> None:
@@ -55,8 +55,7 @@ def main() -> int:
     ap.add_argument("--other", type=Path, help="the other version's checkout (holds codebot/)")
     ap.add_argument("--root", type=Path, default=Path("/work/bench-repos"))
     ap.add_argument("--show", type=int, default=10, help="edges listed per side")
-    ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
-    ap.add_argument("--out", type=Path, help=argparse.SUPPRESS)
+    worker_arguments(ap)
     args = ap.parse_args()
     repo = Path(args.repo) if args.worker else args.root / args.repo
     if args.worker:

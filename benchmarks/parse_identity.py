@@ -24,13 +24,12 @@ import hashlib
 import json
 import statistics
 import sys
-import sysconfig
 import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from versions import ROOT, run_worker, unpack  # noqa: E402
+from versions import ROOT, run_worker, timing_arguments, tree, unpack  # noqa: E402
 
 BEFORE = "338f3db"  # main before issue 21
 
@@ -94,17 +93,12 @@ def _run(code: Path, root: Path, languages: list[str], tmp: Path) -> dict:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("root", nargs="?", type=Path)
-    ap.add_argument("--old", default=BEFORE, help="git revision timed against the working tree")
+    timing_arguments(ap, BEFORE)
     ap.add_argument("--new", help="git revision to time instead of the working tree")
     ap.add_argument("--same-as", default="main", help="git revision whose output must match")
-    ap.add_argument("--rounds", type=int, default=2)
     ap.add_argument("--language", action="append", default=[], help="only these (repeatable)")
-    ap.add_argument("--json", action="store_true")
-    ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
-    ap.add_argument("--out", type=Path, help=argparse.SUPPRESS)
     args = ap.parse_args()
-    root = (args.root or Path(sysconfig.get_paths()["stdlib"])).resolve()
+    root = tree(args.root)
     if args.worker:
         _worker(root, args.language, args.out)
         return

@@ -7,10 +7,12 @@ with that directory first on PYTHONPATH, and checks that the worker imported tha
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import subprocess
 import sys
+import sysconfig
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -36,3 +38,24 @@ def run_worker(script: str, code: Path, args: list[str], tmp: Path) -> dict:
     if Path(result["code"]).resolve() != (code / "codebot").resolve():
         raise SystemExit(f"the worker loaded {result['code']}, not {code}/codebot")
     return result
+
+
+def worker_arguments(ap: argparse.ArgumentParser) -> None:
+    """The hidden arguments :func:`run_worker` passes a script's worker."""
+    ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--out", type=Path, help=argparse.SUPPRESS)
+
+
+def timing_arguments(ap: argparse.ArgumentParser, before: str) -> None:
+    """The arguments of a script that times this checkout against revision ``before`` on a tree
+    (:func:`tree`), round after round, and its worker's."""
+    ap.add_argument("root", nargs="?", type=Path, help="the tree (default: the standard library)")
+    ap.add_argument("--old", default=before, help="git revision timed against the working tree")
+    ap.add_argument("--rounds", type=int, default=2)
+    ap.add_argument("--json", action="store_true")
+    worker_arguments(ap)
+
+
+def tree(root: Path | None) -> Path:
+    """The tree a timing script reads: ``root``, or the standard library."""
+    return (root or Path(sysconfig.get_paths()["stdlib"])).resolve()
