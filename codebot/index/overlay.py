@@ -99,7 +99,7 @@ def worktree_index(index: Index, ws: Workspace, config: Config, embedder=None) -
         return Index(odir, index.root, report.manifest, repo)
 
 
-def stamp_if_clean(ws: Workspace, config: Config) -> None:
+def stamp_if_clean(ws: Workspace) -> None:
     """After a build: when the work tree is clean (``git status``, pygit2 being loaded anyway),
     write the clean stamp, so that the first query needs no pygit2 either."""
     if ws.repo is None or ws.overlay_dir is None:

@@ -249,9 +249,9 @@ class GenerationWriter:
         from codebot.index.vector import EXACT_FILE
 
         assert self.base is not None
-        for rel in (VECTORS_FILE, EXACT_FILE):
-            if rel == VECTORS_FILE or (self.base.gen_dir / rel).exists():
-                link_or_copy(self.base.gen_dir / rel, self.dir / rel)
+        link_or_copy(self.base.gen_dir / VECTORS_FILE, self.dir / VECTORS_FILE)
+        if (self.base.gen_dir / EXACT_FILE).exists():  # an index of 20k vectors and more has none
+            link_or_copy(self.base.gen_dir / EXACT_FILE, self.dir / EXACT_FILE)
 
     def link_from_base(self, but: str) -> None:
         """Hard-link every file of the base except those under ``but`` (a settle rewrites one

@@ -128,7 +128,7 @@ def index(
     ws, config = workspace(path, index_dir=index_dir, embedder=embedder, jobs=jobs)
     later = not foreground if foreground is not None else interactive()
     report = build_index(ws, config, progress("parsing"), wait=wait, vectors_later=later)
-    stamp_if_clean(ws, config)
+    stamp_if_clean(ws)
     emit(report, as_json)
     _stderr((note := in_background(ws, report.manifest)) and note + "\n")
     if not as_json and (note := worktree_note(ws, report.manifest)):
