@@ -109,8 +109,10 @@ def stamp_if_clean(ws: Workspace) -> None:
         started = start_clock()
         if not dirty_paths(ws.repo, index):
             _stamp_clean(ws, index, _vouch(index), started)
-    except Exception:  # noqa: BLE001 - a shortcut only: the first query takes the full path,
-        pass  # and reports there whatever kept git from answering here
+    except Exception as exc:  # noqa: BLE001 - a shortcut only: the first query takes the full
+        from codebot.git.hooks import append_log  # path, and reports the error to its user
+
+        append_log(ws.index_dir, f"clean stamp: not written ({type(exc).__name__}: {exc})")
 
 
 def _vouch(index: Index) -> dict[str, Any]:
